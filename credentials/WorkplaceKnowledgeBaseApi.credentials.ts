@@ -1,0 +1,65 @@
+import type {
+	IAuthenticateGeneric,
+	Icon,
+	ICredentialTestRequest,
+	ICredentialType,
+	INodeProperties,
+} from 'n8n-workflow';
+
+/**
+ * Knowledge-base interface: every request carries `x-api-key`. The service also
+ * answers 401 when the caller's IP address is not whitelisted, so the test
+ * request is a real call, not a format check.
+ */
+export class WorkplaceKnowledgeBaseApi implements ICredentialType {
+	name = 'workplaceKnowledgeBaseApi';
+
+	displayName = 'Workplace Knowledge Base API';
+
+	icon: Icon = {
+		light: 'file:../nodes/Workplace/workplace.svg',
+		dark: 'file:../nodes/Workplace/workplace.dark.svg',
+	};
+
+	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-workplace#credentials';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'Base URL',
+			name: 'baseUrl',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'https://workplace.example.com',
+			description: 'Address of the service, without the /api/v1 suffix',
+		},
+		{
+			displayName: 'API Key',
+			name: 'apiKey',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			description: 'Knowledge-base API key, sent in the x-api-key header',
+		},
+	];
+
+	authenticate: IAuthenticateGeneric = {
+		type: 'generic',
+		properties: {
+			headers: {
+				'x-api-key': '={{$credentials.apiKey}}',
+			},
+		},
+	};
+
+	// Lists one knowledge base: cheap, read-only, and proves both key and IP whitelist.
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}/api/v1',
+			url: '/knowledge',
+			method: 'GET',
+			qs: { 'pagination[page]': 1, 'pagination[pageSize]': 1 },
+		},
+	};
+}

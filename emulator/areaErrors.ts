@@ -1,0 +1,118 @@
+/**
+ * Error bodies in each area's own documented shape, for answers the server
+ * produces on an area's behalf (faults, rate limiting, unknown routes).
+ */
+export type Area = 'knowledge' | 'taskProjects' | 'bot' | 'oauth' | 'other';
+
+export function areaOf(path: string): Area {
+	if (path.startsWith('/api/v1/task-projects')) return 'taskProjects';
+	if (path.startsWith('/api/v1/')) return 'knowledge';
+	if (path.startsWith('/bot/')) return 'bot';
+	if (path.startsWith('/oauth/')) return 'oauth';
+	return 'other';
+}
+
+const knowledgeNames: Record<number, string> = {
+	400: 'BadRequestException',
+	401: 'UnauthorizedException',
+	403: 'ForbiddenException',
+	404: 'NotFoundException',
+	405: 'MethodNotAllowedException',
+	408: 'RequestTimeoutException',
+	409: 'ConflictException',
+	415: 'UnsupportedMediaTypeException',
+	422: 'UnprocessableEntityException',
+	429: 'RateLimitExceededException',
+	500: 'InternalServerErrorException',
+	501: 'NotImplementedException',
+	502: 'BadGatewayException',
+	503: 'ServiceUnavailableException',
+	504: 'GatewayTimeoutException',
+};
+
+const snakeNames: Record<number, string> = {
+	400: 'bad_request',
+	401: 'unauthorized',
+	403: 'forbidden',
+	404: 'not_found',
+	409: 'conflict',
+	413: 'payload_too_large',
+	422: 'validation_failed',
+	429: 'rate_limited',
+	500: 'internal_error',
+	502: 'bad_gateway',
+	503: 'service_unavailable',
+	504: 'gateway_timeout',
+};
+
+const defaultMessages: Record<number, string> = {
+	400: 'Bad Request',
+	401: 'Unauthorized',
+	403: 'Forbidden',
+	404: 'Not Found',
+	409: 'Conflict',
+	413: 'Request Entity Too Large',
+	422: 'Unprocessable Entity',
+	429: 'Too Many Requests',
+	500: 'Internal Server Error',
+	502: 'Bad Gateway',
+	503: 'Service Unavailable',
+	504: 'Gateway Timeout',
+};
+
+export function defaultMessage(status: number): string {
+	return defaultMessages[status] ?? `HTTP ${status}`;
+}
+
+export interface KnowledgeError {
+	name: string;
+	code: number;
+	status: number;
+	message: string;
+	errors: Array<Record<string, unknown>>;
+}
+
+/** Knowledge-area code: the document's 400002 for 400, else status * 1000 + 1 like 401001/404001/422001/429001. */
+export function knowledgeCode(status: number): number {
+	return status === 400 ? 400002 : status * 1000 + 1;
+}
+
+export function knowledgeError(status: number, message?: string, errors: Array<Record<string, unknown>> = []): KnowledgeError {
+	return {
+		name: knowledgeNames[status] ?? (status >= 500 ? 'InternalServerErrorException' : 'HttpException'),
+		code: knowledgeCode(status),
+		status,
+		message: message ?? defaultMessage(status),
+		errors,
+	};
+}
+
+/**
+ * The body (and content type) an area answers with for a bare status.
+ * Knowledge 413 is plain text: the document leaves its body unshown and clients must cope.
+ */
+export function areaErrorBody(area: Area, status: number, message?: string): { contentType: string; body: string } {
+	const msg = message ?? defaultMessage(status);
+	if (area === 'knowledge' && status === 413) {
+		return { contentType: 'text/plain; charset=utf-8', body: 'Request Entity Too Large' };
+	}
+	let body: unknown;
+	switch (area) {
+		case 'knowledge':
+		case 'other':
+			body = knowledgeError(status, msg);
+			break;
+		case 'taskProjects':
+			body = { error: snakeNames[status] ?? `http_${status}`, message: msg, details: [] };
+			break;
+		case 'bot':
+			// Same { code, message } shape as routes/bot.ts, whose codes are snake_case strings.
+			body = { code: snakeNames[status] ?? `http_${status}`, message: msg };
+			break;
+		case 'oauth':
+			// routes/botOauth.ts answers RFC 6749 errors; keep token-endpoint faults in that shape.
+			body = { error: snakeNames[status] ?? `http_${status}`, error_description: msg };
+			break;
+	}
+	return { contentType: 'application/json; charset=utf-8', body: JSON.stringify(body) };
+}

@@ -1,0 +1,116 @@
+/**
+ * CLI: runs the emulator for manual testing and the n8n demo.
+ *   PORT (default 8787), HOST (default 127.0.0.1)
+ *   EMULATOR_FIXED_CREDENTIALS=0 for random credentials (default: well-known dev ones)
+ *   RATE_LIMIT=capacity/refillPerSecond (e.g. 5/1), PAGINATION_MODE=strapi|none|inconsistent
+ *   DELETE_RESPONSE=empty|json, MAX_UPLOAD_BYTES, TOKEN_TTL_SECONDS, EMULATOR_DATA_DIR
+ */
+import { startEmulator, type StartOptions } from './server';
+import type { EmulatorConfig } from './types';
+
+export const DEV_CREDENTIALS = {
+	apiKey: 'dev-api-key',
+	jwtSecret: 'dev-jwt-secret',
+	clientId: 'dev-client',
+	clientSecret: 'dev-secret',
+} as const;
+
+function fail(message: string): never {
+	console.error(`emulator: ${message}`);
+	process.exit(2);
+}
+
+function intEnv(name: string): number | undefined {
+	const raw = process.env[name];
+	if (raw === undefined || raw === '') return undefined;
+	const n = Number(raw);
+	if (!Number.isInteger(n) || n < 0) fail(`${name} must be a non-negative integer, got ${raw}`);
+	return n;
+}
+
+function oneOf<T extends string>(name: string, allowed: readonly T[]): T | undefined {
+	const raw = process.env[name];
+	if (raw === undefined || raw === '') return undefined;
+	if (!allowed.includes(raw as T)) fail(`${name} must be one of ${allowed.join(', ')}, got ${raw}`);
+	return raw as T;
+}
+
+function rateLimitEnv(): EmulatorConfig['rateLimit'] | undefined {
+	const raw = process.env.RATE_LIMIT;
+	if (!raw) return undefined;
+	const m = /^(\d+)\/(\d+(?:\.\d+)?)$/.exec(raw.trim());
+	if (!m || Number(m[1]) < 1) fail(`RATE_LIMIT must look like capacity/refillPerSecond (e.g. 5/1), got ${raw}`);
+	return { capacity: Number(m[1]), refillPerSecond: Number(m[2]) };
+}
+
+export function optionsFromEnv(): StartOptions {
+	const fixed = process.env.EMULATOR_FIXED_CREDENTIALS !== '0';
+	return {
+		...(fixed ? DEV_CREDENTIALS : {}),
+		port: intEnv('PORT') ?? 8787,
+		host: process.env.HOST || '127.0.0.1',
+		rateLimit: rateLimitEnv(),
+		paginationMode: oneOf('PAGINATION_MODE', ['strapi', 'none', 'inconsistent'] as const),
+		deleteResponse: oneOf('DELETE_RESPONSE', ['empty', 'json'] as const),
+		maxUploadBytes: intEnv('MAX_UPLOAD_BYTES'),
+		tokenTtlSeconds: intEnv('TOKEN_TTL_SECONDS'),
+		dataDir: process.env.EMULATOR_DATA_DIR || undefined,
+	};
+}
+
+async function main(): Promise<void> {
+	const options = optionsFromEnv();
+	// Drop unset keys so the server's defaults apply.
+	for (const key of Object.keys(options) as Array<keyof StartOptions>) if (options[key] === undefined) delete options[key];
+	const emulator = await startEmulator(options);
+	const c = emulator.credentials;
+	const admin = `${emulator.url}/__emulator`;
+	const limit = emulator.config.rateLimit;
+	process.stdout.write(
+		[
+			'Workplace service emulator is running.',
+			'',
+			`Base URL:       ${emulator.url}`,
+			`API key:        ${c.apiKey}`,
+			`JWT (30 days):  ${c.jwt}`,
+			`Client ID:      ${c.clientId}`,
+			`Client secret:  ${c.clientSecret}`,
+			`Rate limit:     ${limit ? `${limit.capacity} burst, ${limit.refillPerSecond}/s per credential` : 'off'}`,
+			`Pagination:     ${emulator.config.paginationMode}`,
+			'',
+			'Admin routes:',
+			`  GET    ${admin}/credentials`,
+			`  GET    ${admin}/log            DELETE ${admin}/log`,
+			`  POST   ${admin}/faults         DELETE ${admin}/faults   (JSON rule, e.g. {"path":"/api/v1/knowledge*","action":{"kind":"status","status":503}})`,
+			`  POST   ${admin}/reset`,
+			`  POST   ${admin}/tokens/expire`,
+			`  GET    ${admin}/config         PATCH  ${admin}/config   (e.g. {"paginationMode":"none"})`,
+			'',
+			'Ctrl+C to stop.',
+			'',
+		].join('\n'),
+	);
+
+	let closing = false;
+	const shutdown = (signal: string) => {
+		if (closing) return;
+		closing = true;
+		process.stdout.write(`\n${signal} received, stopping.\n`);
+		emulator.close().then(
+			() => process.exit(0),
+			(err) => {
+				console.error(err);
+				process.exit(1);
+			},
+		);
+	};
+	process.once('SIGINT', () => shutdown('SIGINT'));
+	process.once('SIGTERM', () => shutdown('SIGTERM'));
+}
+
+if (require.main === module) {
+	main().catch((err) => {
+		console.error(err);
+		process.exit(1);
+	});
+}

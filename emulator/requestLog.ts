@@ -1,0 +1,109 @@
+/**
+ * The request log: one entry per request, appended on arrival and completed when
+ * the response ends (or the connection drops), so tests can see requests that a
+ * fault answered with a reset or a stall.
+ */
+import type { ServerResponse } from 'node:http';
+import type { FastifyRequest } from 'fastify';
+import type { RequestLogEntry } from './types';
+
+export const ADMIN_PREFIX = '/__emulator';
+
+export function isAdminPath(url: string): boolean {
+	return url === ADMIN_PREFIX || url.startsWith(ADMIN_PREFIX + '/');
+}
+
+/** Flat query parsing so `pagination[page]` stays a literal key; repeated keys become arrays. */
+export function parseQuery(qs: string): Record<string, string | string[]> {
+	const out: Record<string, string | string[]> = Object.create(null);
+	for (const [key, value] of new URLSearchParams(qs)) {
+		const prev = out[key];
+		if (prev === undefined) out[key] = value;
+		else if (Array.isArray(prev)) prev.push(value);
+		else out[key] = [prev, value];
+	}
+	// A plain prototype keeps the object friendly to JSON and to Jest's equality.
+	return { ...out };
+}
+
+export function splitUrl(url: string): { path: string; query: string } {
+	const q = url.indexOf('?');
+	return q === -1 ? { path: url, query: '' } : { path: url.slice(0, q), query: url.slice(q + 1) };
+}
+
+const kEntry = Symbol('emulatorLogEntry');
+type WithEntry = FastifyRequest & { [kEntry]?: RequestLogEntry };
+
+export class RequestLog {
+	readonly entries: RequestLogEntry[] = [];
+	private seq = 0;
+
+	/** Starts an entry for a request that just arrived. */
+	begin(request: FastifyRequest): RequestLogEntry {
+		const raw = request.raw;
+		const { path, query } = splitUrl(raw.url ?? '/');
+		const started = Date.now();
+		const headers: RequestLogEntry['headers'] = {};
+		for (const [k, v] of Object.entries(raw.headers)) headers[k.toLowerCase()] = v;
+		const entry: RequestLogEntry = {
+			seq: ++this.seq,
+			time: new Date(started).toISOString(),
+			method: raw.method ?? 'GET',
+			path,
+			query: parseQuery(query),
+			rawUrl: raw.url ?? '/',
+			headers,
+			contentType: typeof raw.headers['content-type'] === 'string' ? raw.headers['content-type'] : undefined,
+		};
+		this.entries.push(entry);
+		(request as WithEntry)[kEntry] = entry;
+		return entry;
+	}
+
+	/** Wires completion to the raw response; call once per request after begin(). */
+	track(request: FastifyRequest, res: ServerResponse): void {
+		const entry = this.entryOf(request);
+		if (!entry) return;
+		const started = Date.parse(entry.time);
+		res.once('finish', () => {
+			entry.status ??= res.statusCode;
+			entry.durationMs = Date.now() - started;
+			this.syncParts(request, entry);
+		});
+		res.once('close', () => {
+			if (!res.writableFinished) entry.aborted = true;
+			entry.durationMs ??= Date.now() - started;
+			this.syncParts(request, entry);
+		});
+	}
+
+	entryOf(request: FastifyRequest): RequestLogEntry | undefined {
+		return (request as WithEntry)[kEntry];
+	}
+
+	/** Copies what the body parser or a multipart handler produced into the entry. */
+	syncBody(request: FastifyRequest): void {
+		const entry = this.entryOf(request);
+		if (!entry) return;
+		if (request.body !== undefined && entry.body === undefined) entry.body = request.body;
+		this.syncParts(request, entry);
+	}
+
+	private syncParts(request: FastifyRequest, entry: RequestLogEntry): void {
+		if (request.logParts) entry.parts = request.logParts;
+	}
+
+	clear(): void {
+		this.entries.length = 0;
+	}
+
+	/** Entries for a method and a path prefix (string) or pattern (RegExp). */
+	filter(method: string, path: string | RegExp): RequestLogEntry[] {
+		const m = method.toUpperCase();
+		return this.entries.filter(
+			(e) =>
+				(m === '*' || e.method === m) &&
+				(typeof path === 'string' ? e.path.startsWith(path) : path.test(e.path)),
+		);
+	}
+}

@@ -1,0 +1,141 @@
+/**
+ * Bot area: POST /oauth/token and the /bot/v1, /bot/v2 endpoints. The document
+ * shows no bot error body, so every bot error here is { code, message }.
+ * Auth runs in onRequest, before any body (multipart included) is read.
+ */
+import type { FastifyError, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
+import type { AreaRegistrar, EmulatorConfig } from '../types';
+import { BOT_USER_ID, type BotGroup, type BotUser, seedBotGroups, seedBotUsers } from '../botSeed';
+import { bearerToken, clientErrorStatus, isPlainObject, mediaType, objectId } from './areaHelpers';
+import { type BotToken, type TokenStore, registerOauthRoute } from './botOauth';
+import { createGroupHandler } from './botGroupCreate';
+
+export interface BotTopic {
+	_id: string;
+	name: string;
+	gid: string;
+}
+
+export interface BotState extends TokenStore {
+	tokens: Map<string, BotToken>;
+	tokenRequests: number;
+	/** Marks every token issued so far as expired (the next bot call answers 401). */
+	expireAllTokens(): void;
+	users: Map<string, BotUser>;
+	groups: Map<string, BotGroup>;
+	/** Group topics by _id. */
+	topics: Map<string, BotTopic>;
+	botUserId: string;
+}
+
+// The config is part of the factory's contract; nothing in the seed depends on it yet.
+export function createBotState(_config: EmulatorConfig): BotState {
+	const state: BotState = {
+		tokens: new Map(),
+		tokenRequests: 0,
+		// Reads state.tokens at call time, so it still works after the maps are swapped in place.
+		expireAllTokens() {
+			for (const token of state.tokens.values()) token.expiresAt = 0;
+		},
+		users: seedBotUsers(),
+		groups: seedBotGroups(),
+		topics: new Map(),
+		botUserId: BOT_USER_ID,
+	};
+	return state;
+}
+
+function botError(reply: FastifyReply, status: number, code: string, message: string): FastifyReply {
+	return reply.code(status).send({ code, message });
+}
+
+function authHook(state: BotState) {
+	return async (request: FastifyRequest, reply: FastifyReply) => {
+		const token = bearerToken(request);
+		const entry = token === undefined ? undefined : state.tokens.get(token);
+		let message: string | undefined;
+		if (!entry) message = 'Invalid access token';
+		else if (Date.now() >= entry.expiresAt) message = 'Access token expired';
+		else if (!entry.scopes.includes('bot')) message = 'The bot scope is required';
+		if (message === undefined) return undefined;
+		reply.header('www-authenticate', 'Bearer error="invalid_token"');
+		return botError(reply, 401, 'unauthorized', message);
+	};
+}
+
+/** Parser and multipart-limit failures in the bot error shape. */
+function parserErrorHandler(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
+	const status = clientErrorStatus(error);
+	if (status === undefined) throw error;
+	if (status === 415) return botError(reply, 400, 'invalid_request', 'Unsupported Content-Type');
+	return botError(reply, status, status === 413 ? 'invalid_file' : 'invalid_request', error.message);
+}
+
+const NOT_IN_GROUP_INFO = 'The user and the bot must both be members of the group';
+
+export const registerBotRoutes: AreaRegistrar<BotState> = (app, { config, state }) => {
+	registerOauthRoute(app, config, state);
+
+	const opts: RouteShorthandOptions = { onRequest: authHook(state), errorHandler: parserErrorHandler };
+
+	app.post('/bot/v1/groups', opts, createGroupHandler(state, botError));
+
+	app.post<{ Params: { group_id: string } }>('/bot/v1/groups/:group_id/topics', opts, async (request, reply) => {
+		const gid = request.params.group_id;
+		const group = state.groups.get(gid);
+		if (!group) return botError(reply, 404, 'group_not_found', `Group ${gid} not found`);
+		if (!group.members.has(state.botUserId)) {
+			return botError(reply, 403, 'not_in_group', 'The bot is not a member of this group');
+		}
+		// The document declares JSON in one place and form-encodes in its sample: take both.
+		const type = mediaType(request);
+		if (type !== 'application/x-www-form-urlencoded' && type !== 'application/json') {
+			return botError(reply, 400, 'invalid_request', 'Content-Type must be application/x-www-form-urlencoded or application/json');
+		}
+		const name = isPlainObject(request.body) ? request.body.name : undefined;
+		if (typeof name !== 'string' || name.trim() === '') {
+			return botError(reply, 400, 'invalid_request', 'name is required');
+		}
+		const topic: BotTopic = { _id: objectId(), name, gid };
+		state.topics.set(topic._id, topic);
+		return reply.code(200).send({ topic });
+	});
+
+	app.get('/bot/v1/users', opts, async (request, reply) => {
+		const query = request.query as Record<string, unknown>;
+		const username = query.username;
+		if (typeof username !== 'string' || username.trim() === '') {
+			return botError(reply, 400, 'invalid_request', 'username query parameter is required');
+		}
+		const needle = username.trim().toLowerCase();
+		const all = [...state.users.values()];
+		const exact = all.filter((u) => u.username.toLowerCase() === needle);
+		const partial = all
+			.filter((u) => u.username.toLowerCase() !== needle && u.username.toLowerCase().includes(needle))
+			.sort((a, b) => a.username.localeCompare(b.username));
+		// Deleted accounts are listed too (deleted: true): filtering them is the client's job.
+		const users = [...exact, ...partial].map(({ _id, username: un, email, firstname, lastname, position, deleted }) => ({
+			_id,
+			username: un,
+			email,
+			firstname,
+			lastname,
+			position,
+			deleted,
+		}));
+		return reply.code(200).send({ users });
+	});
+
+	app.get<{ Params: { gid: string; uid: string } }>('/bot/v2/groups/:gid/users/:uid/info', opts, async (request, reply) => {
+		const { gid, uid } = request.params;
+		const group = state.groups.get(gid);
+		if (!group) return botError(reply, 404, 'group_not_found', `Group ${gid} not found`);
+		const user = state.users.get(uid);
+		if (!user || user.deleted) return botError(reply, 404, 'user_not_found', `User ${uid} not found`);
+		if (!group.members.has(uid) || !group.members.has(state.botUserId)) {
+			return botError(reply, 403, 'not_in_group', NOT_IN_GROUP_INFO);
+		}
+		const { _id, firstname, lastname, avatar, network_admin } = user;
+		return reply.code(200).send({ _id, firstname, lastname, avatar, network_admin });
+	});
+};

@@ -1,0 +1,247 @@
+/**
+ * Task-projects area: POST /api/v1/task-projects/tasks and /topics.
+ * Auth is a Bearer HS256 JWT (config.jwtSecret); every error answers
+ * { error, message, details: [{ path, message }] } as the document's 422 shape.
+ * Auth runs in onRequest, before the body is parsed, so a bad token is a 401
+ * even when the body is broken too.
+ */
+import type { FastifyError, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
+import type { AreaRegistrar, EmulatorConfig } from '../types';
+import { activeSeedUserIds } from '../botSeed';
+import { verifyJwt } from '../jwt';
+import { bearerToken, clientErrorStatus, isPlainObject, mediaType, randomAlnum } from './areaHelpers';
+import {
+	type Body,
+	type ErrorDetail,
+	taskFieldErrors,
+	taskTypeErrors,
+	topicFieldErrors,
+	topicTypeErrors,
+} from './taskProjectsValidation';
+
+export interface ChecklistItem {
+	description: string;
+	isDone: boolean;
+}
+
+export interface Task {
+	id: string;
+	taskTitle: string;
+	taskDescription: string | null;
+	priority: number | null;
+	dueDate: string | null;
+	assigneeId: string | null;
+	checklist: ChecklistItem[];
+	parentId: string | null;
+	/** `open` on creation; the seed holds one `closed` task to exercise the 409. */
+	status: 'open' | 'closed';
+	createdAt: string;
+	updatedAt: string;
+}
+
+export interface Topic {
+	id: string;
+	taskTitle: string;
+	taskDescription: string | null;
+	priority: number | null;
+	dueDate: string | null;
+	labelIds: string[];
+	attachments: Record<string, unknown>[];
+	status: 'open' | 'closed';
+	createdAt: string;
+	updatedAt: string;
+}
+
+export interface TaskProjectsState {
+	tasks: Map<string, Task>;
+	topics: Map<string, Topic>;
+	/** Assignable user ids (the bot seed's active users). */
+	users: Set<string>;
+	labels: Set<string>;
+}
+
+export const SEED_LABEL_IDS = ['lbl_urgent', 'lbl_backend', 'lbl_ops', 'lbl_frontend'] as const;
+export const SEED_TOPIC_ID = 'top_seed0001';
+export const SEED_OPEN_TASK_ID = 'tsk_seed0001';
+/** A closed task: creating a subtask under it answers 409. */
+export const CLOSED_TASK_ID = 'tsk_closed0001';
+
+const SEED_TIME = '2025-01-06T09:00:00.000Z';
+
+export function createTaskProjectsState(): TaskProjectsState {
+	const topic: Topic = {
+		id: SEED_TOPIC_ID,
+		taskTitle: 'Q1 platform reliability',
+		taskDescription: 'Seed topic of the emulator',
+		priority: 2,
+		dueDate: '2025-03-31T17:00:00Z',
+		labelIds: ['lbl_ops'],
+		attachments: [],
+		status: 'open',
+		createdAt: SEED_TIME,
+		updatedAt: SEED_TIME,
+	};
+	const task = (id: string, taskTitle: string, status: Task['status']): Task => ({
+		id,
+		taskTitle,
+		taskDescription: null,
+		priority: 3,
+		dueDate: null,
+		assigneeId: null,
+		checklist: [],
+		parentId: SEED_TOPIC_ID,
+		status,
+		createdAt: SEED_TIME,
+		updatedAt: SEED_TIME,
+	});
+	const tasks = [task(SEED_OPEN_TASK_ID, 'Rotate on-call schedule', 'open'), task(CLOSED_TASK_ID, 'Migrate status page', 'closed')];
+	return {
+		tasks: new Map(tasks.map((t) => [t.id, t])),
+		topics: new Map([[topic.id, topic]]),
+		users: activeSeedUserIds(),
+		labels: new Set(SEED_LABEL_IDS),
+	};
+}
+
+function sendError(reply: FastifyReply, status: number, error: string, message: string, details: ErrorDetail[] = []) {
+	return reply.code(status).send({ error, message, details });
+}
+
+const AUTH_MESSAGES = {
+	missing: 'Missing bearer token',
+	malformed: 'Malformed token',
+	signature: 'Invalid token signature',
+	expired: 'Token expired',
+} as const;
+
+function authHook(config: EmulatorConfig) {
+	return async (request: FastifyRequest, reply: FastifyReply) => {
+		const token = bearerToken(request);
+		const result = token === undefined ? ({ ok: false, reason: 'missing' } as const) : verifyJwt(config.jwtSecret, token);
+		if (!result.ok) {
+			reply.header('www-authenticate', 'Bearer error="invalid_token"');
+			return sendError(reply, 401, 'unauthorized', AUTH_MESSAGES[result.reason]);
+		}
+		if (result.claims.role === 'viewer') {
+			return sendError(reply, 403, 'forbidden', 'Write access to task projects is required');
+		}
+		return undefined;
+	};
+}
+
+/** Body-parser failures (bad JSON, unsupported type, too large) in this area's error shape. */
+function parserErrorHandler(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
+	const status = clientErrorStatus(error);
+	if (status === undefined) throw error;
+	if (status === 415) return sendError(reply, 400, 'bad_request', 'Content-Type must be application/json');
+	return sendError(reply, status, status === 413 ? 'payload_too_large' : 'bad_request', error.message);
+}
+
+/** Shared front half of both creates: content type, object body, 400 then 422 checks. */
+function checkBody(
+	request: FastifyRequest,
+	reply: FastifyReply,
+	typeErrors: (b: Body) => ErrorDetail[],
+	fieldErrors: (b: Body) => ErrorDetail[],
+): Body | undefined {
+	if (mediaType(request) !== 'application/json') {
+		sendError(reply, 400, 'bad_request', 'Content-Type must be application/json');
+		return undefined;
+	}
+	const body = request.body;
+	if (!isPlainObject(body)) {
+		sendError(reply, 400, 'bad_request', 'Request body must be a JSON object', [
+			{ path: '', message: 'expected a JSON object' },
+		]);
+		return undefined;
+	}
+	const invalid = typeErrors(body);
+	if (invalid.length > 0) {
+		sendError(reply, 400, 'bad_request', 'Invalid payload', invalid);
+		return undefined;
+	}
+	const failed = fieldErrors(body);
+	if (failed.length > 0) {
+		sendError(reply, 422, 'validation_failed', 'Field validation failed', failed);
+		return undefined;
+	}
+	return body;
+}
+
+function optional<T>(body: Body, key: string): T | null {
+	return body[key] === undefined ? null : (body[key] as T);
+}
+
+export const registerTaskProjectsRoutes: AreaRegistrar<TaskProjectsState> = (app, { config, state }) => {
+	const routeOptions: RouteShorthandOptions = {
+		onRequest: authHook(config),
+		errorHandler: parserErrorHandler,
+	};
+
+	app.post('/api/v1/task-projects/tasks', routeOptions, async (request, reply) => {
+		const body = checkBody(request, reply, taskTypeErrors, taskFieldErrors);
+		if (!body) return reply;
+
+		const missing: ErrorDetail[] = [];
+		const assigneeId = optional<string>(body, 'assigneeId');
+		if (assigneeId !== null && !state.users.has(assigneeId)) {
+			missing.push({ path: 'assigneeId', message: `User ${assigneeId} does not exist` });
+		}
+		const parentId = optional<string>(body, 'parentId');
+		const parentTask = parentId?.startsWith('tsk_') ? state.tasks.get(parentId) : undefined;
+		if (parentId !== null && !parentTask && !state.topics.has(parentId)) {
+			missing.push({ path: 'parentId', message: `Parent ${parentId} does not exist` });
+		}
+		if (missing.length > 0) return sendError(reply, 404, 'not_found', 'Related resource not found', missing);
+		if (parentTask?.status === 'closed') {
+			return sendError(reply, 409, 'conflict', 'Parent task is closed; subtasks cannot be added');
+		}
+
+		const now = new Date().toISOString();
+		const task: Task = {
+			id: `tsk_${randomAlnum(20)}`,
+			taskTitle: body.taskTitle as string,
+			taskDescription: optional<string>(body, 'taskDescription'),
+			priority: optional<number>(body, 'priority'),
+			dueDate: optional<string>(body, 'dueDate'),
+			assigneeId,
+			checklist: ((body.checklist as ChecklistItem[] | undefined) ?? []).map((c) => ({
+				description: c.description,
+				isDone: c.isDone,
+			})),
+			parentId,
+			status: 'open',
+			createdAt: now,
+			updatedAt: now,
+		};
+		state.tasks.set(task.id, task);
+		return reply.code(201).send(task);
+	});
+
+	app.post('/api/v1/task-projects/topics', routeOptions, async (request, reply) => {
+		const body = checkBody(request, reply, topicTypeErrors, topicFieldErrors);
+		if (!body) return reply;
+
+		const labelIds = (body.labelIds as string[] | undefined) ?? [];
+		const missing = labelIds.flatMap((id, i) =>
+			state.labels.has(id) ? [] : [{ path: `labelIds[${i}]`, message: `Label ${id} does not exist` }],
+		);
+		if (missing.length > 0) return sendError(reply, 404, 'not_found', 'Related resource not found', missing);
+
+		const now = new Date().toISOString();
+		const topic: Topic = {
+			id: `top_${randomAlnum(20)}`,
+			taskTitle: body.taskTitle as string,
+			taskDescription: optional<string>(body, 'taskDescription'),
+			priority: optional<number>(body, 'priority'),
+			dueDate: optional<string>(body, 'dueDate'),
+			labelIds,
+			attachments: (body.attachments as Record<string, unknown>[] | undefined) ?? [],
+			status: 'open',
+			createdAt: now,
+			updatedAt: now,
+		};
+		state.topics.set(topic.id, topic);
+		return reply.code(201).send(topic);
+	});
+};

@@ -1,0 +1,291 @@
+/**
+ * The emulator's HTTP app: one fastify server carrying the knowledge, task-projects
+ * and bot areas, with a request log, fault injection, a rate limiter and admin
+ * routes under /__emulator for out-of-process control.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import multipart from '@fastify/multipart';
+import formbody from '@fastify/formbody';
+import { randomBytes } from 'node:crypto';
+import { areaErrorBody, areaOf } from './areaErrors';
+import { FaultRegistry, applyBefore, applyOnSend, ruleFromJson, ruleToJson, runsBefore, type PickedFault } from './faults';
+import { issueJwt as signJwt, type IssueJwtOptions } from './jwt';
+import { KnowledgeState } from './knowledgeState';
+import { RateLimiter, credentialOf } from './rateLimit';
+import { RequestLog, isAdminPath, parseQuery, splitUrl } from './requestLog';
+import { createBotState, registerBotRoutes, type BotState } from './routes/bot';
+import { registerKnowledgeRoutes } from './routes/knowledge';
+import { createTaskProjectsState, registerTaskProjectsRoutes, type TaskProjectsState } from './routes/taskProjects';
+import type { EmulatorConfig, FaultRule, RequestLogEntry } from './types';
+
+export type { EmulatorConfig, FaultAction, FaultRule, LoggedPart, RequestLogEntry } from './types';
+
+export interface StartOptions extends Partial<EmulatorConfig> {
+	/** 0 (default) picks a free port. */
+	port?: number;
+	/** Default 127.0.0.1. */
+	host?: string;
+}
+
+export interface EmulatorCredentials {
+	apiKey: string;
+	/** A valid task-projects JWT (30 days, role member). */
+	jwt: string;
+	clientId: string;
+	clientSecret: string;
+}
+
+export interface Emulator {
+	/** http://127.0.0.1:PORT, no trailing slash. */
+	url: string;
+	port: number;
+	/** Live config object shared with every area; change it through setConfig(). */
+	config: EmulatorConfig;
+	credentials: EmulatorCredentials;
+	/** Live request log (admin routes excluded). */
+	log: RequestLogEntry[];
+	clearLog(): void;
+	/** Entries for a method ('*' for any) and a path prefix or RegExp. */
+	logFor(method: string, path: string | RegExp): RequestLogEntry[];
+	faults: { add(rule: FaultRule): void; clear(): void; pending(): number };
+	knowledge: KnowledgeState;
+	taskProjects: TaskProjectsState;
+	bot: BotState;
+	issueJwt(opts: IssueJwtOptions): string;
+	expireBotTokens(): void;
+	setConfig(patch: Partial<EmulatorConfig>): void;
+	/** Re-seeds every area, restores the starting config, clears log, faults and rate buckets. */
+	reset(): void;
+	/** Stops the server (dropping open connections) and removes a dataDir it created. */
+	close(): Promise<void>;
+	/** The underlying fastify instance, for tests that need to look deeper. */
+	app: FastifyInstance;
+}
+
+const JWT_DAYS = 30;
+const random = (prefix: string) => `${prefix}${randomBytes(16).toString('hex')}`;
+
+function buildConfig(options: StartOptions): { config: EmulatorConfig; ownsDataDir: boolean } {
+	const ownsDataDir = options.dataDir === undefined;
+	const config: EmulatorConfig = {
+		apiKey: options.apiKey ?? random('kb_'),
+		jwtSecret: options.jwtSecret ?? random(''),
+		clientId: options.clientId ?? random('client_'),
+		clientSecret: options.clientSecret ?? random('secret_'),
+		tokenTtlSeconds: options.tokenTtlSeconds ?? 3600,
+		dataDir: options.dataDir ?? mkdtempSync(join(tmpdir(), 'workplace-emulator-')),
+		maxUploadBytes: options.maxUploadBytes ?? 100 * 1024 * 1024,
+		paginationMode: options.paginationMode ?? 'strapi',
+		maxPageSize: options.maxPageSize ?? 100,
+		defaultPageSize: options.defaultPageSize ?? 25,
+		deleteResponse: options.deleteResponse ?? 'empty',
+		rateLimit: options.rateLimit ?? null,
+	};
+	return { config, ownsDataDir };
+}
+
+/** Refreshes a state object in place (route handlers hold the original reference). */
+function refill<T extends object>(target: T, fresh: T): void {
+	for (const [key, value] of Object.entries(fresh)) {
+		// Methods close over their own object; keep the target's.
+		if (typeof value !== 'function') (target as Record<string, unknown>)[key] = value;
+	}
+}
+
+const kFault = Symbol('emulatorFault');
+type WithFault = FastifyRequest & { [kFault]?: PickedFault };
+
+export async function startEmulator(options: StartOptions = {}): Promise<Emulator> {
+	const { config, ownsDataDir } = buildConfig(options);
+	const initialConfig: EmulatorConfig = { ...config };
+	const log = new RequestLog();
+	const faults = new FaultRegistry();
+	const limiter = new RateLimiter(config);
+	const knowledge = new KnowledgeState(config);
+	const taskProjects = createTaskProjectsState();
+	const bot = createBotState(config);
+	const credentials: EmulatorCredentials = {
+		apiKey: config.apiKey,
+		jwt: signJwt(config.jwtSecret, { expiresInSeconds: JWT_DAYS * 24 * 3600 }),
+		clientId: config.clientId,
+		clientSecret: config.clientSecret,
+	};
+
+	const app = fastify({
+		logger: false,
+		// Clients reuse connections; stay above common client idle timeouts.
+		keepAliveTimeout: 65_000,
+		forceCloseConnections: true,
+		bodyLimit: 16 * 1024 * 1024,
+		// Flat parsing keeps `pagination[page]` a literal key for handlers and the log.
+		routerOptions: { querystringParser: (qs: string) => parseQuery(qs) },
+	});
+
+	await app.register(multipart, { limits: { fileSize: config.maxUploadBytes } });
+	await app.register(formbody);
+
+	const faultOf = (request: FastifyRequest) => (request as WithFault)[kFault];
+
+	app.addHook('onRequest', async (request, reply) => {
+		if (isAdminPath(request.url)) return;
+		const entry = log.begin(request);
+		log.track(request, reply.raw);
+		const fault = faults.take(entry.method, entry.path);
+		if (fault) {
+			entry.fault = fault.name;
+			(request as WithFault)[kFault] = fault;
+		}
+	});
+
+	app.addHook('preHandler', async (request, reply) => {
+		if (isAdminPath(request.url)) return undefined;
+		log.syncBody(request);
+		const fault = faultOf(request);
+		if (fault && runsBefore(fault) && (await applyBefore(request, reply, fault, log.entryOf(request)))) return reply;
+		const decision = limiter.take(credentialOf(request));
+		if (!decision.allowed) {
+			const { contentType, body } = areaErrorBody(areaOf(splitUrl(request.url).path), 429, 'Rate limit exceeded');
+			reply.code(429).header('retry-after', String(decision.retryAfterSeconds)).type(contentType).send(body);
+			return reply;
+		}
+		return undefined;
+	});
+
+	app.addHook('onSend', async (request, reply, payload) => {
+		if (isAdminPath(request.url)) return payload;
+		log.syncBody(request);
+		const fault = faultOf(request);
+		// After-phase faults, and before-phase ones whose request never reached preHandler.
+		if (fault && !fault.applied) return applyOnSend(request, reply, fault, payload, log.entryOf(request));
+		return payload;
+	});
+
+	app.setNotFoundHandler((request, reply) => {
+		const { path } = splitUrl(request.url);
+		const { contentType, body } = areaErrorBody(areaOf(path), 404, `Cannot ${request.method} ${path}`);
+		return reply.code(404).type(contentType).send(body);
+	});
+
+	// Each area in its own scope, so its hooks and error handler stay its own.
+	await app.register(async (scope) => registerKnowledgeRoutes(scope, { config, state: knowledge }));
+	await app.register(async (scope) => registerTaskProjectsRoutes(scope, { config, state: taskProjects }));
+	await app.register(async (scope) => registerBotRoutes(scope, { config, state: bot }));
+
+	const setConfig = (patch: Partial<EmulatorConfig>) => {
+		Object.assign(config, patch);
+	};
+	const reset = () => {
+		Object.assign(config, initialConfig);
+		knowledge.reset();
+		refill(taskProjects, createTaskProjectsState());
+		refill(bot, createBotState(config));
+		log.clear();
+		faults.clear();
+		limiter.reset();
+	};
+	const issueJwt = (opts: IssueJwtOptions) => signJwt(config.jwtSecret, opts);
+
+	registerAdminRoutes(app, {
+		log,
+		faults,
+		reset,
+		setConfig,
+		config,
+		expireBotTokens: () => bot.expireAllTokens(),
+		credentials: () => ({ baseUrl: url, ...credentials }),
+	});
+
+	const host = options.host ?? '127.0.0.1';
+	await app.listen({ port: options.port ?? 0, host });
+	const port = (app.server.address() as AddressInfo).port;
+	const urlHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+	const url = `http://${urlHost}:${port}`;
+
+	return {
+		url,
+		port,
+		config,
+		credentials,
+		log: log.entries,
+		clearLog: () => log.clear(),
+		logFor: (method, path) => log.filter(method, path),
+		faults: { add: (rule) => faults.add(rule), clear: () => faults.clear(), pending: () => faults.pending() },
+		knowledge,
+		taskProjects,
+		bot,
+		issueJwt,
+		expireBotTokens: () => bot.expireAllTokens(),
+		setConfig,
+		reset,
+		close: async () => {
+			await app.close();
+			if (ownsDataDir) rmSync(config.dataDir, { recursive: true, force: true });
+		},
+		app,
+	};
+}
+
+interface AdminDeps {
+	log: RequestLog;
+	faults: FaultRegistry;
+	reset(): void;
+	setConfig(patch: Partial<EmulatorConfig>): void;
+	config: EmulatorConfig;
+	expireBotTokens(): void;
+	credentials(): Record<string, string>;
+}
+
+/** /__emulator routes: not logged, faulted or rate limited (the hooks skip them). */
+function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void {
+	const P = '/__emulator';
+	const bad = (message: string) => ({ error: 'bad_request', message });
+	// JSON has no Infinity; endless rules show as the string.
+	const pending = () => (Number.isFinite(deps.faults.pending()) ? deps.faults.pending() : 'Infinity');
+
+	app.post(`${P}/faults`, async (request, reply) => {
+		const rules = Array.isArray(request.body) ? request.body : [request.body];
+		try {
+			const parsed = rules.map(ruleFromJson);
+			parsed.forEach((r) => deps.faults.add(r));
+			return reply.code(201).send({ added: parsed.map(ruleToJson), pending: pending() });
+		} catch (err) {
+			return reply.code(400).send(bad((err as Error).message));
+		}
+	});
+	app.get(`${P}/faults`, async () => ({ pending: pending() }));
+	app.delete(`${P}/faults`, async (_request, reply) => {
+		deps.faults.clear();
+		return reply.code(204).send();
+	});
+
+	app.get(`${P}/log`, async (request) => {
+		const q = request.query as Record<string, string | undefined>;
+		const entries = q.method || q.path ? deps.log.filter(q.method ?? '*', q.path ?? '') : deps.log.entries;
+		return { entries };
+	});
+	app.delete(`${P}/log`, async (_request, reply) => {
+		deps.log.clear();
+		return reply.code(204).send();
+	});
+
+	app.post(`${P}/reset`, async (_request, reply) => {
+		deps.reset();
+		return reply.code(204).send();
+	});
+	app.post(`${P}/tokens/expire`, async (_request, reply) => {
+		deps.expireBotTokens();
+		return reply.code(204).send();
+	});
+	app.get(`${P}/credentials`, async () => deps.credentials());
+
+	app.get(`${P}/config`, async () => deps.config);
+	app.patch(`${P}/config`, async (request, reply) => {
+		if (!request.body || typeof request.body !== 'object') return reply.code(400).send(bad('JSON object expected'));
+		deps.setConfig(request.body as Partial<EmulatorConfig>);
+		return deps.config;
+	});
+}

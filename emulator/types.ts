@@ -1,0 +1,122 @@
+/**
+ * Contract between the emulator's parts. The server (server.ts) owns the HTTP
+ * app, the request log, fault injection and the rate limiter; each area's route
+ * module owns its own state, auth and error shape.
+ */
+import type { FastifyInstance } from 'fastify';
+
+export interface EmulatorConfig {
+	/** x-api-key accepted by the knowledge-base area. */
+	apiKey: string;
+	/** HMAC secret for the task-projects JWTs the emulator issues (HS256). */
+	jwtSecret: string;
+	/** Bot client credentials accepted by POST /oauth/token. */
+	clientId: string;
+	clientSecret: string;
+	/** Lifetime of bot access tokens, seconds (expires_in). */
+	tokenTtlSeconds: number;
+	/** Directory where knowledge-file contents are kept (streamed, never held in memory). */
+	dataDir: string;
+	/** Largest accepted upload, bytes (100 MB = 100 * 1024 * 1024). */
+	maxUploadBytes: number;
+	/** Knowledge-base list pages: `strapi` = meta.pagination{page,pageSize,pageCount,total}; `none` = no meta; `inconsistent` = meta whose pageCount/total lie. */
+	paginationMode: 'strapi' | 'none' | 'inconsistent';
+	/** Largest pagination[pageSize] accepted; larger answers 422001. */
+	maxPageSize: number;
+	/** Default pagination[pageSize] when none is sent. */
+	defaultPageSize: number;
+	/** Body of a successful DELETE: `empty` = 204 no body, `json` = 200 with a JSON confirmation. */
+	deleteResponse: 'empty' | 'json';
+	/** Token bucket per credential; null turns the limiter off. 429 carries Retry-After (seconds). */
+	rateLimit: { capacity: number; refillPerSecond: number } | null;
+}
+
+/** One part of a multipart body, as the request log records it (file contents are hashed, not kept). */
+export interface LoggedPart {
+	name: string;
+	filename?: string;
+	contentType?: string;
+	/** Bytes of the part's content. */
+	size: number;
+	/** sha256 hex of a file part's content. */
+	sha256?: string;
+	/** Value of a plain field part. */
+	value?: string;
+}
+
+declare module 'fastify' {
+	interface FastifyRequest {
+		/** Set by handlers that consume multipart bodies, so the request log can show every part. */
+		logParts?: LoggedPart[];
+	}
+}
+
+/** What every area's route module receives. */
+export interface AreaContext {
+	config: EmulatorConfig;
+}
+
+export type AreaRegistrar<State> = (app: FastifyInstance, ctx: AreaContext & { state: State }) => void;
+
+/** One request as the emulator saw it (admin routes under /__emulator are not logged). */
+export interface RequestLogEntry {
+	/** Arrival order, starting at 1 (keeps counting across clearLog()). */
+	seq: number;
+	/** Arrival time, ISO. */
+	time: string;
+	method: string;
+	/** Path without the query string. */
+	path: string;
+	/** Parsed query, keys kept verbatim (`pagination[page]`); repeated keys become arrays. */
+	query: Record<string, string | string[]>;
+	rawUrl: string;
+	/** Lower-cased header names. */
+	headers: Record<string, string | string[] | undefined>;
+	contentType?: string;
+	/** Parsed JSON or form body; undefined for multipart and bodiless requests. */
+	body?: unknown;
+	/** Parts of a multipart body, filled in by the handler that consumed them. */
+	parts?: LoggedPart[];
+	/** Final status sent; undefined while pending or when no response was sent (reset, stall). */
+	status?: number;
+	/** Name of the fault applied to this request, if any. */
+	fault?: string;
+	/** True when the connection closed before a complete response was sent. */
+	aborted?: boolean;
+	/** Milliseconds from arrival to the end of the response (or the connection closing). */
+	durationMs?: number;
+}
+
+export type FaultAction =
+	| { kind: 'status'; status: number; body?: unknown; headers?: Record<string, string>; retryAfter?: number | string }
+	/** Send nothing for ms (then drop the connection); without ms, until the client gives up. */
+	| { kind: 'stall'; ms?: number }
+	/** Latency, then normal processing. */
+	| { kind: 'delay'; ms: number }
+	/** Destroy the socket without any response. */
+	| { kind: 'reset' }
+	/** Real headers (with the real Content-Length) and afterBytes of the real body (default half), then destroy. */
+	| { kind: 'resetMidBody'; afterBytes?: number }
+	/** Real headers (with the full Content-Length) and `bytes` of the body (default half), then close cleanly. */
+	| { kind: 'truncate'; bytes?: number }
+	/** 200, application/json, a body that is not valid JSON. */
+	| { kind: 'malformedJson'; body?: string }
+	| { kind: 'redirect'; status?: number; location: string };
+
+export interface FaultRule {
+	/** Label recorded in the request log; defaults to the action kind (`status:503`, `reset`, ...). */
+	name?: string;
+	/** HTTP method to match (any when absent). */
+	method?: string;
+	/** Exact path, a prefix ending in `*`, or a RegExp tested against the path (any when absent). */
+	path?: string | RegExp;
+	/** How many matching requests the rule applies to; default 1, Infinity allowed. */
+	times?: number;
+	/**
+	 * `before` (default): answer instead of running the handler. `after`: run the handler
+	 * (state changes happen), then replace the response. truncate and resetMidBody always
+	 * work on the real response, so they behave as `after`.
+	 */
+	phase?: 'before' | 'after';
+	action: FaultAction;
+}

@@ -1,0 +1,11 @@
+/** @type {import('jest').Config} */
+module.exports = {
+	testEnvironment: 'node',
+	roots: ['<rootDir>/test'],
+	testMatch: ['**/*.test.ts'],
+	transform: {
+		// Type checking is done once by `tsc -p tsconfig.dev.json`; ts-jest only transpiles.
+		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.dev.json', isolatedModules: true, diagnostics: false }],
+	},
+	testTimeout: 60_000,
+};

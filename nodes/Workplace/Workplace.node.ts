@@ -1,0 +1,36 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { describeResources } from './actions/resources';
+import { router } from './actions/router';
+import { listSearch } from './methods';
+
+export class Workplace implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Workplace',
+		name: 'workplace',
+		icon: { light: 'file:workplace.svg', dark: 'file:workplace.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		description: 'Work with knowledge bases, task projects and the bot interface of the workplace service',
+		defaults: { name: 'Workplace' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [
+			{
+				name: 'workplaceKnowledgeBaseApi',
+				required: true,
+				displayOptions: { show: { resource: ['knowledgeBase'] } },
+			},
+		],
+		properties: describeResources(),
+	};
+
+	methods = { listSearch };
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await router.call(this);
+	}
+}

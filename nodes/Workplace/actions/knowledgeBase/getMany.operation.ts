@@ -1,0 +1,14 @@
+import type { OperationDefinition } from '../types';
+import { returnAllOrLimit } from '../common.descriptions';
+
+export const getMany: OperationDefinition = {
+	value: 'getAll',
+	name: 'Get Many',
+	action: 'Get many knowledge bases',
+	description: 'List knowledge bases, page by page',
+	properties: [...returnAllOrLimit('knowledge bases')],
+	request() {
+		return { area: 'knowledgeBase', method: 'GET', path: ['knowledge'], idempotent: true };
+	},
+	list: { pageSize: 100 },
+};

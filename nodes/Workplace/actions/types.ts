@@ -1,0 +1,40 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import type { ApiRequest, ApiResponse } from '../transport';
+
+/**
+ * One operation, described once as data: what the editor shows, how an item
+ * becomes a request (validating locally first), and how the answer becomes
+ * output items. The router executes it through the transport.
+ */
+export interface OperationDefinition {
+	/** Operation value as stored in workflows. */
+	value: string;
+	name: string;
+	/** Sentence shown in the nodes panel and used by AI agents. */
+	action: string;
+	description: string;
+	/** Parameters of this operation; the resource adds the displayOptions. */
+	properties: INodeProperties[];
+	/** Builds the request for item i; throws NodeOperationError before anything is sent. */
+	request(this: IExecuteFunctions, i: number): ApiRequest | Promise<ApiRequest>;
+	/** For list operations: the request is paged, and Return All / Limit apply. */
+	list?: {
+		pageSize: number;
+		/** Filter applied while paging, built from item i's parameters. */
+		filter?(this: IExecuteFunctions, i: number): ((item: IDataObject) => boolean) | undefined;
+		/** Shapes each listed item. */
+		map?(item: IDataObject): IDataObject;
+	};
+	/** Turns the response into output items; default: the JSON body as one item. */
+	output?(this: IExecuteFunctions, response: ApiResponse, i: number): INodeExecutionData[] | Promise<INodeExecutionData[]>;
+}
+
+export interface ResourceDefinition {
+	value: string;
+	name: string;
+	description: string;
+	operations: OperationDefinition[];
+	/** Default operation in the editor. */
+	defaultOperation: string;
+}

@@ -1,0 +1,69 @@
+/**
+ * Local checks of item parameters. Each failure is a NodeOperationError that
+ * names the field and the item, thrown before any request is sent.
+ */
+import type { IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+export function invalid(ctx: IExecuteFunctions, i: number, field: string, problem: string): NodeOperationError {
+	return new NodeOperationError(ctx.getNode(), `Invalid "${field}" in item ${i}: ${problem}`, {
+		itemIndex: i,
+	});
+}
+
+function describe(value: unknown): string {
+	if (value === undefined) return 'nothing';
+	if (value === null) return 'null';
+	if (typeof value === 'string') return value.length > 40 ? `"${value.slice(0, 40)}…"` : `"${value}"`;
+	if (Array.isArray(value)) return 'a list';
+	return typeof value === 'object' ? 'an object' : String(value);
+}
+
+/** A required, non-blank string of at most `max` characters. */
+export function requiredText(
+	ctx: IExecuteFunctions,
+	i: number,
+	parameter: string,
+	field: string,
+	max?: number,
+): string {
+	const value = ctx.getNodeParameter(parameter, i, '') as unknown;
+	if (typeof value !== 'string') throw invalid(ctx, i, field, `expected text, got ${describe(value)}`);
+	if (value.trim() === '') throw invalid(ctx, i, field, 'is required and cannot be empty');
+	if (max !== undefined && [...value].length > max) {
+		throw invalid(ctx, i, field, `must be at most ${max} characters (got ${[...value].length})`);
+	}
+	return value;
+}
+
+/** A numeric service id (knowledge bases, knowledge files): digits only, so it can never alter a path. */
+export function numericId(ctx: IExecuteFunctions, i: number, parameter: string, field: string): number {
+	const raw = ctx.getNodeParameter(parameter, i, '', { extractValue: true }) as unknown;
+	const text = typeof raw === 'number' ? String(raw) : typeof raw === 'string' ? raw.trim() : undefined;
+	if (text === undefined || text === '') throw invalid(ctx, i, field, 'is required');
+	if (!/^[1-9][0-9]{0,15}$/.test(text)) {
+		throw invalid(ctx, i, field, `must be a positive whole number, got ${describe(raw)}`);
+	}
+	return Number(text);
+}
+
+/** Values of a multi-option parameter, each one of `allowed`, at least one. */
+export function oneOrMoreOf<T extends string>(
+	ctx: IExecuteFunctions,
+	i: number,
+	parameter: string,
+	field: string,
+	allowed: readonly T[],
+): T[] {
+	const raw = ctx.getNodeParameter(parameter, i, []) as unknown;
+	const values = typeof raw === 'string' ? raw.split(',').map((v) => v.trim()).filter(Boolean) : raw;
+	if (!Array.isArray(values) || values.length === 0) {
+		throw invalid(ctx, i, field, `choose at least one of ${allowed.join(', ')}`);
+	}
+	for (const v of values) {
+		if (!allowed.includes(v as T)) {
+			throw invalid(ctx, i, field, `${describe(v)} is not one of ${allowed.join(', ')}`);
+		}
+	}
+	return [...new Set(values as T[])];
+}

@@ -1,0 +1,457 @@
+/**
+ * The one place that talks to the service: base URL and credentials, path
+ * safety, retries, error mapping and paging. Operations describe requests as
+ * data (ApiRequest); this module executes them.
+ */
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IHttpRequestMethods,
+	IHttpRequestOptions,
+	ILoadOptionsFunctions,
+	JsonObject,
+} from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+import type { Readable } from 'stream';
+
+export type ApiArea = 'knowledgeBase' | 'taskProjects' | 'bot';
+
+export const AREAS: Record<ApiArea, { credential: string; prefix: string }> = {
+	knowledgeBase: { credential: 'workplaceKnowledgeBaseApi', prefix: '/api/v1' },
+	taskProjects: { credential: 'workplaceTaskProjectsApi', prefix: '/api/v1/task-projects' },
+	bot: { credential: 'workplaceBotApi', prefix: '' },
+};
+
+export type Context = IExecuteFunctions | ILoadOptionsFunctions;
+
+export interface ApiRequest {
+	area: ApiArea;
+	method: IHttpRequestMethods;
+	/** Segments after the area prefix. Each is percent-encoded, so no id can change the path. */
+	path: Array<string | number>;
+	qs?: IDataObject;
+	/** JSON body, or a factory for bodies that can be sent only once (streams, multipart). */
+	body?: IDataObject | (() => Promise<BodyPart>);
+	/** Safe to send again after it may have reached the service (GET, PUT replace, DELETE). */
+	idempotent: boolean;
+	/** Hand back the response body as a stream (downloads). */
+	stream?: boolean;
+	timeoutMs?: number;
+}
+
+export interface BodyPart {
+	body: unknown;
+	headers?: Record<string, string>;
+}
+
+export interface ApiResponse<T = unknown> {
+	statusCode: number;
+	headers: Record<string, string | string[] | undefined>;
+	body: T;
+}
+
+export interface RetryPolicy {
+	/** Attempts in all, the first included. */
+	maxAttempts: number;
+	/** Longest single wait; a Retry-After beyond it fails the item with the time to retry. */
+	maxWaitMs: number;
+	/** First backoff step; doubles each attempt, with full jitter. */
+	baseDelayMs: number;
+}
+
+export const DEFAULT_RETRY_POLICY: RetryPolicy = { maxAttempts: 4, maxWaitMs: 60_000, baseDelayMs: 500 };
+
+const DEFAULT_TIMEOUT_MS = 60_000;
+const RETRYABLE_STATUS = new Set([502, 503, 504]);
+/** Failures where the request cannot have reached the service, so even a create may be resent. */
+const NEVER_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
+
+const baseUrls = new WeakMap<object, Map<string, Promise<string>>>();
+
+/** Reads the credential's base URL once per node run, not once per item. */
+async function baseUrlFor(ctx: Context, area: ApiArea): Promise<string> {
+	const credential = AREAS[area].credential;
+	let perRun = baseUrls.get(ctx);
+	if (!perRun) {
+		perRun = new Map();
+		baseUrls.set(ctx, perRun);
+	}
+	let url = perRun.get(credential);
+	if (!url) {
+		url = ctx.getCredentials(credential).then((data) => normaliseBaseUrl(ctx, data.baseUrl));
+		perRun.set(credential, url);
+	}
+	return await url;
+}
+
+export function normaliseBaseUrl(ctx: Context, value: unknown): string {
+	const raw = typeof value === 'string' ? value.trim() : '';
+	let parsed: URL;
+	try {
+		parsed = new URL(raw);
+	} catch {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			'The credential\'s Base URL is not a valid address (expected e.g. "https://workplace.example.com")',
+		);
+	}
+	if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+		throw new NodeOperationError(ctx.getNode(), 'The credential\'s Base URL must start with http:// or https://');
+	}
+	if (parsed.search || parsed.hash) {
+		throw new NodeOperationError(ctx.getNode(), 'The credential\'s Base URL must not contain "?" or "#"');
+	}
+	return `${parsed.origin}${parsed.pathname.replace(/\/+$/, '')}`;
+}
+
+/** Joins encoded segments: "a/b", "..", "?" or "#" inside an id stay inside that one segment. */
+export function buildPath(prefix: string, segments: Array<string | number>): string {
+	return `${prefix}/${segments.map((s) => encodeSegment(String(s))).join('/')}`;
+}
+
+function encodeSegment(segment: string): string {
+	// encodeURIComponent leaves "." alone; "." and ".." segments would be normalised away.
+	const encoded = encodeURIComponent(segment);
+	return encoded === '.' || encoded === '..' ? encoded.replace(/\./g, '%2E') : encoded;
+}
+
+/** Seconds or an HTTP date, as RFC 9110 allows; undefined when absent or unreadable. */
+export function parseRetryAfter(value: unknown, now = Date.now()): number | undefined {
+	const header = Array.isArray(value) ? value[0] : value;
+	if (typeof header !== 'string' || header.trim() === '') return undefined;
+	const trimmed = header.trim();
+	if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.ceil(Number(trimmed) * 1000);
+	const date = Date.parse(trimmed);
+	if (Number.isNaN(date)) return undefined;
+	return Math.max(0, date - now);
+}
+
+export function backoffDelay(attempt: number, policy: RetryPolicy): number {
+	const ceiling = Math.min(policy.maxWaitMs, policy.baseDelayMs * 2 ** (attempt - 1));
+	return Math.round(ceiling / 2 + (Math.random() * ceiling) / 2);
+}
+
+function errorCode(error: unknown): string | undefined {
+	let current: unknown = error;
+	for (let depth = 0; current && depth < 4; depth++) {
+		const code = (current as { code?: unknown }).code;
+		if (typeof code === 'string' && /^E[A-Z_]+$/.test(code)) return code;
+		current = (current as { cause?: unknown }).cause;
+	}
+	return undefined;
+}
+
+/** An error raised by the HTTP client (axios, possibly wrapped by n8n in a NodeApiError). */
+function isHttpFailure(error: unknown): boolean {
+	let current: unknown = error;
+	for (let depth = 0; current && depth < 4; depth++) {
+		if ((current as { isAxiosError?: unknown }).isAxiosError === true) return true;
+		if (current instanceof NodeApiError) return true;
+		current = (current as { cause?: unknown }).cause;
+	}
+	return false;
+}
+
+const NETWORK_MESSAGES: Record<string, string> = {
+	ECONNREFUSED: 'The service refused the connection',
+	ECONNRESET: 'The connection to the service was reset',
+	ETIMEDOUT: 'The service did not answer in time',
+	ECONNABORTED: 'The service did not answer in time',
+	ENOTFOUND: 'The service\'s host name could not be resolved',
+	EAI_AGAIN: 'The service\'s host name could not be resolved',
+	EPIPE: 'The connection to the service was closed while sending',
+};
+
+/** A network failure as a NodeApiError carrying nothing of the request (no headers, no keys). */
+function networkError(ctx: Context, error: unknown, itemIndex: number | undefined, attempts: number): NodeApiError {
+	const code = errorCode(error) ?? 'ECONNRESET';
+	const message = NETWORK_MESSAGES[code] ?? `The request to the service failed (${code})`;
+	return new NodeApiError(
+		ctx.getNode(),
+		{ errorCode: code, message } as JsonObject,
+		{
+			message,
+			description: `${code} after ${attempts} attempt${attempts === 1 ? '' : 's'}`,
+			itemIndex,
+		},
+	);
+}
+
+/** Executes one request with the transport's retry policy. Non-2xx answers become NodeApiError. */
+export async function apiRequest<T = unknown>(
+	ctx: Context,
+	request: ApiRequest,
+	itemIndex?: number,
+	policy: RetryPolicy = DEFAULT_RETRY_POLICY,
+): Promise<ApiResponse<T>> {
+	const { credential, prefix } = AREAS[request.area];
+	const url = (await baseUrlFor(ctx, request.area)) + buildPath(prefix, request.path);
+
+	for (let attempt = 1; ; attempt++) {
+		const options: IHttpRequestOptions = {
+			method: request.method,
+			url,
+			qs: request.qs,
+			json: !request.stream,
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+			// A redirect could carry the credential's headers to another host; never follow one.
+			disableFollowRedirect: true,
+			timeout: request.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+		};
+		if (request.stream) options.encoding = 'stream';
+		if (typeof request.body === 'function') {
+			const part = await request.body();
+			options.body = part.body as IHttpRequestOptions['body'];
+			if (part.headers) options.headers = part.headers;
+		} else if (request.body !== undefined) {
+			options.body = request.body;
+		}
+
+		let response: ApiResponse;
+		try {
+			response = (await ctx.helpers.httpRequestWithAuthentication.call(
+				ctx,
+				credential,
+				options,
+			)) as ApiResponse;
+		} catch (error) {
+			const code = errorCode(error);
+			if (!code && !isHttpFailure(error)) {
+				// Not a network failure (e.g. the credential could not be applied): say so as it is.
+				throw new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
+			}
+			const neverSent = NEVER_SENT_CODES.has(code ?? '');
+			if (attempt < policy.maxAttempts && (neverSent || request.idempotent)) {
+				await sleep(backoffDelay(attempt, policy));
+				continue;
+			}
+			throw networkError(ctx, error, itemIndex, attempt);
+		}
+
+		const status = response.statusCode;
+		if (status >= 200 && status < 300) return response as ApiResponse<T>;
+
+		const body = request.stream ? await readErrorBody(response.body) : response.body;
+
+		if (status === 429 && attempt < policy.maxAttempts) {
+			// Refused before processing: safe to resend, creates included.
+			const wait = parseRetryAfter(response.headers['retry-after']) ?? backoffDelay(attempt, policy);
+			if (wait > policy.maxWaitMs) throw rateLimitError(ctx, body, wait, itemIndex);
+			await sleep(wait);
+			continue;
+		}
+		if (RETRYABLE_STATUS.has(status) && request.idempotent && attempt < policy.maxAttempts) {
+			await sleep(backoffDelay(attempt, policy));
+			continue;
+		}
+		if (status === 429) {
+			const wait = parseRetryAfter(response.headers['retry-after']);
+			throw rateLimitError(ctx, body, wait, itemIndex);
+		}
+		throw apiError(ctx, request.area, status, body, itemIndex, response.headers);
+	}
+}
+
+/** Reads at most 64 KiB of a streamed error body, so an error page is shown, not piped. */
+async function readErrorBody(body: unknown): Promise<unknown> {
+	const stream = body as Readable | undefined;
+	if (!stream || typeof stream.on !== 'function') return body;
+	const chunks: Buffer[] = [];
+	let size = 0;
+	try {
+		for await (const chunk of stream) {
+			const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string);
+			chunks.push(buffer);
+			size += buffer.length;
+			if (size > 65_536) break;
+		}
+	} catch {
+		// A broken error body still leaves the status to report.
+	} finally {
+		stream.destroy();
+	}
+	const text = Buffer.concat(chunks).toString('utf8');
+	try {
+		return JSON.parse(text) as unknown;
+	} catch {
+		return text;
+	}
+}
+
+function rateLimitError(
+	ctx: Context,
+	body: unknown,
+	waitMs: number | undefined,
+	itemIndex: number | undefined,
+): NodeApiError {
+	const when =
+		waitMs === undefined
+			? 'later'
+			: `in ${Math.ceil(waitMs / 1000)} s (at ${new Date(Date.now() + waitMs).toISOString()})`;
+	const parsed = parseErrorBody(body);
+	return new NodeApiError(ctx.getNode(), toJsonObject(body), {
+		message: `The service is rate limiting requests; retry ${when}`,
+		description: parsed.message,
+		httpCode: '429',
+		itemIndex,
+	});
+}
+
+interface ParsedError {
+	message?: string;
+	code?: string;
+	details: string[];
+}
+
+/** Reads every error shape the service uses; tolerant of bodies the documents do not show. */
+export function parseErrorBody(body: unknown): ParsedError {
+	if (typeof body === 'string') {
+		const text = body.trim();
+		return { message: text && text.length <= 300 && !text.startsWith('<') ? text : undefined, details: [] };
+	}
+	if (!body || typeof body !== 'object') return { details: [] };
+	const b = body as IDataObject;
+	const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : typeof v === 'number' ? String(v) : undefined);
+	const details: string[] = [];
+	// Knowledge base: errors[{type, field, value, message}]
+	if (Array.isArray(b.errors)) {
+		for (const e of b.errors as IDataObject[]) {
+			if (!e || typeof e !== 'object') continue;
+			const field = str(e.field) ?? str(e.path);
+			const msg = str(e.message) ?? str(e.type) ?? 'invalid';
+			details.push(field ? `${field}: ${msg}` : msg);
+		}
+	}
+	// Task projects: details[{path, message}]
+	if (Array.isArray(b.details)) {
+		for (const d of b.details as IDataObject[]) {
+			if (!d || typeof d !== 'object') continue;
+			const path = str(d.path) ?? str(d.field);
+			const msg = str(d.message) ?? 'invalid';
+			details.push(path ? `${path}: ${msg}` : msg);
+		}
+	}
+	const nested = b.error && typeof b.error === 'object' ? (b.error as IDataObject) : undefined;
+	const message =
+		str(b.message) ?? str(nested?.message) ?? str(b.error_description) ?? str(b.error) ?? undefined;
+	const code = str(b.code) ?? str(nested?.code) ?? (typeof b.error === 'string' ? b.error : undefined) ?? str(b.name);
+	return { message, code, details };
+}
+
+function toJsonObject(body: unknown): JsonObject {
+	if (body && typeof body === 'object' && !Array.isArray(body)) return body as JsonObject;
+	return { body: typeof body === 'string' ? body.slice(0, 1000) : null } as JsonObject;
+}
+
+const STATUS_HINTS: Record<number, string> = {
+	400: 'The service rejected the request',
+	401: 'The service rejected the credentials',
+	403: 'The credentials lack permission for this operation',
+	404: 'Not found',
+	409: 'The service refused the request because of a business rule',
+	413: 'The upload is larger than the service accepts',
+	422: 'The service rejected the values sent',
+};
+
+/** A non-2xx answer as NodeApiError: the service's own message, and each field detail on its own line. */
+export function apiError(
+	ctx: Context,
+	area: ApiArea,
+	status: number,
+	body: unknown,
+	itemIndex?: number,
+	headers?: ApiResponse['headers'],
+): NodeApiError {
+	const parsed = parseErrorBody(body);
+	const hint = STATUS_HINTS[status] ?? `The service answered ${status}`;
+	let message = parsed.message ? `${hint}: ${parsed.message}` : hint;
+	if (status >= 300 && status < 400) {
+		const location = headers?.location;
+		message = `The service redirected the request${location ? ` to ${String(location)}` : ''}; redirects are not followed so that credentials stay with the configured Base URL`;
+	}
+	if (status === 401 && area === 'knowledgeBase') {
+		message += ' (check the API key, and that this machine\'s IP address is whitelisted)';
+	}
+	const description = [
+		...parsed.details,
+		parsed.code ? `Service code: ${parsed.code}` : '',
+	]
+		.filter(Boolean)
+		.join('\n');
+	return new NodeApiError(ctx.getNode(), toJsonObject(body), {
+		message,
+		description: description || undefined,
+		httpCode: String(status),
+		itemIndex,
+	});
+}
+
+export interface PageOptions {
+	/** Most items to return; undefined returns all. */
+	limit?: number;
+	pageSize: number;
+	/** Keeps only the items that match, applied while paging so Limit counts matches. */
+	filter?: (item: IDataObject) => boolean;
+	/** Upper bound of pages, a guard against a service that never ends a list. */
+	maxPages?: number;
+}
+
+interface PaginationMeta {
+	page?: number;
+	pageCount?: number;
+	total?: number;
+}
+
+function readPaginationMeta(body: IDataObject): PaginationMeta | undefined {
+	const meta = body.meta as IDataObject | undefined;
+	const p = (meta?.pagination ?? meta ?? body.pagination) as IDataObject | undefined;
+	if (!p || typeof p !== 'object') return undefined;
+	const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+	const result = { page: num(p.page), pageCount: num(p.pageCount), total: num(p.total) };
+	return result.pageCount === undefined && result.total === undefined ? undefined : result;
+}
+
+/**
+ * Pages a knowledge-base list (`pagination[page]`, `pagination[pageSize]`).
+ * Stops on the first of: enough items, a short or empty page, the last page by
+ * the metadata, a page that repeats the previous one, or maxPages. Metadata is
+ * trusted only to end a list early, never to keep asking past an empty page.
+ */
+export async function paginate(
+	ctx: Context,
+	request: ApiRequest,
+	options: PageOptions,
+	itemIndex?: number,
+): Promise<IDataObject[]> {
+	const results: IDataObject[] = [];
+	const maxPages = options.maxPages ?? 100_000;
+	let previousFirstId: unknown;
+	for (let page = 1; page <= maxPages; page++) {
+		const response = await apiRequest<IDataObject>(
+			ctx,
+			{
+				...request,
+				qs: { ...request.qs, 'pagination[page]': page, 'pagination[pageSize]': options.pageSize },
+			},
+			itemIndex,
+		);
+		const body = response.body && typeof response.body === 'object' ? response.body : {};
+		const data = Array.isArray(body.data) ? (body.data as IDataObject[]) : [];
+		if (data.length === 0) break;
+		const firstId = data[0]?.id;
+		if (page > 1 && firstId !== undefined && firstId === previousFirstId) break;
+		previousFirstId = firstId;
+
+		for (const item of data) {
+			if (options.filter && !options.filter(item)) continue;
+			results.push(item);
+			if (options.limit !== undefined && results.length >= options.limit) return results;
+		}
+		const meta = readPaginationMeta(body);
+		if (data.length < options.pageSize) break;
+		if (meta?.pageCount !== undefined && page >= meta.pageCount) break;
+		if (meta?.total !== undefined && page * options.pageSize >= meta.total) break;
+	}
+	return results;
+}

@@ -1,0 +1,77 @@
+/**
+ * `npm run demo`: the package at work without installing n8n. Starts the
+ * emulator, loads this package from dist/ as n8n loads a community package, runs
+ * every example workflow in n8n-core's engine, and prints what each node output.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+
+import type { IDataObject } from 'n8n-workflow';
+
+import { startEmulator } from '../emulator/server';
+import {
+	InMemoryCredentialsHelper,
+	initHarnessEnv,
+	loadCommunityPackage,
+	runWorkflow,
+	testCredential,
+	type WorkflowJson,
+} from '../test/harness/engine';
+
+const ROOT = path.resolve(__dirname, '../..');
+
+function cell(value: unknown, width: number): string {
+	const text = Array.isArray(value) ? value.join(',') : String(value ?? '');
+	return text.length > width ? `${text.slice(0, width - 1)}…` : text.padEnd(width);
+}
+
+async function main(): Promise<void> {
+	await initHarnessEnv();
+	const emulator = await startEmulator();
+	try {
+		const { nodeTypes, credentialTypes } = loadCommunityPackage(ROOT);
+		const credentials = new InMemoryCredentialsHelper(credentialTypes);
+		credentials.set({
+			id: 'workplace-kb',
+			name: 'Workplace Knowledge Base (emulator)',
+			type: 'workplaceKnowledgeBaseApi',
+			data: { baseUrl: emulator.url, apiKey: emulator.credentials.apiKey },
+		});
+		console.log(`Emulator: ${emulator.url}`);
+		const test = await testCredential(credentials, 'workplace-kb');
+		console.log(`Credential test (Workplace Knowledge Base API): ${test.status} — ${test.message}\n`);
+
+		const dir = path.join(ROOT, 'examples');
+		let failures = 0;
+		for (const file of readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
+			const workflow = JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as WorkflowJson;
+			const result = await runWorkflow({ workflow, nodeTypes, credentialsHelper: credentials });
+			console.log(`Workflow "${workflow.name ?? file}" (examples/${file}): ${result.status}`);
+			for (const name of result.executionOrder) {
+				const run = result.nodes[name]?.[0];
+				if (!run) continue;
+				if (run.error) {
+					failures++;
+					console.log(`  ✗ ${name}: ${run.error.message}`);
+					continue;
+				}
+				const rows = (run.outputs[0] ?? []).map((i) => i.json as IDataObject);
+				console.log(`  ✓ ${name}: ${rows.length} item(s)`);
+				for (const row of rows.slice(0, 8)) {
+					if (row.id === undefined) continue;
+					console.log(`      ${cell(row.id, 5)} ${cell(row.name, 28)} ${cell(row.source, 9)} ${cell(row.supportedLanguages, 6)}`);
+				}
+			}
+			console.log('');
+		}
+		console.log(`Requests the emulator answered: ${emulator.log.length}`);
+		if (failures > 0) process.exitCode = 1;
+	} finally {
+		await emulator.close();
+	}
+}
+
+main().catch((error: unknown) => {
+	console.error(error);
+	process.exit(1);
+});

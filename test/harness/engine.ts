@@ -1,0 +1,915 @@
+/**
+ * Prototype harness: run n8n workflows (as exported JSON) through n8n-core's real
+ * WorkflowExecute engine, with nodes/credentials loaded from compiled JS files the
+ * way n8n loads a community package, an in-memory credentials helper, and real
+ * HTTP (n8n-core's OutboundHttp / axios stack, no nock).
+ *
+ * Targets n8n-core 2.41.x / n8n-workflow 2.41.x on Node >= 22 (tested on Node 24).
+ */
+import 'reflect-metadata';
+
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+import { Container } from '@n8n/di';
+import {
+	BinaryDataConfig,
+	BinaryDataService,
+	Credentials,
+	ExecuteContext,
+	ExecutionLifecycleHooks,
+	ExternalSecretsProxy,
+	RoutingNode,
+	WorkflowExecute,
+} from 'n8n-core';
+import {
+	createRunExecutionData,
+	ICredentialsHelper,
+	NodeHelpers,
+	UnexpectedError,
+	Workflow,
+	isExpression,
+} from 'n8n-workflow';
+import type {
+	ExecutionError,
+	ICredentialDataDecryptedObject,
+	ICredentialsDecrypted,
+	ICredentialsExpressionResolveValues,
+	ICredentialTestRequest,
+	ICredentialType,
+	ICredentialTypes,
+	IDataObject,
+	IExecuteData,
+	IHttpRequestHelper,
+	IHttpRequestOptions,
+	INode,
+	INodeCredentialsDetails,
+	INodeCredentialTestResult,
+	INodeExecutionData,
+	INodeParameters,
+	INodeProperties,
+	INodeType,
+	INodeTypeDescription,
+	INodeTypes,
+	IPairedItemData,
+	IRequestOptionsSimplified,
+	IRun,
+	IRunExecutionData,
+	ITaskData,
+	IVersionedNodeType,
+	IWorkflowBase,
+	IWorkflowExecuteAdditionalData,
+	IWorkflowSettings,
+	WorkflowExecuteMode,
+} from 'n8n-workflow';
+
+// ---------------------------------------------------------------------------
+// 0. Process / DI environment
+// ---------------------------------------------------------------------------
+
+export type BinaryMode = 'default' | 'filesystem';
+
+export interface HarnessEnvOptions {
+	/** 'default' = binary kept in memory as base64 on the item; 'filesystem' = streamed to disk. */
+	binaryDataMode?: BinaryMode;
+	/** Where filesystem-mode binaries are written. Defaults to a fresh temp dir. */
+	binaryStoragePath?: string;
+	/** n8n user folder (InstanceSettings writes <folder>/.n8n/config there). Defaults to temp dir. */
+	userFolder?: string;
+}
+
+export interface HarnessEnv {
+	userFolder: string;
+	binaryStoragePath: string;
+	binaryDataMode: BinaryMode;
+	/** Switch binary mode between tests; BinaryDataService.init() re-reads the config. */
+	setBinaryDataMode(mode: BinaryMode, storagePath?: string): Promise<void>;
+	/** Remove temp dirs created by the harness. */
+	cleanup(): void;
+}
+
+let envSingleton: HarnessEnv | undefined;
+
+/**
+ * Must run before anything touches Container.get(InstanceSettings) (i.e. before the first
+ * workflow run): InstanceSettings/InstanceSettingsConfig read env vars in their constructors
+ * and are cached as DI singletons afterwards.
+ */
+export async function initHarnessEnv(options: HarnessEnvOptions = {}): Promise<HarnessEnv> {
+	if (envSingleton) {
+		await envSingleton.setBinaryDataMode(
+			options.binaryDataMode ?? envSingleton.binaryDataMode,
+			options.binaryStoragePath,
+		);
+		return envSingleton;
+	}
+
+	const ownedDirs: string[] = [];
+	const makeTemp = (prefix: string) => {
+		const dir = mkdtempSync(path.join(tmpdir(), prefix));
+		ownedDirs.push(dir);
+		return dir;
+	};
+
+	const userFolder = options.userFolder ?? makeTemp('n8n-harness-home-');
+	// Read by @n8n/config (InstanceSettingsConfig) when InstanceSettings is first constructed.
+	process.env.N8N_USER_FOLDER = userFolder;
+	process.env.N8N_ENCRYPTION_KEY ??= 'n8n-harness-test-encryption-key';
+	process.env.N8N_LOG_LEVEL ??= 'silent';
+	// The settings file is written with 0600; avoid the permissions warning noise.
+	process.env.N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS ??= 'false';
+	// Do not let the egress/SSRF filter block 127.0.0.1 (it is disabled by default, be explicit).
+	process.env.N8N_SSRF_PROTECTION_ENABLED ??= 'false';
+
+	const env: HarnessEnv = {
+		userFolder,
+		binaryStoragePath: options.binaryStoragePath ?? makeTemp('n8n-harness-binary-'),
+		binaryDataMode: options.binaryDataMode ?? 'default',
+		async setBinaryDataMode(mode, storagePath) {
+			const config = Container.get(BinaryDataConfig);
+			config.mode = mode;
+			config.localStoragePath = storagePath ?? env.binaryStoragePath;
+			env.binaryDataMode = mode;
+			env.binaryStoragePath = config.localStoragePath;
+			// init() always wires the filesystem manager (so ids like "filesystem-v2:..." are
+			// readable in any mode) and sets the *write* mode from config.mode.
+			await Container.get(BinaryDataService).init();
+		},
+		cleanup() {
+			for (const dir of ownedDirs) rmSync(dir, { recursive: true, force: true });
+		},
+	};
+	await env.setBinaryDataMode(env.binaryDataMode, env.binaryStoragePath);
+	envSingleton = env;
+	return env;
+}
+
+// ---------------------------------------------------------------------------
+// 1. Loading node + credential classes from compiled JS (community-package style)
+// ---------------------------------------------------------------------------
+
+export interface ClassRef {
+	/** Absolute path to a compiled .js file. */
+	path: string;
+	/** Exported class name; defaults to the file name minus `.node.js` / `.credentials.js`. */
+	className?: string;
+}
+
+function instantiate<T>(ref: ClassRef, suffix: string): T {
+	const className = ref.className ?? path.basename(ref.path).replace(suffix, '');
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const mod = require(ref.path) as Record<string, new () => T>;
+	const Ctor = mod[className];
+	if (typeof Ctor !== 'function') {
+		throw new UnexpectedError(`Class "${className}" not exported by ${ref.path}`);
+	}
+	return new Ctor();
+}
+
+/**
+ * A tiny manual trigger owned by the harness (n8n-nodes-base is not installed).
+ * It is a plain execute() node that passes through whatever items the harness seeds into
+ * the execution stack (default: one empty item, exactly like n8n's Manual Trigger).
+ */
+export class HarnessManualTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Manual Trigger',
+		name: 'n8n-nodes-base.manualTrigger',
+		group: ['trigger'],
+		version: 1,
+		description: 'Harness stand-in for the Manual Trigger',
+		defaults: { name: 'When clicking ‘Execute workflow’' },
+		inputs: [],
+		outputs: ['main' as never],
+		properties: [],
+	};
+
+	async execute(this: import('n8n-workflow').IExecuteFunctions) {
+		const items = this.getInputData();
+		return [items.length ? items : [{ json: {} }]];
+	}
+}
+
+export interface LoadedPackage {
+	packageName: string;
+	nodeClasses: ClassRef[];
+	credentialClasses: ClassRef[];
+}
+
+/** Reads `package.json#n8n` of a (built) community package, like n8n's PackageDirectoryLoader. */
+export function readCommunityPackage(packageDir: string): LoadedPackage {
+	const pkg = JSON.parse(readFileSync(path.join(packageDir, 'package.json'), 'utf8')) as {
+		name: string;
+		n8n?: { nodes?: string[]; credentials?: string[] };
+	};
+	return {
+		packageName: pkg.name,
+		nodeClasses: (pkg.n8n?.nodes ?? []).map((p) => ({ path: path.resolve(packageDir, p) })),
+		credentialClasses: (pkg.n8n?.credentials ?? []).map((p) => ({ path: path.resolve(packageDir, p) })),
+	};
+}
+
+export class HarnessNodeTypes implements INodeTypes {
+	private readonly types = new Map<string, INodeType | IVersionedNodeType>();
+
+	constructor() {
+		this.add(new HarnessManualTrigger());
+	}
+
+	/** Registers under `description.name` (already fully qualified, e.g. n8n-nodes-base.x). */
+	add(nodeType: INodeType | IVersionedNodeType, fullName = nodeType.description.name) {
+		this.types.set(fullName, nodeType);
+		return fullName;
+	}
+
+	/**
+	 * Loads `new (require(path))[ClassName]()` and registers it as `${packageName}.${name}`,
+	 * which is the type string n8n writes into exported workflow JSON for community nodes.
+	 */
+	loadFromFile(ref: ClassRef, packageName: string): string {
+		const nodeType = instantiate<INodeType | IVersionedNodeType>(ref, '.node.js');
+		const fullName = `${packageName}.${nodeType.description.name}`;
+		// n8n rewrites description.name to the fully-qualified name as well
+		nodeType.description.name = fullName;
+		if ('nodeVersions' in nodeType) {
+			for (const v of Object.values(nodeType.nodeVersions)) v.description.name = fullName;
+		}
+		return this.add(nodeType, fullName);
+	}
+
+	getByName(nodeType: string): INodeType | IVersionedNodeType {
+		const type = this.types.get(nodeType);
+		if (!type) throw new UnexpectedError(`Unknown node type: ${nodeType}`);
+		return type;
+	}
+
+	getByNameAndVersion(nodeType: string, version?: number): INodeType {
+		return NodeHelpers.getVersionedNodeType(this.getByName(nodeType), version);
+	}
+
+	getKnownTypes(): IDataObject {
+		const known: IDataObject = {};
+		for (const [name, type] of this.types) known[name] = { className: type.constructor.name, sourcePath: '' };
+		return known;
+	}
+}
+
+export class HarnessCredentialTypes implements ICredentialTypes {
+	private readonly types = new Map<string, ICredentialType>();
+
+	add(type: ICredentialType) {
+		this.types.set(type.name, type);
+		return type.name;
+	}
+
+	loadFromFile(ref: ClassRef): string {
+		return this.add(instantiate<ICredentialType>(ref, '.credentials.js'));
+	}
+
+	recognizes(type: string) {
+		return this.types.has(type);
+	}
+
+	getByName(type: string): ICredentialType {
+		const t = this.types.get(type);
+		if (!t) throw new UnexpectedError(`Unknown credential type: ${type}`);
+		return t;
+	}
+
+	getSupportedNodes(type: string): string[] {
+		return this.types.get(type)?.supportedNodes ?? [];
+	}
+
+	getParentTypes(type: string): string[] {
+		const parents = this.types.get(type)?.extends ?? [];
+		return parents.flatMap((p) => [p, ...this.getParentTypes(p)]);
+	}
+}
+
+export function loadCommunityPackage(
+	packageDir: string,
+	nodeTypes = new HarnessNodeTypes(),
+	credentialTypes = new HarnessCredentialTypes(),
+) {
+	const pkg = readCommunityPackage(packageDir);
+	const nodeNames = pkg.nodeClasses.map((ref) => nodeTypes.loadFromFile(ref, pkg.packageName));
+	const credentialNames = pkg.credentialClasses.map((ref) => credentialTypes.loadFromFile(ref));
+	return { nodeTypes, credentialTypes, nodeNames, credentialNames, packageName: pkg.packageName };
+}
+
+// ---------------------------------------------------------------------------
+// 2. In-memory credentials helper
+// ---------------------------------------------------------------------------
+
+export interface StoredCredential {
+	id: string;
+	name: string;
+	type: string;
+	data: ICredentialDataDecryptedObject;
+}
+
+export type CredentialEvent =
+	| { kind: 'preAuthentication'; type: string; expired: boolean; output: IDataObject }
+	| { kind: 'updateCredentials'; id: string | null; type: string; data: ICredentialDataDecryptedObject }
+	| { kind: 'authenticate'; type: string; url?: string };
+
+const PLACEHOLDER_NODE: INode = {
+	id: 'harness-credential-node',
+	name: 'Harness Credential Node',
+	type: 'n8n-nodes-base.manualTrigger',
+	typeVersion: 1,
+	position: [0, 0],
+	parameters: {},
+};
+
+/** Marks the throwaway node used by testCredential(), so preAuthentication always runs then. */
+const CREDENTIAL_TEST_MARKER = '__harnessCredentialTest';
+
+export class InMemoryCredentialsHelper extends ICredentialsHelper {
+	private readonly store = new Map<string, StoredCredential>();
+
+	/** Audit trail, handy for asserting token refreshes. */
+	readonly events: CredentialEvent[] = [];
+
+	constructor(readonly credentialTypes: HarnessCredentialTypes) {
+		super();
+	}
+
+	/** Add/replace a credential. Nodes reference it via node.credentials[type] = { id, name }. */
+	set(cred: Omit<StoredCredential, 'name'> & { name?: string }) {
+		this.store.set(cred.id, { name: cred.name ?? cred.id, ...cred, data: { ...cred.data } });
+	}
+
+	/** Current stored (raw, pre-defaults) data, e.g. to assert a persisted refreshed token. */
+	getStored(id: string) {
+		return this.store.get(id);
+	}
+
+	private find(nodeCredentials: INodeCredentialsDetails | undefined, type: string): StoredCredential {
+		if (nodeCredentials?.id) {
+			const byId = this.store.get(nodeCredentials.id);
+			if (byId) return byId;
+		}
+		// Fallback: the only credential of that type (lets tests omit ids)
+		const byType = [...this.store.values()].filter((c) => c.type === type);
+		if (byType.length === 1) return byType[0];
+		throw new UnexpectedError(
+			`No credential of type "${type}" (id: ${nodeCredentials?.id ?? 'none'}) registered in harness`,
+		);
+	}
+
+	getParentTypes(name: string): string[] {
+		return this.credentialTypes.getParentTypes(name);
+	}
+
+	isCredentialUsableByNode(credentialType: string, nodeType: string): boolean {
+		if (!this.credentialTypes.recognizes(credentialType)) return true;
+		const type = this.credentialTypes.getByName(credentialType);
+		if (!type.restrictToSupportedNodes) return true;
+		return (type.supportedNodes ?? []).some((n) => n === nodeType || nodeType.endsWith(`.${n}`));
+	}
+
+	getCredentialsProperties(type: string): INodeProperties[] {
+		const credType = this.credentialTypes.getByName(type);
+		if (!credType.extends?.length) return credType.properties;
+		const merged: INodeProperties[] = [];
+		for (const parent of credType.extends) {
+			NodeHelpers.mergeNodeProperties(merged, this.getCredentialsProperties(parent));
+		}
+		NodeHelpers.mergeNodeProperties(merged, credType.properties);
+		return merged;
+	}
+
+	/** Applies property defaults (like the CLI's applyDefaultsAndOverwrites, minus overwrites). */
+	applyDefaults(type: string, raw: ICredentialDataDecryptedObject): ICredentialDataDecryptedObject {
+		const withDefaults = NodeHelpers.getNodeParameters(
+			this.getCredentialsProperties(type),
+			raw as INodeParameters,
+			true,
+			false,
+			null,
+			null,
+		) as ICredentialDataDecryptedObject;
+		// oauthTokenData (and any other non-declared key) is dropped by getNodeParameters
+		for (const [k, v] of Object.entries(raw)) if (!(k in withDefaults)) withDefaults[k] = v;
+		return withDefaults;
+	}
+
+	async getDecrypted(
+		_additionalData: IWorkflowExecuteAdditionalData,
+		nodeCredentials: INodeCredentialsDetails,
+		type: string,
+		mode: WorkflowExecuteMode,
+		executeData?: IExecuteData,
+		raw?: boolean,
+		expressionResolveValues?: ICredentialsExpressionResolveValues,
+	): Promise<ICredentialDataDecryptedObject> {
+		const stored = this.find(nodeCredentials, type);
+		const data = structuredClone(stored.data);
+		if (raw) return data;
+		let decrypted = this.applyDefaults(type, data);
+		if (expressionResolveValues) {
+			const { workflow, runExecutionData, runIndex, itemIndex, node, connectionInputData } =
+				expressionResolveValues;
+			decrypted = workflow.expression.getParameterValue(
+				decrypted as INodeParameters,
+				runExecutionData,
+				runIndex,
+				itemIndex,
+				node.name,
+				connectionInputData,
+				mode,
+				{},
+				executeData,
+				false,
+				decrypted,
+			) as ICredentialDataDecryptedObject;
+		}
+		return decrypted;
+	}
+
+	async getCredentials(nodeCredentials: INodeCredentialsDetails, type: string): Promise<Credentials> {
+		const stored = this.find(nodeCredentials, type);
+		// Credentials encrypts with Cipher -> InstanceSettings.encryptionKey (set up in initHarnessEnv)
+		const creds = new Credentials({ id: stored.id, name: stored.name }, type);
+		await creds.setData(stored.data);
+		return creds;
+	}
+
+	async updateCredentials(
+		nodeCredentials: INodeCredentialsDetails,
+		type: string,
+		data: ICredentialDataDecryptedObject,
+	): Promise<void> {
+		const stored = this.find(nodeCredentials, type);
+		stored.data = { ...data };
+		this.events.push({ kind: 'updateCredentials', id: stored.id, type, data: { ...data } });
+	}
+
+	async updateCredentialsOauthTokenData(
+		nodeCredentials: INodeCredentialsDetails,
+		type: string,
+		data: ICredentialDataDecryptedObject,
+	): Promise<void> {
+		const stored = this.find(nodeCredentials, type);
+		stored.data = { ...stored.data, oauthTokenData: data.oauthTokenData };
+		this.events.push({ kind: 'updateCredentials', id: stored.id, type, data: { ...stored.data } });
+	}
+
+	/**
+	 * Resolves `={{$credentials.x}}` expressions with n8n's real expression engine. The CLI does
+	 * the same through workflow.expression.getSimpleParameterValue with `$credentials` as an
+	 * additional key.
+	 */
+	private resolve(
+		value: string,
+		credentials: ICredentialDataDecryptedObject,
+		workflow: Workflow | undefined,
+		node: INode | undefined,
+	): string {
+		if (!isExpression(value)) return value;
+		const wf =
+			workflow ??
+			new Workflow({ nodes: [PLACEHOLDER_NODE], connections: {}, active: false, nodeTypes: placeholderNodeTypes });
+		const resolved = wf.expression.getSimpleParameterValue(
+			node ?? PLACEHOLDER_NODE,
+			value,
+			'internal',
+			{ $credentials: credentials } as IDataObject,
+			undefined,
+			'',
+		);
+		return resolved === undefined || resolved === null ? '' : String(resolved);
+	}
+
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		typeName: string,
+		requestOptions: IHttpRequestOptions | IRequestOptionsSimplified,
+		workflow?: Workflow,
+		node?: INode,
+	): Promise<IHttpRequestOptions> {
+		const credType = this.credentialTypes.getByName(typeName);
+		this.events.push({ kind: 'authenticate', type: typeName, url: (requestOptions as IHttpRequestOptions).url });
+		const { authenticate } = credType;
+		if (typeof authenticate === 'function') {
+			return await authenticate(credentials, requestOptions as IHttpRequestOptions);
+		}
+		if (authenticate?.type === 'generic') {
+			const target = requestOptions as unknown as Record<string, Record<string, unknown> | undefined>;
+			for (const [section, entries] of Object.entries(authenticate.properties)) {
+				for (const [key, value] of Object.entries(entries as Record<string, unknown>)) {
+					const k = this.resolve(key, credentials, workflow, node);
+					const v = typeof value === 'string' ? this.resolve(value, credentials, workflow, node) : value;
+					target[section] ??= {};
+					target[section]![k] = v;
+				}
+			}
+		}
+		return requestOptions as IHttpRequestOptions;
+	}
+
+	/**
+	 * Called by n8n-core's httpRequestWithAuthentication / requestWithAuthentication:
+	 *  - before every request with credentialsExpired=false (we only fetch if the expirable
+	 *    field is empty),
+	 *  - once more with credentialsExpired=true after the request failed with 401
+	 *    (or `preAuthenticationRetryStatusCode`), followed by one retry.
+	 * Must return the *new* data (it is Object.assign'ed onto the decrypted credentials) or
+	 * undefined, and should persist the token (updateCredentials) so later runs reuse it.
+	 */
+	async preAuthentication(
+		helpers: IHttpRequestHelper,
+		credentials: ICredentialDataDecryptedObject,
+		typeName: string,
+		node: INode,
+		credentialsExpired: boolean,
+	): Promise<ICredentialDataDecryptedObject | undefined> {
+		const credType = this.credentialTypes.getByName(typeName);
+		if (typeof credType.preAuthentication !== 'function') return undefined;
+		const expirable = this.getCredentialsProperties(typeName).find(
+			(p) => p.type === 'hidden' && p.typeOptions?.expirable === true,
+		);
+		if (!expirable) return undefined;
+
+		const isCredentialTest = node?.parameters?.[CREDENTIAL_TEST_MARKER] === true;
+		const current = credentials[expirable.name];
+		if (!(current === '' || current === undefined || credentialsExpired || isCredentialTest)) {
+			return undefined;
+		}
+
+		const output = (await credType.preAuthentication.call(helpers, credentials)) as IDataObject;
+		this.events.push({ kind: 'preAuthentication', type: typeName, expired: credentialsExpired, output });
+		if (output?.[expirable.name] === undefined) return undefined;
+
+		const nodeCreds = node?.credentials?.[typeName];
+		if (nodeCreds) {
+			const stored = this.find(nodeCreds, typeName);
+			await this.updateCredentials(nodeCreds, typeName, {
+				...stored.data,
+				...(output as ICredentialDataDecryptedObject),
+			});
+		}
+		return Object.assign(credentials, output);
+	}
+
+	/** Unconditional variant; n8n-core only calls it from requestOAuth2 (token transforms). */
+	async runPreAuthentication(
+		helpers: IHttpRequestHelper,
+		credentials: ICredentialDataDecryptedObject,
+		typeName: string,
+	): Promise<ICredentialDataDecryptedObject | undefined> {
+		const credType = this.credentialTypes.getByName(typeName);
+		if (typeof credType.preAuthentication !== 'function') return undefined;
+		return ((await credType.preAuthentication.call(helpers, credentials)) as ICredentialDataDecryptedObject) ?? undefined;
+	}
+}
+
+const placeholderNodeTypes: INodeTypes = {
+	getByName: () => new HarnessManualTrigger(),
+	getByNameAndVersion: () => new HarnessManualTrigger(),
+	getKnownTypes: () => ({}),
+};
+
+// ---------------------------------------------------------------------------
+// 3. additionalData
+// ---------------------------------------------------------------------------
+
+export interface AdditionalDataOptions {
+	credentialsHelper: ICredentialsHelper;
+	hooks: ExecutionLifecycleHooks;
+	executionId: string;
+	workflowId: string;
+	baseUrl?: string;
+	executeWorkflow?: IWorkflowExecuteAdditionalData['executeWorkflow'];
+	variables?: IDataObject;
+}
+
+/**
+ * Hand-built IWorkflowExecuteAdditionalData (the CLI's WorkflowExecuteAdditionalData.getBase()
+ * equivalent). Only credentialsHelper, hooks, executionId, URLs and variables matter for
+ * ordinary execute() nodes; the rest are stubs that throw if a node actually needs them.
+ */
+export function buildAdditionalData(o: AdditionalDataOptions): IWorkflowExecuteAdditionalData {
+	const base = o.baseUrl ?? 'http://localhost:5678';
+	const notSupported = (what: string) => async () => {
+		throw new UnexpectedError(`${what} is not supported by the test harness`);
+	};
+	const additionalData: IWorkflowExecuteAdditionalData = {
+		credentialsHelper: o.credentialsHelper,
+		hooks: o.hooks,
+		executionId: o.executionId,
+		workflowId: o.workflowId,
+		userId: 'harness-user',
+		executeWorkflow: o.executeWorkflow ?? (notSupported('executeWorkflow') as never),
+		getRunExecutionData: async () => undefined,
+		getRuntimeCredential: async () => undefined,
+		currentNodeExecutionIndex: 0,
+		restApiUrl: `${base}/rest`,
+		instanceBaseUrl: base,
+		formBaseUrl: `${base}/form`,
+		formWaitingBaseUrl: `${base}/form-waiting`,
+		formTestBaseUrl: `${base}/form-test`,
+		webhookBaseUrl: `${base}/webhook`,
+		webhookWaitingBaseUrl: `${base}/webhook-waiting`,
+		webhookTestBaseUrl: `${base}/webhook-test`,
+		mcpBaseUrl: `${base}/mcp`,
+		mcpTestBaseUrl: `${base}/mcp-test`,
+		variables: o.variables ?? {},
+		logAiEvent: () => {},
+		startRunnerTask: notSupported('startRunnerTask (Code node task runner)') as never,
+		// declared on IWorkflowExecuteAdditionalData by n8n-core's module augmentation; used by $secrets
+		externalSecretsProxy: new ExternalSecretsProxy(),
+	};
+	return additionalData;
+}
+
+// ---------------------------------------------------------------------------
+// 4. Running a workflow
+// ---------------------------------------------------------------------------
+
+export interface WorkflowJson {
+	id?: string;
+	name?: string;
+	nodes: INode[];
+	connections: IWorkflowBase['connections'];
+	settings?: IWorkflowSettings;
+	pinData?: IWorkflowBase['pinData'];
+}
+
+export interface RunWorkflowOptions {
+	workflow: WorkflowJson;
+	nodeTypes: HarnessNodeTypes;
+	credentialsHelper: ICredentialsHelper;
+	/** Items fed into the start (trigger) node. Default: one empty item. */
+	triggerItems?: INodeExecutionData[];
+	/** Start node name; default: the manual trigger (or n8n's getStartNode()). */
+	startNodeName?: string;
+	mode?: WorkflowExecuteMode;
+	executionId?: string;
+	/**
+	 * 'stack' (default): seed nodeExecutionStack and call processRunExecutionData (what
+	 * n8n's NodeTestHarness does) – supports triggerItems.
+	 * 'run': WorkflowExecute.run({ workflow, startNode }) – start node always gets [{json:{}}].
+	 */
+	entry?: 'stack' | 'run';
+}
+
+export interface NodeRunSummary {
+	runIndex: number;
+	executionStatus: ITaskData['executionStatus'];
+	error?: ExecutionError;
+	/** outputs[outputIndex] = items */
+	outputs: INodeExecutionData[][];
+}
+
+export interface RunWorkflowResult {
+	run: IRun;
+	/** Final status from IRun ('success' | 'error' | ...). */
+	status: IRun['status'];
+	/** Execution-level error (set when a node failed without continueOnFail). */
+	error?: ExecutionError;
+	/** Order in which nodeExecuteAfter fired. */
+	executionOrder: string[];
+	/** Per node name, per run. */
+	nodes: Record<string, NodeRunSummary[]>;
+	/** Convenience: items of output 0 of the first run of a node. */
+	items(nodeName: string, outputIndex?: number): INodeExecutionData[];
+	/** Convenience: json of output 0 of the first run of a node. */
+	json(nodeName: string, outputIndex?: number): IDataObject[];
+}
+
+let executionCounter = 0;
+
+export async function runWorkflow(opts: RunWorkflowOptions): Promise<RunWorkflowResult> {
+	const mode = opts.mode ?? 'manual';
+	const executionId = opts.executionId ?? `harness-${++executionCounter}`;
+	const wfJson = opts.workflow;
+	const workflowId = wfJson.id ?? 'harness-workflow';
+
+	const workflow = new Workflow({
+		id: workflowId,
+		name: wfJson.name,
+		nodes: wfJson.nodes,
+		connections: wfJson.connections,
+		active: false,
+		nodeTypes: opts.nodeTypes,
+		settings: wfJson.settings,
+		staticData: {},
+	});
+
+	const workflowData: IWorkflowBase = {
+		id: workflowId,
+		name: wfJson.name ?? 'harness',
+		active: false,
+		isArchived: false,
+		nodes: wfJson.nodes,
+		connections: wfJson.connections,
+		settings: wfJson.settings ?? {},
+		createdAt: new Date(),
+		updatedAt: new Date(),
+		activeVersionId: null,
+	} as IWorkflowBase;
+
+	const hooks = new ExecutionLifecycleHooks(mode, executionId, workflowData);
+	const executionOrder: string[] = [];
+	hooks.addHandler('nodeExecuteAfter', (nodeName) => {
+		executionOrder.push(nodeName);
+	});
+
+	const additionalData = buildAdditionalData({
+		credentialsHelper: opts.credentialsHelper,
+		hooks,
+		executionId,
+		workflowId,
+	});
+
+	const startNode = opts.startNodeName
+		? workflow.getNode(opts.startNodeName)
+		: (Object.values(workflow.nodes).find((n) => n.type === 'n8n-nodes-base.manualTrigger') ??
+			workflow.getStartNode());
+	if (!startNode) throw new UnexpectedError('No start node found');
+
+	if (opts.entry === 'run') {
+		if (opts.triggerItems) throw new UnexpectedError("triggerItems require entry: 'stack'");
+		const run = await new WorkflowExecute(additionalData, mode).run({ workflow, startNode });
+		return summarize(run, executionOrder);
+	}
+
+	// Seed the stack ourselves (instead of WorkflowExecute.run) so arbitrary trigger items work.
+	const runExecutionData: IRunExecutionData = createRunExecutionData({
+		executionData: {
+			nodeExecutionStack: [
+				{ node: startNode, data: { main: [opts.triggerItems ?? [{ json: {} }]] }, source: null },
+			],
+		},
+		resultData: { pinData: wfJson.pinData },
+	});
+
+	const workflowExecute = new WorkflowExecute(additionalData, mode, runExecutionData);
+	const run = await workflowExecute.processRunExecutionData(workflow);
+
+	return summarize(run, executionOrder);
+}
+
+function summarize(run: IRun, executionOrder: string[]): RunWorkflowResult {
+	const nodes: Record<string, NodeRunSummary[]> = {};
+	for (const [nodeName, tasks] of Object.entries(run.data.resultData.runData)) {
+		nodes[nodeName] = tasks.map((task, runIndex) => ({
+			runIndex,
+			executionStatus: task.executionStatus,
+			error: task.error,
+			outputs: (task.data?.main ?? []).map((items) => items ?? []),
+		}));
+	}
+	const items = (nodeName: string, outputIndex = 0) => {
+		const summary = nodes[nodeName]?.[0];
+		if (!summary) throw new UnexpectedError(`Node "${nodeName}" did not run`);
+		return summary.outputs[outputIndex] ?? [];
+	};
+	return {
+		run,
+		status: run.status,
+		error: run.data.resultData.error,
+		executionOrder,
+		nodes,
+		items,
+		json: (nodeName, outputIndex) => items(nodeName, outputIndex).map((i) => i.json),
+	};
+}
+
+/** Normalises pairedItem (number | object | array | undefined) to an array of objects. */
+export function pairedItems(item: INodeExecutionData): IPairedItemData[] {
+	const p = item.pairedItem;
+	if (p === undefined) return [];
+	if (typeof p === 'number') return [{ item: p }];
+	return Array.isArray(p) ? p : [p];
+}
+
+// ---------------------------------------------------------------------------
+// 5. Credential test (ICredentialTestRequest), the way the CLI's CredentialsTester does it
+// ---------------------------------------------------------------------------
+
+/**
+ * Executes `credentialType.test` (ICredentialTestRequest) through n8n-core's RoutingNode:
+ * a throwaway node type whose single property carries `routing.request = test.request`,
+ * run with an ExecuteContext. RoutingNode resolves `={{$credentials.x}}` in baseURL/url,
+ * calls preAuthentication + authenticate via the credentials helper and performs the request.
+ * Non-2xx → error; `rules` are evaluated like n8n does (responseCode on error,
+ * responseSuccessBody on success).
+ */
+export async function testCredential(
+	credentialsHelper: InMemoryCredentialsHelper,
+	credentialId: string,
+): Promise<INodeCredentialTestResult> {
+	const stored = credentialsHelper.getStored(credentialId);
+	if (!stored) throw new UnexpectedError(`Unknown credential ${credentialId}`);
+	const credType = credentialsHelper.credentialTypes.getByName(stored.type);
+	const testRequest: ICredentialTestRequest | undefined = credType.test;
+	if (!testRequest) return { status: 'Error', message: 'No testing function found for this credential.' };
+
+	const credentialsDecrypted: ICredentialsDecrypted = {
+		id: stored.id,
+		name: stored.name,
+		type: stored.type,
+		data: credentialsHelper.applyDefaults(stored.type, structuredClone(stored.data)),
+	};
+
+	const testNodeTypeName = 'harness.credentialTest';
+	const testNodeType: INodeType = {
+		description: {
+			displayName: 'Credential Test',
+			name: testNodeTypeName,
+			group: ['transform'],
+			version: 1,
+			description: '',
+			defaults: {},
+			inputs: ['main' as never],
+			outputs: ['main' as never],
+			credentials: [{ name: stored.type, required: true }],
+			properties: [
+				{
+					displayName: 'Temp',
+					name: 'temp',
+					type: 'string',
+					default: '',
+					routing: { request: testRequest.request },
+				},
+			],
+		},
+	};
+	const node: INode = {
+		id: 'credential-test',
+		name: 'Credential Test',
+		type: testNodeTypeName,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: { [CREDENTIAL_TEST_MARKER]: true },
+		credentials: { [stored.type]: { id: stored.id, name: stored.name } },
+	};
+	const nodeTypes = new HarnessNodeTypes();
+	nodeTypes.add(testNodeType);
+	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
+
+	const mode: WorkflowExecuteMode = 'internal';
+	const hooks = new ExecutionLifecycleHooks(mode, 'credential-test', {
+		id: 'credential-test',
+		name: 'credential-test',
+		nodes: [node],
+		connections: {},
+	} as unknown as IWorkflowBase);
+	const additionalData = buildAdditionalData({
+		credentialsHelper,
+		hooks,
+		executionId: 'credential-test',
+		workflowId: 'credential-test',
+	});
+	const runExecutionData = createRunExecutionData({ executionData: null });
+	const executeData: IExecuteData = { node, data: { main: [[{ json: {} }]] }, source: null };
+	const context = new ExecuteContext(
+		workflow,
+		node,
+		additionalData,
+		mode,
+		runExecutionData,
+		0,
+		[{ json: {} }],
+		{ main: [[{ json: {} }]] },
+		executeData,
+		[],
+	);
+	const routingNode = new RoutingNode(context, testNodeType, credentialsDecrypted);
+
+	let response: INodeExecutionData[][] | null | undefined;
+	try {
+		response = await routingNode.runNode();
+	} catch (e) {
+		const error = e as { cause?: { response?: { status: number; statusText?: string }; code?: string }; message: string };
+		const res = error.cause?.response;
+		if (res) {
+			for (const rule of testRequest.rules ?? []) {
+				if (rule.type === 'responseCode' && rule.properties.value === res.status) {
+					return { status: 'Error', message: rule.properties.message };
+				}
+			}
+			if (res.status < 200 || res.status > 299) {
+				return { status: 'Error', message: res.statusText || `Received HTTP status code: ${res.status}` };
+			}
+		} else if (error.cause?.code) {
+			return { status: 'Error', message: error.cause.code };
+		}
+		return { status: 'Error', message: error.message };
+	}
+
+	for (const rule of testRequest.rules ?? []) {
+		if (rule.type === 'responseSuccessBody') {
+			const body = response?.[0]?.[0]?.json ?? {};
+			const value = rule.properties.key
+				.split('.')
+				.reduce<unknown>((acc, k) => (acc as IDataObject | undefined)?.[k], body);
+			if (value === rule.properties.value) return { status: 'Error', message: rule.properties.message };
+		}
+	}
+	return { status: 'OK', message: 'Connection successful!' };
+}

@@ -1,0 +1,150 @@
+/**
+ * The project's test bed: the emulator on 127.0.0.1, this package's built
+ * nodes and credentials loaded from dist/ as n8n loads a community package, and
+ * credentials pointing at the emulator. Workflows run in n8n-core's real engine.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+
+import type { IDataObject, INode, INodeCredentialTestResult, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+
+import { startEmulator, type Emulator } from '../../emulator/server';
+import type { EmulatorConfig } from '../../emulator/types';
+import {
+	InMemoryCredentialsHelper,
+	initHarnessEnv,
+	loadCommunityPackage,
+	runWorkflow,
+	testCredential,
+	type BinaryMode,
+	type RunWorkflowResult,
+	type WorkflowJson,
+} from './engine';
+
+export const ROOT = path.resolve(__dirname, '../..');
+export const NODE_TYPE = 'n8n-nodes-workplace.workplace';
+
+/** Credential ids the test workflows reference. */
+export const CREDENTIALS = {
+	knowledgeBase: { type: 'workplaceKnowledgeBaseApi', id: 'cred-kb', name: 'Workplace KB (emulator)' },
+} as const;
+
+export interface NodeRun {
+	result: RunWorkflowResult;
+	/** Output items of the Workplace node (empty when it failed). */
+	items: INodeExecutionData[];
+	json: IDataObject[];
+	/** The node's error when it failed without Continue On Fail. */
+	error?: IDataObject;
+}
+
+export interface RunNodeOptions {
+	/** Items fed into the node; default one empty item. */
+	items?: INodeExecutionData[];
+	continueOnFail?: boolean;
+}
+
+export class Testbed {
+	private constructor(
+		readonly emulator: Emulator,
+		readonly credentialsHelper: InMemoryCredentialsHelper,
+		private readonly nodeTypes: ReturnType<typeof loadCommunityPackage>['nodeTypes'],
+	) {}
+
+	static async start(config: Partial<EmulatorConfig> = {}, binaryMode: BinaryMode = 'default'): Promise<Testbed> {
+		if (!existsSync(path.join(ROOT, 'dist/nodes/Workplace/Workplace.node.js'))) {
+			throw new Error('dist/ is missing: run `npm run build` before the tests (npm test does)');
+		}
+		await initHarnessEnv({ binaryDataMode: binaryMode });
+		const emulator = await startEmulator(config);
+		const { nodeTypes, credentialTypes } = loadCommunityPackage(ROOT);
+		const credentialsHelper = new InMemoryCredentialsHelper(credentialTypes);
+		credentialsHelper.set({
+			...CREDENTIALS.knowledgeBase,
+			data: { baseUrl: emulator.url, apiKey: emulator.credentials.apiKey },
+		});
+		return new Testbed(emulator, credentialsHelper, nodeTypes);
+	}
+
+	/** Every secret the run could leak; tests assert none appears in outputs or errors. */
+	get secrets(): string[] {
+		const c = this.emulator.credentials;
+		return [c.apiKey, c.jwt, c.clientSecret].filter((s): s is string => typeof s === 'string' && s.length > 0);
+	}
+
+	async run(workflow: WorkflowJson, triggerItems?: INodeExecutionData[]): Promise<RunWorkflowResult> {
+		const result = await runWorkflow({
+			workflow,
+			nodeTypes: this.nodeTypes,
+			credentialsHelper: this.credentialsHelper,
+			triggerItems,
+		});
+		assertNoSecrets(result.run.data.resultData, this.secrets);
+		return result;
+	}
+
+	/** Manual Trigger → one Workplace node with `parameters`. */
+	async runNode(parameters: INodeParameters, options: RunNodeOptions = {}): Promise<NodeRun> {
+		const result = await this.run(singleNodeWorkflow(parameters, options), options.items);
+		const summary = result.nodes.Workplace?.[0];
+		const items = summary?.outputs[0] ?? [];
+		return {
+			result,
+			items,
+			json: items.map((i) => i.json),
+			error: summary?.error as IDataObject | undefined,
+		};
+	}
+
+	async testCredential(id: string): Promise<INodeCredentialTestResult> {
+		return await testCredential(this.credentialsHelper, id);
+	}
+
+	async close(): Promise<void> {
+		await this.emulator.close();
+	}
+}
+
+export function singleNodeWorkflow(parameters: INodeParameters, options: RunNodeOptions = {}): WorkflowJson {
+	const node: INode = {
+		id: 'workplace-node',
+		name: 'Workplace',
+		type: NODE_TYPE,
+		typeVersion: 1,
+		position: [200, 0],
+		parameters,
+		credentials: {
+			[CREDENTIALS.knowledgeBase.type]: { id: CREDENTIALS.knowledgeBase.id, name: CREDENTIALS.knowledgeBase.name },
+		},
+	};
+	if (options.continueOnFail) node.onError = 'continueRegularOutput';
+	return {
+		name: 'test',
+		nodes: [
+			{
+				id: 'trigger',
+				name: 'Manual Trigger',
+				type: 'n8n-nodes-base.manualTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {},
+			},
+			node,
+		],
+		connections: {
+			'Manual Trigger': { main: [[{ node: 'Workplace', type: 'main', index: 0 }]] },
+		},
+	};
+}
+
+/** Fails when any secret appears anywhere in `value` (outputs, errors, descriptions, stacks). */
+export function assertNoSecrets(value: unknown, secrets: string[]): void {
+	const text = JSON.stringify(value, (_key, v: unknown) =>
+		v instanceof Error ? { ...v, message: v.message, stack: v.stack } : v,
+	);
+	for (const secret of secrets) {
+		if (text.includes(secret)) {
+			throw new Error(`A secret leaked into the execution data (…${secret.slice(-4)})`);
+		}
+	}
+}
