@@ -27,7 +27,10 @@ stamp="$root/node_modules/.install-stamp"
 want="$(node -v) $( { cat "$root/package.json"; cat "$root/package-lock.json" 2>/dev/null || true; } | sha256sum | cut -c1-16)"
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   echo "[node24] installing project dependencies with $(node -v)" >&2
-  (cd "$root" && npm install --no-audit --no-fund --loglevel=error >&2)
+  # --ignore-scripts: n8n-nodes-base (dev only) pulls native modules such as kafka and
+  # sqlite that the tests never load and that cannot build offline; isolated-vm
+  # loads the prebuilt binary it ships.
+  (cd "$root" && npm install --ignore-scripts --no-audit --no-fund --loglevel=error >&2)
   echo "$want" > "$stamp"
 fi
 

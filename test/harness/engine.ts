@@ -210,11 +210,13 @@ export function readCommunityPackage(packageDir: string): LoadedPackage {
 	};
 }
 
+let nodesBaseKnown: Record<string, { className: string; sourcePath: string }> | undefined;
+
 export class HarnessNodeTypes implements INodeTypes {
 	private readonly types = new Map<string, INodeType | IVersionedNodeType>();
 
-	constructor() {
-		this.add(new HarnessManualTrigger());
+	constructor(private readonly useNodesBase = true) {
+		if (!useNodesBase) this.add(new HarnessManualTrigger());
 	}
 
 	/** Registers under `description.name` (already fully qualified, e.g. n8n-nodes-base.x). */
@@ -239,9 +241,30 @@ export class HarnessNodeTypes implements INodeTypes {
 	}
 
 	getByName(nodeType: string): INodeType | IVersionedNodeType {
-		const type = this.types.get(nodeType);
+		const type = this.types.get(nodeType) ?? this.loadNodesBase(nodeType);
 		if (!type) throw new UnexpectedError(`Unknown node type: ${nodeType}`);
 		return type;
+	}
+
+	/**
+	 * n8n's own nodes (Manual and Schedule Trigger, If, Merge, …) come from the real
+	 * n8n-nodes-base package, found by name in its known/nodes.json as n8n finds them.
+	 */
+	private loadNodesBase(nodeType: string): INodeType | IVersionedNodeType | undefined {
+		const prefix = 'n8n-nodes-base.';
+		if (!this.useNodesBase || !nodeType.startsWith(prefix)) return undefined;
+		const packageDir = path.dirname(require.resolve('n8n-nodes-base/package.json'));
+		const known = nodesBaseKnown ??= JSON.parse(
+			readFileSync(path.join(packageDir, 'dist/known/nodes.json'), 'utf8'),
+		) as Record<string, { className: string; sourcePath: string }>;
+		const entry = known[nodeType.slice(prefix.length)];
+		if (!entry) return undefined;
+		const loaded = instantiate<INodeType | IVersionedNodeType>(
+			{ path: path.join(packageDir, entry.sourcePath), className: entry.className },
+			'.node.js',
+		);
+		this.add(loaded, nodeType);
+		return loaded;
 	}
 
 	getByNameAndVersion(nodeType: string, version?: number): INodeType {

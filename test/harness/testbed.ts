@@ -39,7 +39,7 @@ export interface NodeRun {
 }
 
 export interface RunNodeOptions {
-	/** Items fed into the node; default one empty item. */
+	/** Items fed into the node, pinned on the Manual Trigger as a user would; default one empty item. */
 	items?: INodeExecutionData[];
 	continueOnFail?: boolean;
 }
@@ -72,12 +72,11 @@ export class Testbed {
 		return [c.apiKey, c.jwt, c.clientSecret].filter((s): s is string => typeof s === 'string' && s.length > 0);
 	}
 
-	async run(workflow: WorkflowJson, triggerItems?: INodeExecutionData[]): Promise<RunWorkflowResult> {
+	async run(workflow: WorkflowJson): Promise<RunWorkflowResult> {
 		const result = await runWorkflow({
 			workflow,
 			nodeTypes: this.nodeTypes,
 			credentialsHelper: this.credentialsHelper,
-			triggerItems,
 		});
 		assertNoSecrets(result.run.data.resultData, this.secrets);
 		return result;
@@ -85,7 +84,7 @@ export class Testbed {
 
 	/** Manual Trigger → one Workplace node with `parameters`. */
 	async runNode(parameters: INodeParameters, options: RunNodeOptions = {}): Promise<NodeRun> {
-		const result = await this.run(singleNodeWorkflow(parameters, options), options.items);
+		const result = await this.run(singleNodeWorkflow(parameters, options));
 		const summary = result.nodes.Workplace?.[0];
 		const items = summary?.outputs[0] ?? [];
 		return {
@@ -134,6 +133,7 @@ export function singleNodeWorkflow(parameters: INodeParameters, options: RunNode
 		connections: {
 			'Manual Trigger': { main: [[{ node: 'Workplace', type: 'main', index: 0 }]] },
 		},
+		pinData: options.items ? { 'Manual Trigger': options.items } : undefined,
 	};
 }
 
