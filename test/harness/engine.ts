@@ -18,6 +18,7 @@ import {
 	BinaryDataService,
 	Credentials,
 	ExecuteContext,
+	LoadOptionsContext,
 	ExecutionLifecycleHooks,
 	ExternalSecretsProxy,
 	RoutingNode,
@@ -33,6 +34,7 @@ import {
 } from 'n8n-workflow';
 import type {
 	ExecutionError,
+	INodeListSearchResult,
 	ICredentialDataDecryptedObject,
 	ICredentialsDecrypted,
 	ICredentialsExpressionResolveValues,
@@ -935,4 +937,44 @@ export async function testCredential(
 		}
 	}
 	return { status: 'OK', message: 'Connection successful!' };
+}
+
+// ---------------------------------------------------------------------------
+// 6. Resource-locator list search, as the editor asks for it
+// ---------------------------------------------------------------------------
+
+export interface ListSearchOptions {
+	nodeTypes: HarnessNodeTypes;
+	credentialsHelper: ICredentialsHelper;
+	/** The node as it stands in the editor: type, parameters, credentials. */
+	node: INode;
+	method: string;
+	filter?: string;
+	paginationToken?: string;
+}
+
+/**
+ * Calls a node's `methods.listSearch[method]` with a real LoadOptionsContext, the
+ * way n8n's dynamic-node-parameters service does when the editor opens a list.
+ */
+export async function runListSearch(o: ListSearchOptions): Promise<INodeListSearchResult> {
+	const nodeType = o.nodeTypes.getByNameAndVersion(o.node.type, o.node.typeVersion);
+	const search = nodeType.methods?.listSearch?.[o.method];
+	if (!search) throw new UnexpectedError(`${o.node.type} has no listSearch method "${o.method}"`);
+	const workflow = new Workflow({ nodes: [o.node], connections: {}, active: false, nodeTypes: o.nodeTypes });
+	const mode: WorkflowExecuteMode = 'internal';
+	const hooks = new ExecutionLifecycleHooks(mode, 'list-search', {
+		id: 'list-search',
+		name: 'list-search',
+		nodes: [o.node],
+		connections: {},
+	} as unknown as IWorkflowBase);
+	const additionalData = buildAdditionalData({
+		credentialsHelper: o.credentialsHelper,
+		hooks,
+		executionId: 'list-search',
+		workflowId: 'list-search',
+	});
+	const context = new LoadOptionsContext(workflow, o.node, additionalData, 'parameters');
+	return await search.call(context, o.filter, o.paginationToken);
 }

@@ -14,6 +14,7 @@ import {
 	InMemoryCredentialsHelper,
 	initHarnessEnv,
 	loadCommunityPackage,
+	runListSearch,
 	runWorkflow,
 	testCredential,
 	type BinaryMode,
@@ -93,6 +94,21 @@ export class Testbed {
 			json: items.map((i) => i.json),
 			error: summary?.error as IDataObject | undefined,
 		};
+	}
+
+	/** What the editor's searchable list shows for a resource locator of the Workplace node. */
+	async listSearch(method: string, parameters: INodeParameters, filter?: string, paginationToken?: string) {
+		const { nodes } = singleNodeWorkflow(parameters);
+		const result = await runListSearch({
+			nodeTypes: this.nodeTypes,
+			credentialsHelper: this.credentialsHelper,
+			node: nodes[1],
+			method,
+			filter,
+			paginationToken,
+		});
+		assertNoSecrets(result, this.secrets);
+		return result;
 	}
 
 	async testCredential(id: string): Promise<INodeCredentialTestResult> {

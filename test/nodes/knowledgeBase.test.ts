@@ -272,6 +272,36 @@ describe('Continue On Fail', () => {
 	});
 });
 
+describe('Knowledge Base list search (resource locator)', () => {
+	const search = (filter?: string, token?: string) =>
+		bed.listSearch('searchKnowledgeBases', { resource: 'knowledgeBase', operation: 'get' }, filter, token);
+
+	it('lists knowledge bases by name and id', async () => {
+		const result = await search();
+		expect(result.results).toEqual([
+			{ name: 'Employee Handbook (1)', value: '1' },
+			{ name: 'Product FAQ (2)', value: '2' },
+			{ name: 'Partner Search (3)', value: '3' },
+		]);
+		expect(result.paginationToken).toBeUndefined();
+	});
+
+	it('filters by name, case-insensitively, or by id', async () => {
+		expect((await search('faq')).results.map((r) => r.value)).toEqual(['2']);
+		expect((await search('3')).results.map((r) => r.value)).toEqual(['3']);
+	});
+
+	it('pages with a token while more pages exist', async () => {
+		bed.emulator.knowledge.addKnowledgeBases(150);
+		const first = await search();
+		expect(first.results).toHaveLength(100);
+		expect(first.paginationToken).toBe('2');
+		const second = await search(undefined, first.paginationToken);
+		expect(second.results).toHaveLength(53);
+		expect(second.paginationToken).toBeUndefined();
+	});
+});
+
 describe('Knowledge Base credential', () => {
 	it('passes its test against the service', async () => {
 		await expect(bed.testCredential(CREDENTIALS.knowledgeBase.id)).resolves.toMatchObject({ status: 'OK' });
