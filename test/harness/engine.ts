@@ -346,8 +346,11 @@ const PLACEHOLDER_NODE: INode = {
 	parameters: {},
 };
 
-/** Marks the throwaway node used by testCredential(), so preAuthentication always runs then. */
-const CREDENTIAL_TEST_MARKER = '__harnessCredentialTest';
+/**
+ * The CLI's CredentialsTester runs the test request on a copy of n8n-nodes-base.noOp with a
+ * single `temp` property; its preAuthentication recognises a credential test by exactly that.
+ */
+const CREDENTIAL_TEST_NODE_TYPE = 'n8n-nodes-base.noOp';
 
 export class InMemoryCredentialsHelper extends ICredentialsHelper {
 	private readonly store = new Map<string, StoredCredential>();
@@ -446,6 +449,23 @@ export class InMemoryCredentialsHelper extends ICredentialsHelper {
 				{},
 				executeData,
 				false,
+				decrypted,
+			) as ICredentialDataDecryptedObject;
+		} else {
+			// Like the CLI: without run data, expressions still resolve, against a mock workflow.
+			const workflow = new Workflow({
+				nodes: [PLACEHOLDER_NODE],
+				connections: {},
+				active: false,
+				nodeTypes: placeholderNodeTypes,
+			});
+			decrypted = workflow.expression.getComplexParameterValue(
+				PLACEHOLDER_NODE,
+				decrypted as INodeParameters,
+				mode,
+				{},
+				undefined,
+				undefined,
 				decrypted,
 			) as ICredentialDataDecryptedObject;
 		}
@@ -549,31 +569,37 @@ export class InMemoryCredentialsHelper extends ICredentialsHelper {
 		node: INode,
 		credentialsExpired: boolean,
 	): Promise<ICredentialDataDecryptedObject | undefined> {
+		// Mirrors packages/cli/src/credentials-helper.ts: the expirable field is looked up on
+		// the type's own properties, only an empty string (or a 401, or a credential test)
+		// triggers a fetch, and the result is persisted and returned only for a node that
+		// names the credential.
 		const credType = this.credentialTypes.getByName(typeName);
-		if (typeof credType.preAuthentication !== 'function') return undefined;
-		const expirable = this.getCredentialsProperties(typeName).find(
+		const expirable = credType.properties.find(
 			(p) => p.type === 'hidden' && p.typeOptions?.expirable === true,
 		);
-		if (!expirable) return undefined;
+		if (expirable?.name === undefined) return undefined;
+		if (typeof credType.preAuthentication !== 'function') return undefined;
 
-		const isCredentialTest = node?.parameters?.[CREDENTIAL_TEST_MARKER] === true;
-		const current = credentials[expirable.name];
-		if (!(current === '' || current === undefined || credentialsExpired || isCredentialTest)) {
+		const isTestingCredentials =
+			node?.parameters?.temp === '' && node?.type === CREDENTIAL_TEST_NODE_TYPE;
+		if (!(credentials[expirable.name] === '' || credentialsExpired || isTestingCredentials)) {
 			return undefined;
 		}
 
 		const output = (await credType.preAuthentication.call(helpers, credentials)) as IDataObject;
 		this.events.push({ kind: 'preAuthentication', type: typeName, expired: credentialsExpired, output });
-		if (output?.[expirable.name] === undefined) return undefined;
+		if (output[expirable.name] === undefined) return undefined;
 
-		const nodeCreds = node?.credentials?.[typeName];
-		if (nodeCreds) {
-			const stored = this.find(nodeCreds, typeName);
-			await this.updateCredentials(nodeCreds, typeName, {
-				...stored.data,
-				...(output as ICredentialDataDecryptedObject),
-			});
+		if (!node.credentials) return undefined;
+		const nodeCreds = node.credentials[typeName];
+		// Cache onto the raw stored data, but never replace a field the user stored as an
+		// expression with its value of this run (the expirable field itself excepted).
+		const storedData = await (await this.getCredentials(nodeCreds, typeName)).getData();
+		const dataToPersist: ICredentialDataDecryptedObject = { ...storedData };
+		for (const [key, value] of Object.entries(output as ICredentialDataDecryptedObject)) {
+			if (key === expirable.name || !isExpression(storedData[key])) dataToPersist[key] = value;
 		}
+		await this.updateCredentials(nodeCreds, typeName, dataToPersist);
 		return Object.assign(credentials, output);
 	}
 
@@ -839,7 +865,7 @@ export async function testCredential(
 		data: credentialsHelper.applyDefaults(stored.type, structuredClone(stored.data)),
 	};
 
-	const testNodeTypeName = 'harness.credentialTest';
+	const testNodeTypeName = CREDENTIAL_TEST_NODE_TYPE;
 	const testNodeType: INodeType = {
 		description: {
 			displayName: 'Credential Test',
@@ -868,7 +894,7 @@ export async function testCredential(
 		type: testNodeTypeName,
 		typeVersion: 1,
 		position: [0, 0],
-		parameters: { [CREDENTIAL_TEST_MARKER]: true },
+		parameters: {},
 		credentials: { [stored.type]: { id: stored.id, name: stored.name } },
 	};
 	const nodeTypes = new HarnessNodeTypes();
