@@ -594,7 +594,8 @@ export class InMemoryCredentialsHelper extends ICredentialsHelper {
 		const nodeCreds = node.credentials[typeName];
 		// Cache onto the raw stored data, but never replace a field the user stored as an
 		// expression with its value of this run (the expirable field itself excepted).
-		const storedData = await (await this.getCredentials(nodeCreds, typeName)).getData();
+		// The CLI reads the stored row (getCredentials(...).getData()); here that is the store.
+		const storedData = structuredClone(this.find(nodeCreds, typeName).data);
 		const dataToPersist: ICredentialDataDecryptedObject = { ...storedData };
 		for (const [key, value] of Object.entries(output as ICredentialDataDecryptedObject)) {
 			if (key === expirable.name || !isExpression(storedData[key])) dataToPersist[key] = value;
