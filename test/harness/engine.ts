@@ -694,6 +694,8 @@ export interface RunWorkflowOptions {
 	credentialsHelper: ICredentialsHelper;
 	/** Items fed into the start (trigger) node. Default: one empty item. */
 	triggerItems?: INodeExecutionData[];
+	/** Every output of the start node (e.g. a webhook node's workflowData); wins over triggerItems. */
+	triggerOutputs?: INodeExecutionData[][];
 	/** Start node name; default: the manual trigger (or n8n's getStartNode()). */
 	startNodeName?: string;
 	mode?: WorkflowExecuteMode;
@@ -791,7 +793,11 @@ export async function runWorkflow(opts: RunWorkflowOptions): Promise<RunWorkflow
 	const runExecutionData: IRunExecutionData = createRunExecutionData({
 		executionData: {
 			nodeExecutionStack: [
-				{ node: startNode, data: { main: [opts.triggerItems ?? [{ json: {} }]] }, source: null },
+				{
+					node: startNode,
+					data: { main: opts.triggerOutputs ?? [opts.triggerItems ?? [{ json: {} }]] },
+					source: null,
+				},
 			],
 		},
 		resultData: { pinData: wfJson.pinData },

@@ -20,6 +20,7 @@ import {
 	type RunWorkflowResult,
 	type WorkflowJson,
 } from './engine';
+import { startWebhookServer, type WebhookServer } from './webhook';
 
 export const ROOT = path.resolve(__dirname, '../..');
 export const NODE_TYPE = 'n8n-nodes-workplace.workplace';
@@ -100,6 +101,16 @@ export class Testbed {
 			json: items.map((i) => i.json),
 			error: summary?.error as IDataObject | undefined,
 		};
+	}
+
+	/** A local HTTP server whose requests run `webhookNode` of `workflow` as n8n's webhook server does. */
+	async startWebhook(workflow: WorkflowJson, webhookNode: string): Promise<WebhookServer> {
+		return await startWebhookServer({
+			workflow,
+			webhookNode,
+			nodeTypes: this.nodeTypes,
+			credentialsHelper: this.credentialsHelper,
+		});
 	}
 
 	async testCredential(id: string): Promise<INodeCredentialTestResult> {
