@@ -9,7 +9,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { WebhookContext } from 'n8n-core';
+import { ExecutionLifecycleHooks, WebhookContext } from 'n8n-core';
 import type { IDataObject, IWebhookData, IWebhookResponseData, IWorkflowExecuteAdditionalData } from 'n8n-workflow';
 import { UnexpectedError, Workflow } from 'n8n-workflow';
 
@@ -21,7 +21,6 @@ import {
 	type RunWorkflowResult,
 	type WorkflowJson,
 } from './engine';
-import { ExecutionLifecycleHooks } from 'n8n-core';
 
 export interface WebhookCall {
 	status: number;
@@ -132,6 +131,7 @@ export async function startWebhookServer(options: WebhookServerOptions): Promise
 			path: String(description.path),
 			webhookDescription: description,
 			workflowId: workflow.id,
+			workflowExecuteAdditionalData: additionalData,
 			isTest: false,
 		};
 		const context = new WebhookContext(workflow, node, additionalData, 'webhook', webhookData, [], null);
