@@ -24,6 +24,11 @@ export class Workplace implements INodeType {
 				required: true,
 				displayOptions: { show: { resource: ['knowledgeBase'] } },
 			},
+			{
+				name: 'workplaceBotApi',
+				required: true,
+				displayOptions: { show: { resource: ['group', 'groupTopic', 'user'] } },
+			},
 		],
 		properties: describeResources(),
 	};

@@ -348,8 +348,11 @@ const PLACEHOLDER_NODE: INode = {
 	parameters: {},
 };
 
-/** Marks the throwaway node used by testCredential(), so preAuthentication always runs then. */
-const CREDENTIAL_TEST_MARKER = '__harnessCredentialTest';
+/**
+ * The CLI's CredentialsTester runs the test request on a copy of n8n-nodes-base.noOp with a
+ * single `temp` property; its preAuthentication recognises a credential test by exactly that.
+ */
+const CREDENTIAL_TEST_NODE_TYPE = 'n8n-nodes-base.noOp';
 
 export class InMemoryCredentialsHelper extends ICredentialsHelper {
 	private readonly store = new Map<string, StoredCredential>();
@@ -448,6 +451,23 @@ export class InMemoryCredentialsHelper extends ICredentialsHelper {
 				{},
 				executeData,
 				false,
+				decrypted,
+			) as ICredentialDataDecryptedObject;
+		} else {
+			// Like the CLI: without run data, expressions still resolve, against a mock workflow.
+			const workflow = new Workflow({
+				nodes: [PLACEHOLDER_NODE],
+				connections: {},
+				active: false,
+				nodeTypes: placeholderNodeTypes,
+			});
+			decrypted = workflow.expression.getComplexParameterValue(
+				PLACEHOLDER_NODE,
+				decrypted as INodeParameters,
+				mode,
+				{},
+				undefined,
+				undefined,
 				decrypted,
 			) as ICredentialDataDecryptedObject;
 		}
@@ -551,31 +571,38 @@ export class InMemoryCredentialsHelper extends ICredentialsHelper {
 		node: INode,
 		credentialsExpired: boolean,
 	): Promise<ICredentialDataDecryptedObject | undefined> {
+		// Mirrors packages/cli/src/credentials-helper.ts: the expirable field is looked up on
+		// the type's own properties, only an empty string (or a 401, or a credential test)
+		// triggers a fetch, and the result is persisted and returned only for a node that
+		// names the credential.
 		const credType = this.credentialTypes.getByName(typeName);
-		if (typeof credType.preAuthentication !== 'function') return undefined;
-		const expirable = this.getCredentialsProperties(typeName).find(
+		const expirable = credType.properties.find(
 			(p) => p.type === 'hidden' && p.typeOptions?.expirable === true,
 		);
-		if (!expirable) return undefined;
+		if (expirable?.name === undefined) return undefined;
+		if (typeof credType.preAuthentication !== 'function') return undefined;
 
-		const isCredentialTest = node?.parameters?.[CREDENTIAL_TEST_MARKER] === true;
-		const current = credentials[expirable.name];
-		if (!(current === '' || current === undefined || credentialsExpired || isCredentialTest)) {
+		const isTestingCredentials =
+			node?.parameters?.temp === '' && node?.type === CREDENTIAL_TEST_NODE_TYPE;
+		if (!(credentials[expirable.name] === '' || credentialsExpired || isTestingCredentials)) {
 			return undefined;
 		}
 
 		const output = (await credType.preAuthentication.call(helpers, credentials)) as IDataObject;
 		this.events.push({ kind: 'preAuthentication', type: typeName, expired: credentialsExpired, output });
-		if (output?.[expirable.name] === undefined) return undefined;
+		if (output[expirable.name] === undefined) return undefined;
 
-		const nodeCreds = node?.credentials?.[typeName];
-		if (nodeCreds) {
-			const stored = this.find(nodeCreds, typeName);
-			await this.updateCredentials(nodeCreds, typeName, {
-				...stored.data,
-				...(output as ICredentialDataDecryptedObject),
-			});
+		if (!node.credentials) return undefined;
+		const nodeCreds = node.credentials[typeName];
+		// Cache onto the raw stored data, but never replace a field the user stored as an
+		// expression with its value of this run (the expirable field itself excepted).
+		// The CLI reads the stored row (getCredentials(...).getData()); here that is the store.
+		const storedData = structuredClone(this.find(nodeCreds, typeName).data);
+		const dataToPersist: ICredentialDataDecryptedObject = { ...storedData };
+		for (const [key, value] of Object.entries(output as ICredentialDataDecryptedObject)) {
+			if (key === expirable.name || !isExpression(storedData[key])) dataToPersist[key] = value;
 		}
+		await this.updateCredentials(nodeCreds, typeName, dataToPersist);
 		return Object.assign(credentials, output);
 	}
 
@@ -669,6 +696,8 @@ export interface RunWorkflowOptions {
 	credentialsHelper: ICredentialsHelper;
 	/** Items fed into the start (trigger) node. Default: one empty item. */
 	triggerItems?: INodeExecutionData[];
+	/** Every output of the start node (e.g. a webhook node's workflowData); wins over triggerItems. */
+	triggerOutputs?: INodeExecutionData[][];
 	/** Start node name; default: the manual trigger (or n8n's getStartNode()). */
 	startNodeName?: string;
 	mode?: WorkflowExecuteMode;
@@ -766,7 +795,11 @@ export async function runWorkflow(opts: RunWorkflowOptions): Promise<RunWorkflow
 	const runExecutionData: IRunExecutionData = createRunExecutionData({
 		executionData: {
 			nodeExecutionStack: [
-				{ node: startNode, data: { main: [opts.triggerItems ?? [{ json: {} }]] }, source: null },
+				{
+					node: startNode,
+					data: { main: opts.triggerOutputs ?? [opts.triggerItems ?? [{ json: {} }]] },
+					source: null,
+				},
 			],
 		},
 		resultData: { pinData: wfJson.pinData },
@@ -841,7 +874,7 @@ export async function testCredential(
 		data: credentialsHelper.applyDefaults(stored.type, structuredClone(stored.data)),
 	};
 
-	const testNodeTypeName = 'harness.credentialTest';
+	const testNodeTypeName = CREDENTIAL_TEST_NODE_TYPE;
 	const testNodeType: INodeType = {
 		description: {
 			displayName: 'Credential Test',
@@ -870,7 +903,7 @@ export async function testCredential(
 		type: testNodeTypeName,
 		typeVersion: 1,
 		position: [0, 0],
-		parameters: { [CREDENTIAL_TEST_MARKER]: true },
+		parameters: {},
 		credentials: { [stored.type]: { id: stored.id, name: stored.name } },
 	};
 	const nodeTypes = new HarnessNodeTypes();

@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 
-import type { IDataObject, INode, INodeCredentialTestResult, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject, INode, INodeCredentialTestResult, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import { startEmulator, type Emulator } from '../../emulator/server';
 import type { EmulatorConfig } from '../../emulator/types';
@@ -21,6 +21,7 @@ import {
 	type RunWorkflowResult,
 	type WorkflowJson,
 } from './engine';
+import { startWebhookServer, type WebhookServer } from './webhook';
 
 export const ROOT = path.resolve(__dirname, '../..');
 export const NODE_TYPE = 'n8n-nodes-workplace.workplace';
@@ -28,6 +29,7 @@ export const NODE_TYPE = 'n8n-nodes-workplace.workplace';
 /** Credential ids the test workflows reference. */
 export const CREDENTIALS = {
 	knowledgeBase: { type: 'workplaceKnowledgeBaseApi', id: 'cred-kb', name: 'Workplace KB (emulator)' },
+	bot: { type: 'workplaceBotApi', id: 'cred-bot', name: 'Workplace Bot (emulator)' },
 } as const;
 
 export interface NodeRun {
@@ -64,13 +66,19 @@ export class Testbed {
 			...CREDENTIALS.knowledgeBase,
 			data: { baseUrl: emulator.url, apiKey: emulator.credentials.apiKey },
 		});
+		credentialsHelper.set({ ...CREDENTIALS.bot, data: botCredentialData(emulator) });
 		return new Testbed(emulator, credentialsHelper, nodeTypes);
 	}
 
 	/** Every secret the run could leak; tests assert none appears in outputs or errors. */
 	get secrets(): string[] {
 		const c = this.emulator.credentials;
-		return [c.apiKey, c.jwt, c.clientSecret].filter((s): s is string => typeof s === 'string' && s.length > 0);
+		// Bot access tokens issued so far, and the Basic header that carries the client secret.
+		const botTokens = [...this.emulator.bot.tokens.keys()];
+		const basic = Buffer.from(`${c.clientId}:${c.clientSecret}`).toString('base64');
+		return [c.apiKey, c.jwt, c.clientSecret, basic, ...botTokens].filter(
+			(s): s is string => typeof s === 'string' && s.length > 0,
+		);
 	}
 
 	async run(workflow: WorkflowJson): Promise<RunWorkflowResult> {
@@ -111,6 +119,16 @@ export class Testbed {
 		return result;
 	}
 
+	/** A local HTTP server whose requests run `webhookNode` of `workflow` as n8n's webhook server does. */
+	async startWebhook(workflow: WorkflowJson, webhookNode: string): Promise<WebhookServer> {
+		return await startWebhookServer({
+			workflow,
+			webhookNode,
+			nodeTypes: this.nodeTypes,
+			credentialsHelper: this.credentialsHelper,
+		});
+	}
+
 	async testCredential(id: string): Promise<INodeCredentialTestResult> {
 		return await testCredential(this.credentialsHelper, id);
 	}
@@ -118,6 +136,15 @@ export class Testbed {
 	async close(): Promise<void> {
 		await this.emulator.close();
 	}
+}
+
+/** A fresh bot credential for the emulator: client id and secret, no token yet. */
+export function botCredentialData(emulator: Emulator): ICredentialDataDecryptedObject {
+	return {
+		baseUrl: emulator.url,
+		clientId: emulator.credentials.clientId,
+		clientSecret: emulator.credentials.clientSecret,
+	};
 }
 
 export function singleNodeWorkflow(parameters: INodeParameters, options: RunNodeOptions = {}): WorkflowJson {
@@ -130,6 +157,7 @@ export function singleNodeWorkflow(parameters: INodeParameters, options: RunNode
 		parameters,
 		credentials: {
 			[CREDENTIALS.knowledgeBase.type]: { id: CREDENTIALS.knowledgeBase.id, name: CREDENTIALS.knowledgeBase.name },
+			[CREDENTIALS.bot.type]: { id: CREDENTIALS.bot.id, name: CREDENTIALS.bot.name },
 		},
 	};
 	if (options.continueOnFail) node.onError = 'continueRegularOutput';

@@ -5,10 +5,14 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { group } from './group';
+import { groupTopic } from './groupTopic';
 import { knowledgeBase } from './knowledgeBase';
+import { messageAction } from './messageAction';
+import { user } from './user';
 import type { OperationDefinition, ResourceDefinition } from './types';
 
-export const RESOURCES: ResourceDefinition[] = [knowledgeBase];
+export const RESOURCES: ResourceDefinition[] = [knowledgeBase, group, groupTopic, user, messageAction];
 
 export function findOperation(resource: string, operation: string): OperationDefinition | undefined {
 	return RESOURCES.find((r) => r.value === resource)?.operations.find((o) => o.value === operation);

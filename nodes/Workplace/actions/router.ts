@@ -15,6 +15,10 @@ async function runOperation(
 	operation: OperationDefinition,
 	i: number,
 ): Promise<INodeExecutionData[]> {
+	if (operation.build) return await operation.build.call(ctx, i);
+	if (!operation.request) {
+		throw new NodeOperationError(ctx.getNode(), 'This operation neither builds output nor sends a request', { itemIndex: i });
+	}
 	const request = await operation.request.call(ctx, i);
 	if (operation.list) {
 		const returnAll = ctx.getNodeParameter('returnAll', i, false) as boolean;

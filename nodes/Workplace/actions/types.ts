@@ -17,7 +17,12 @@ export interface OperationDefinition {
 	/** Parameters of this operation; the resource adds the displayOptions. */
 	properties: INodeProperties[];
 	/** Builds the request for item i; throws NodeOperationError before anything is sent. */
-	request(this: IExecuteFunctions, i: number): ApiRequest | Promise<ApiRequest>;
+	request?(this: IExecuteFunctions, i: number): ApiRequest | Promise<ApiRequest>;
+	/**
+	 * For local operations, instead of `request`: builds item i's output without
+	 * talking to the service (so such a resource needs no credential).
+	 */
+	build?(this: IExecuteFunctions, i: number): INodeExecutionData[] | Promise<INodeExecutionData[]>;
 	/** For list operations: the request is paged, and Return All / Limit apply. */
 	list?: {
 		pageSize: number;

@@ -67,3 +67,29 @@ export function oneOrMoreOf<T extends string>(
 	}
 	return [...new Set(values as T[])];
 }
+
+/** A service id used as a path segment or form value: non-blank text without spaces. */
+export function textId(ctx: IExecuteFunctions, i: number, parameter: string, field: string): string {
+	const raw = ctx.getNodeParameter(parameter, i, '', { extractValue: true }) as unknown;
+	const text = typeof raw === 'number' ? String(raw) : typeof raw === 'string' ? raw.trim() : undefined;
+	if (text === undefined) throw invalid(ctx, i, field, `expected an ID, got ${describe(raw)}`);
+	if (text === '') throw invalid(ctx, i, field, 'is required');
+	if (/\s/.test(text)) throw invalid(ctx, i, field, `must be one ID without spaces, got ${describe(text)}`);
+	return text;
+}
+
+/** One or more ids: a comma-separated text or a list from an expression; duplicates dropped. */
+export function idList(ctx: IExecuteFunctions, i: number, parameter: string, field: string): string[] {
+	const raw = ctx.getNodeParameter(parameter, i, '') as unknown;
+	const values: unknown[] = Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(',') : [raw];
+	const ids: string[] = [];
+	for (const value of values) {
+		const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : undefined;
+		if (text === undefined) throw invalid(ctx, i, field, `expected user IDs, got ${describe(value)} in the list`);
+		if (text === '') continue;
+		if (/\s/.test(text)) throw invalid(ctx, i, field, `${describe(text)} is not one ID (separate IDs with commas)`);
+		ids.push(text);
+	}
+	if (ids.length === 0) throw invalid(ctx, i, field, 'at least one user ID is required');
+	return [...new Set(ids)];
+}

@@ -12,14 +12,25 @@ import type {
 	JsonObject,
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
-import type { Readable } from 'stream';
+import { Stream, type Readable } from 'stream';
 
 export type ApiArea = 'knowledgeBase' | 'taskProjects' | 'bot';
 
-export const AREAS: Record<ApiArea, { credential: string; prefix: string }> = {
+export interface AreaDefinition {
+	credential: string;
+	prefix: string;
+	/**
+	 * The credential fetches its token in preAuthentication and n8n fetches a new one
+	 * after a 401. n8n does that only for a 401 it sees thrown, so such areas let 401
+	 * throw (every other status still comes back as data for the transport to map).
+	 */
+	refreshesOn401?: boolean;
+}
+
+export const AREAS: Record<ApiArea, AreaDefinition> = {
 	knowledgeBase: { credential: 'workplaceKnowledgeBaseApi', prefix: '/api/v1' },
 	taskProjects: { credential: 'workplaceTaskProjectsApi', prefix: '/api/v1/task-projects' },
-	bot: { credential: 'workplaceBotApi', prefix: '' },
+	bot: { credential: 'workplaceBotApi', prefix: '', refreshesOn401: true },
 };
 
 export type Context = IExecuteFunctions | ILoadOptionsFunctions;
@@ -32,11 +43,18 @@ export interface ApiRequest {
 	qs?: IDataObject;
 	/** JSON body, or a factory for bodies that can be sent only once (streams, multipart). */
 	body?: IDataObject | (() => Promise<BodyPart>);
+	/** Form-encoded body (application/x-www-form-urlencoded), instead of `body`. */
+	form?: Record<string, string>;
 	/** Safe to send again after it may have reached the service (GET, PUT replace, DELETE). */
 	idempotent: boolean;
 	/** Hand back the response body as a stream (downloads). */
 	stream?: boolean;
 	timeoutMs?: number;
+	/**
+	 * Messages that say what a status means for this operation (e.g. 403 on a group
+	 * look-up: not a member). The service's own message and details stay in the error.
+	 */
+	errorMessages?: Partial<Record<number, string>>;
 }
 
 export interface BodyPart {
@@ -141,15 +159,31 @@ function errorCode(error: unknown): string | undefined {
 	return undefined;
 }
 
-/** An error raised by the HTTP client (axios, possibly wrapped by n8n in a NodeApiError). */
+/** An error raised by the HTTP client itself (axios, possibly wrapped by n8n in a NodeApiError). */
 function isHttpFailure(error: unknown): boolean {
 	let current: unknown = error;
 	for (let depth = 0; current && depth < 4; depth++) {
 		if ((current as { isAxiosError?: unknown }).isAxiosError === true) return true;
-		if (current instanceof NodeApiError) return true;
 		current = (current as { cause?: unknown }).cause;
 	}
 	return false;
+}
+
+/** The HTTP answer inside a thrown error (a status the request let throw, e.g. a 401 after n8n's refresh). */
+function thrownResponse(error: unknown): ApiResponse | undefined {
+	let current: unknown = error;
+	for (let depth = 0; current && depth < 4; depth++) {
+		const response = (current as { response?: { status?: unknown; data?: unknown; headers?: unknown } }).response;
+		if (response && typeof response.status === 'number') {
+			return {
+				statusCode: response.status,
+				headers: (response.headers ?? {}) as ApiResponse['headers'],
+				body: response.data,
+			};
+		}
+		current = (current as { cause?: unknown }).cause;
+	}
+	return undefined;
 }
 
 const NETWORK_MESSAGES: Record<string, string> = {
@@ -184,8 +218,9 @@ export async function apiRequest<T = unknown>(
 	itemIndex?: number,
 	policy: RetryPolicy = DEFAULT_RETRY_POLICY,
 ): Promise<ApiResponse<T>> {
-	const { credential, prefix } = AREAS[request.area];
+	const { credential, prefix, refreshesOn401 } = AREAS[request.area];
 	const url = (await baseUrlFor(ctx, request.area)) + buildPath(prefix, request.path);
+	let resentAfterRefresh = false;
 
 	for (let attempt = 1; ; attempt++) {
 		const options: IHttpRequestOptions = {
@@ -194,7 +229,9 @@ export async function apiRequest<T = unknown>(
 			qs: request.qs,
 			json: !request.stream,
 			returnFullResponse: true,
-			ignoreHttpStatusErrors: true,
+			// Statuses come back as data and are mapped below, except a 401 where the
+			// credential refreshes its token: n8n refreshes and resends only on a thrown 401.
+			ignoreHttpStatusErrors: refreshesOn401 ? { ignore: true, except: [401] } : true,
 			// A redirect could carry the credential's headers to another host; never follow one.
 			disableFollowRedirect: true,
 			timeout: request.timeoutMs ?? DEFAULT_TIMEOUT_MS,
@@ -206,6 +243,9 @@ export async function apiRequest<T = unknown>(
 			if (part.headers) options.headers = part.headers;
 		} else if (request.body !== undefined) {
 			options.body = request.body;
+		} else if (request.form !== undefined) {
+			options.body = new URLSearchParams(request.form);
+			options.headers = { 'content-type': 'application/x-www-form-urlencoded' };
 		}
 
 		let response: ApiResponse;
@@ -216,17 +256,33 @@ export async function apiRequest<T = unknown>(
 				options,
 			)) as ApiResponse;
 		} catch (error) {
-			const code = errorCode(error);
-			if (!code && !isHttpFailure(error)) {
-				// Not a network failure (e.g. the credential could not be applied): say so as it is.
-				throw new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
+			const answered = thrownResponse(error);
+			if (answered) {
+				// n8n has already fetched a new token and resent the request once, except
+				// when the body could be read only once (multipart, streams): it refreshes
+				// but does not resend. Build that body again and send it once more here.
+				const singleUse = options.body instanceof Stream;
+				if (answered.statusCode === 401 && refreshesOn401 && singleUse && !resentAfterRefresh) {
+					resentAfterRefresh = true;
+					attempt--;
+					continue;
+				}
+				response = answered;
+			} else {
+				const code = errorCode(error);
+				if (!code && !isHttpFailure(error)) {
+					// Not a network failure (e.g. no token could be obtained): say so as it is.
+					throw error instanceof NodeApiError || error instanceof NodeOperationError
+						? error
+						: new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
+				}
+				const neverSent = NEVER_SENT_CODES.has(code ?? '');
+				if (attempt < policy.maxAttempts && (neverSent || request.idempotent)) {
+					await sleep(backoffDelay(attempt, policy));
+					continue;
+				}
+				throw networkError(ctx, error, itemIndex, attempt);
 			}
-			const neverSent = NEVER_SENT_CODES.has(code ?? '');
-			if (attempt < policy.maxAttempts && (neverSent || request.idempotent)) {
-				await sleep(backoffDelay(attempt, policy));
-				continue;
-			}
-			throw networkError(ctx, error, itemIndex, attempt);
 		}
 
 		const status = response.statusCode;
@@ -249,7 +305,7 @@ export async function apiRequest<T = unknown>(
 			const wait = parseRetryAfter(response.headers['retry-after']);
 			throw rateLimitError(ctx, body, wait, itemIndex);
 		}
-		throw apiError(ctx, request.area, status, body, itemIndex, response.headers);
+		throw apiError(ctx, request.area, status, body, itemIndex, response.headers, request.errorMessages?.[status]);
 	}
 }
 
@@ -362,16 +418,22 @@ export function apiError(
 	body: unknown,
 	itemIndex?: number,
 	headers?: ApiResponse['headers'],
+	meaning?: string,
 ): NodeApiError {
 	const parsed = parseErrorBody(body);
-	const hint = STATUS_HINTS[status] ?? `The service answered ${status}`;
-	let message = parsed.message ? `${hint}: ${parsed.message}` : hint;
+	const hint = meaning ?? STATUS_HINTS[status] ?? `The service answered ${status}`;
+	// An operation's own meaning leads; the service's words follow it.
+	const said = meaning ? ` (the service said: ${parsed.message})` : `: ${parsed.message}`;
+	let message = parsed.message ? `${hint}${said}` : hint;
 	if (status >= 300 && status < 400) {
 		const location = headers?.location;
 		message = `The service redirected the request${location ? ` to ${String(location)}` : ''}; redirects are not followed so that credentials stay with the configured Base URL`;
 	}
 	if (status === 401 && area === 'knowledgeBase') {
 		message += ' (check the API key, and that this machine\'s IP address is whitelisted)';
+	}
+	if (status === 401 && AREAS[area].refreshesOn401) {
+		message += ' (even with a newly fetched access token; check the client\'s scope and that the bot is enabled)';
 	}
 	const description = [
 		...parsed.details,

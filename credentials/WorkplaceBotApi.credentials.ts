@@ -1,0 +1,179 @@
+import type {
+	IAuthenticateGeneric,
+	ICredentialDataDecryptedObject,
+	ICredentialTestRequest,
+	ICredentialType,
+	IDataObject,
+	IHttpRequestHelper,
+	Icon,
+	INodeProperties,
+} from 'n8n-workflow';
+
+/** Refresh this long before the token's own end, so a request never races its expiry. */
+function refreshMarginMs(lifetimeMs: number): number {
+	return Math.min(60_000, lifetimeMs / 10);
+}
+
+/** The token endpoint's own words, never the request (which carries the client secret). */
+function tokenError(error: unknown): Error {
+	const e = error as {
+		code?: unknown;
+		response?: { status?: unknown; data?: unknown };
+		cause?: { code?: unknown; response?: { status?: unknown; data?: unknown } };
+	};
+	const response = e.response ?? e.cause?.response;
+	const code = typeof e.code === 'string' ? e.code : typeof e.cause?.code === 'string' ? e.cause.code : undefined;
+	if (response && typeof response.status === 'number') {
+		const data = (response.data ?? {}) as IDataObject;
+		const said = [data.error, data.error_description].filter((v) => typeof v === 'string' && v !== '').join(': ');
+		const reason =
+			response.status === 401
+				? 'the service rejected the client ID or client secret'
+				: `the token endpoint answered ${response.status}`;
+		return new Error(`Could not obtain a bot access token: ${reason}${said ? ` (${said})` : ''}`);
+	}
+	const failure = new Error(`Could not obtain a bot access token: the token endpoint could not be reached${code ? ` (${code})` : ''}`);
+	// Kept so the caller can tell a connection that never reached the service from other failures.
+	if (code) Object.assign(failure, { code });
+	return failure;
+}
+
+/**
+ * Bot interface: OAuth 2.0 client credentials. The token comes from
+ * POST {base}/oauth/token in preAuthentication; n8n stores what that returns in
+ * the credential itself (so every worker of a queue-mode setup shares it through
+ * the database) and calls it again after a 401.
+ *
+ * n8n fetches a token only when the `expirable` field is empty, or after a 401.
+ * To also refresh by time (expires_in, read as seconds), that field holds an
+ * expression fixed at fetch time which turns empty once the token's lifetime is
+ * over; n8n resolves credential expressions whenever it reads a credential.
+ */
+export class WorkplaceBotApi implements ICredentialType {
+	name = 'workplaceBotApi';
+
+	displayName = 'Workplace Bot API';
+
+	icon: Icon = {
+		light: 'file:../nodes/Workplace/workplace.svg',
+		dark: 'file:../nodes/Workplace/workplace.dark.svg',
+	};
+
+	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-workplace#credentials';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'Base URL',
+			name: 'baseUrl',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'https://workplace.example.com',
+			description: 'Address of the service, without any path',
+		},
+		{
+			displayName: 'Client ID',
+			name: 'clientId',
+			type: 'string',
+			default: '',
+			required: true,
+			description: 'Client ID generated for the bot profile in the admin panel',
+		},
+		{
+			displayName: 'Client Secret',
+			name: 'clientSecret',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			description: 'Client secret generated with the client ID',
+		},
+		{
+			displayName: 'Scope',
+			name: 'scope',
+			type: 'string',
+			default: 'bot profile',
+			description: 'Space-separated scopes to ask for; the bot endpoints need "bot"',
+		},
+		{
+			displayName: 'Access Token',
+			name: 'accessToken',
+			type: 'hidden',
+			typeOptions: { password: true },
+			default: '',
+		},
+		{
+			displayName: 'Access Token Expires At',
+			name: 'accessTokenExpiresAt',
+			type: 'hidden',
+			typeOptions: { password: true },
+			default: '',
+		},
+		{
+			// Empty means "fetch a token"; see the class comment.
+			displayName: 'Access Token Valid',
+			name: 'accessTokenValid',
+			type: 'hidden',
+			typeOptions: { expirable: true },
+			default: '',
+		},
+	];
+
+	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
+		const base = String(credentials.baseUrl ?? '').trim().replace(/\/+$/, '');
+		const basic = Buffer.from(`${String(credentials.clientId ?? '')}:${String(credentials.clientSecret ?? '')}`).toString('base64');
+		const scope = String(credentials.scope ?? '').trim() || 'bot profile';
+		let answer: IDataObject;
+		try {
+			answer = (await this.helpers.httpRequest({
+				method: 'POST',
+				url: `${base}/oauth/token`,
+				headers: {
+					Authorization: `Basic ${basic}`,
+					'Content-Type': 'application/x-www-form-urlencoded',
+				},
+				body: new URLSearchParams({ grant_type: 'client_credentials', scope }).toString(),
+				json: true,
+				disableFollowRedirect: true,
+			})) as IDataObject;
+		} catch (error) {
+			throw tokenError(error);
+		}
+		const accessToken = answer?.access_token;
+		if (typeof accessToken !== 'string' || accessToken === '') {
+			throw new Error('Could not obtain a bot access token: the token endpoint answered without access_token');
+		}
+		const lifetimeSeconds = Number(answer.expires_in);
+		if (!Number.isFinite(lifetimeSeconds) || lifetimeSeconds <= 0) {
+			// No usable lifetime: keep the token until the service answers 401.
+			return { accessToken, accessTokenExpiresAt: '', accessTokenValid: 'yes' };
+		}
+		const lifetimeMs = lifetimeSeconds * 1000;
+		const expiresAt = Date.now() + lifetimeMs;
+		const refreshAt = Math.floor(expiresAt - refreshMarginMs(lifetimeMs));
+		return {
+			accessToken,
+			accessTokenExpiresAt: new Date(expiresAt).toISOString(),
+			accessTokenValid: `={{ Date.now() < ${refreshAt} ? "yes" : "" }}`,
+		};
+	}
+
+	authenticate: IAuthenticateGeneric = {
+		type: 'generic',
+		properties: {
+			headers: {
+				Authorization: '=Bearer {{$credentials.accessToken}}',
+			},
+		},
+	};
+
+	// Any bot call proves the token works; preAuthentication has already fetched one.
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
+			url: '/bot/v1/users',
+			method: 'GET',
+			qs: { username: 'n8n-credential-test' },
+		},
+	};
+}

@@ -1,0 +1,107 @@
+import FormData from 'form-data';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import type { BodyPart } from '../../transport';
+import type { OperationDefinition } from '../types';
+import { idList, invalid, requiredText } from '../validation';
+
+/** The binary property holding the group picture, or undefined when none is asked for. */
+function pictureProperty(ctx: IExecuteFunctions, i: number): string | undefined {
+	const raw = ctx.getNodeParameter('pictureBinaryProperty', i, '') as unknown;
+	if (raw === undefined || raw === null || raw === '') return undefined;
+	if (typeof raw !== 'string') throw invalid(ctx, i, 'Picture (Binary Property)', 'expected the name of a binary property');
+	return raw.trim() === '' ? undefined : raw.trim();
+}
+
+/**
+ * A multipart body built afresh for every attempt: name, one `uids[]` part per
+ * member, and the picture streamed from the binary data (never read whole when
+ * it is stored on disk), with its known length so no chunked upload is needed.
+ */
+async function groupBody(
+	ctx: IExecuteFunctions,
+	i: number,
+	name: string,
+	members: string[],
+	property: string | undefined,
+): Promise<BodyPart> {
+	const form = new FormData();
+	form.append('name', name);
+	for (const uid of members) form.append('uids[]', uid);
+	if (property !== undefined) {
+		const binary = ctx.helpers.assertBinaryData(i, property);
+		const filename = binary.fileName || 'picture';
+		const contentType = binary.mimeType || 'application/octet-stream';
+		if (binary.id) {
+			const { fileSize } = await ctx.helpers.getBinaryMetadata(binary.id);
+			const stream = await ctx.helpers.getBinaryStream(binary.id);
+			form.append('file', stream, { filename, contentType, knownLength: fileSize });
+		} else {
+			const buffer = await ctx.helpers.getBinaryDataBuffer(i, property);
+			form.append('file', buffer, { filename, contentType, knownLength: buffer.length });
+		}
+	}
+	const headers: Record<string, string> = { ...(form.getHeaders() as Record<string, string>) };
+	headers['content-length'] = String(form.getLengthSync());
+	return { body: form, headers };
+}
+
+export const create: OperationDefinition = {
+	value: 'create',
+	name: 'Create',
+	action: 'Create a group chat',
+	description: 'Create a group chat with the given members; the bot is a member too',
+	properties: [
+		{
+			displayName: 'Name',
+			name: 'name',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'e.g. Incident 4711',
+			description: 'Name of the group chat',
+		},
+		{
+			displayName: 'Member IDs',
+			name: 'members',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'e.g. 64b7f0a1c2d3e4f5a6b7c801, 64b7f0a1c2d3e4f5a6b7c803',
+			description:
+				'User IDs of the members, separated by commas, or a list from an expression. Find IDs with User → Find by Username.',
+		},
+		{
+			displayName: 'Picture (Binary Property)',
+			name: 'pictureBinaryProperty',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. data',
+			description: 'Name of the input binary property holding the group picture (PNG, JPEG, GIF or WebP); leave empty for none',
+		},
+	],
+	request(i) {
+		const name = requiredText(this, i, 'name', 'Name');
+		const members = idList(this, i, 'members', 'Member IDs');
+		const property = pictureProperty(this, i);
+		if (property !== undefined) {
+			// Checked now, so a missing or non-image picture fails before anything is sent.
+			const binary = this.helpers.assertBinaryData(i, property);
+			if (binary.mimeType && !binary.mimeType.toLowerCase().startsWith('image/')) {
+				throw invalid(this, i, 'Picture (Binary Property)', `must be an image, got ${binary.mimeType}`);
+			}
+		}
+		return {
+			area: 'bot',
+			method: 'POST',
+			path: ['bot', 'v1', 'groups'],
+			body: async () => await groupBody(this, i, name, members, property),
+			idempotent: false,
+		};
+	},
+	output(response) {
+		const body = (response.body ?? {}) as IDataObject;
+		const group = body.group && typeof body.group === 'object' ? (body.group as IDataObject) : body;
+		return [{ json: group }];
+	},
+};

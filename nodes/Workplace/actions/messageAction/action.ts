@@ -1,0 +1,153 @@
+/**
+ * Action objects of bot messages, exactly as the document defines them. Pure:
+ * the operation reads parameters, this checks and shapes them.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+export const ACTION_TYPES = ['message', 'postback', 'workflowTemplate', 'workflow', 'workflows', 'library', 'uri'] as const;
+export type ActionType = (typeof ACTION_TYPES)[number];
+
+export const WORKFLOW_STATUSES = ['awaiting', 'processing', 'completed', 'rejected', 'canceled'] as const;
+
+/** Where the action goes: a label is required on buttons, carousels and quick replies; an area on imagemaps. */
+export const USED_IN = ['button', 'carousel', 'quickReply', 'imagemap', 'other'] as const;
+export type UsedIn = (typeof USED_IN)[number];
+
+export const LABEL_MAX = 20;
+
+export interface ActionInput {
+	type: unknown;
+	usedIn: unknown;
+	label?: unknown;
+	text?: unknown;
+	data?: unknown;
+	templateId?: unknown;
+	workflowId?: unknown;
+	status?: unknown;
+	url?: unknown;
+	linkUri?: unknown;
+	area?: { x?: unknown; y?: unknown; width?: unknown; height?: unknown };
+}
+
+/** A field that fails the document's rules; `field` is the parameter's display name. */
+export class ActionProblem extends Error {
+	constructor(
+		readonly field: string,
+		readonly problem: string,
+	) {
+		super(`${field}: ${problem}`);
+	}
+}
+
+const length = (s: string) => [...s].length;
+
+function optionalText(value: unknown, field: string): string | undefined {
+	if (value === undefined || value === null || value === '') return undefined;
+	if (typeof value !== 'string') throw new ActionProblem(field, `expected text, got ${typeof value}`);
+	return value.trim() === '' ? undefined : value;
+}
+
+function requiredText(value: unknown, field: string, type: string): string {
+	const text = optionalText(value, field);
+	if (text === undefined) throw new ActionProblem(field, `is required for a ${type} action`);
+	return text;
+}
+
+function wholeNumber(value: unknown, field: string, min: number): number {
+	const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+	if (typeof n !== 'number' || !Number.isInteger(n)) {
+		throw new ActionProblem(field, `must be a whole number, got ${value === '' || value === undefined ? 'nothing' : JSON.stringify(value)}`);
+	}
+	if (n < min) throw new ActionProblem(field, min === 0 ? `must be 0 or more, got ${n}` : `must be more than 0, got ${n}`);
+	return n;
+}
+
+function isAbsoluteUri(value: string): boolean {
+	if (!/^[A-Za-z][A-Za-z0-9+.-]*:\S+$/.test(value)) return false;
+	try {
+		new URL(value);
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+export function buildAction(input: ActionInput): IDataObject {
+	const type = input.type as ActionType;
+	if (!ACTION_TYPES.includes(type)) {
+		throw new ActionProblem('Type', `must be one of ${ACTION_TYPES.join(', ')}, got ${JSON.stringify(input.type)}`);
+	}
+	const usedIn = input.usedIn as UsedIn;
+	if (!USED_IN.includes(usedIn)) {
+		throw new ActionProblem('Used In', `must be one of ${USED_IN.join(', ')}, got ${JSON.stringify(input.usedIn)}`);
+	}
+
+	const action: IDataObject = { type };
+	const label = optionalText(input.label, 'Label');
+	if (label === undefined && (usedIn === 'button' || usedIn === 'carousel' || usedIn === 'quickReply')) {
+		const where = { button: 'a button template', carousel: 'a carousel', quickReply: 'a quick reply' }[usedIn];
+		throw new ActionProblem('Label', `is required for an action used in ${where}`);
+	}
+	if (label !== undefined) {
+		if (length(label) > LABEL_MAX) {
+			throw new ActionProblem('Label', `must be at most ${LABEL_MAX} characters (got ${length(label)})`);
+		}
+		action.label = label;
+	}
+
+	switch (type) {
+		case 'message':
+			action.text = requiredText(input.text, 'Text', type);
+			break;
+		case 'postback': {
+			action.data = requiredText(input.data, 'Data', type);
+			const text = optionalText(input.text, 'Text');
+			if (text !== undefined) action.text = text;
+			break;
+		}
+		case 'workflowTemplate':
+			action.templateId = requiredText(input.templateId, 'Template ID', type);
+			break;
+		case 'workflow':
+			action.workflowId = requiredText(input.workflowId, 'Workflow ID', type);
+			break;
+		case 'workflows': {
+			const status = optionalText(input.status, 'Status');
+			if (status !== undefined) {
+				if (!(WORKFLOW_STATUSES as readonly string[]).includes(status)) {
+					throw new ActionProblem('Status', `must be one of ${WORKFLOW_STATUSES.join(', ')}, got "${status}"`);
+				}
+				action.status = status;
+			}
+			break;
+		}
+		case 'library': {
+			// The document lists url without marking it required.
+			const url = optionalText(input.url, 'URL');
+			if (url !== undefined) {
+				if (!isAbsoluteUri(url)) throw new ActionProblem('URL', `must be an absolute URL, got "${url}"`);
+				action.url = url;
+			}
+			break;
+		}
+		case 'uri': {
+			const linkUri = requiredText(input.linkUri, 'Link URI', type);
+			if (!isAbsoluteUri(linkUri)) {
+				throw new ActionProblem('Link URI', `must be an absolute URI such as https://…, tel:… or mailto:…, got "${linkUri}"`);
+			}
+			action.linkUri = linkUri;
+			break;
+		}
+	}
+
+	if (usedIn === 'imagemap') {
+		const area = input.area ?? {};
+		action.area = {
+			x: wholeNumber(area.x, 'Area X', 0),
+			y: wholeNumber(area.y, 'Area Y', 0),
+			width: wholeNumber(area.width, 'Area Width', 1),
+			height: wholeNumber(area.height, 'Area Height', 1),
+		};
+	}
+	return action;
+}

@@ -1,0 +1,45 @@
+import type { OperationDefinition } from '../types';
+import { textId } from '../validation';
+
+export const getInfoInGroup: OperationDefinition = {
+	value: 'getInfoInGroup',
+	name: 'Get Info in Group',
+	action: 'Get info about a user in a group',
+	description: 'Read a user\'s name, avatar and admin flag; both the user and the bot must be members of the group',
+	properties: [
+		{
+			displayName: 'Group ID',
+			name: 'groupId',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'e.g. 64b7f0a1c2d3e4f5a6b7d001',
+			description: 'ID (_id) of the group chat',
+		},
+		{
+			displayName: 'User ID',
+			name: 'userId',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'e.g. 64b7f0a1c2d3e4f5a6b7c801',
+			description: 'ID (_id) of the user',
+		},
+	],
+	request(i) {
+		const gid = textId(this, i, 'groupId', 'Group ID');
+		const uid = textId(this, i, 'userId', 'User ID');
+		const membership = `user ${uid} and the bot must both be members of group ${gid}`;
+		return {
+			area: 'bot',
+			method: 'GET',
+			path: ['bot', 'v2', 'groups', gid, 'users', uid, 'info'],
+			idempotent: true,
+			// The document: info is returned only when both the user and the bot are in the group.
+			errorMessages: {
+				403: `No info: ${membership}, and at least one of them is not`,
+				404: `No info: the group or the user was not found, or one of them is not a member (${membership})`,
+			},
+		};
+	},
+};

@@ -1,0 +1,438 @@
+/**
+ * Bot resources (Group, Group Topic, User) and the bot credential, executed in
+ * n8n-core's real engine against the emulator over HTTP on 127.0.0.1.
+ */
+import { createHash } from 'node:crypto';
+
+import { Container } from '@n8n/di';
+import { BinaryDataService } from 'n8n-core';
+import type { IBinaryData, INodeExecutionData } from 'n8n-workflow';
+
+import { SEED_GROUP_IDS, SEED_USER_IDS } from '../../emulator/botSeed';
+import { initHarnessEnv } from '../harness/engine';
+import { CREDENTIALS, Testbed, botCredentialData } from '../harness/testbed';
+
+let bed: Testbed;
+
+beforeAll(async () => {
+	bed = await Testbed.start();
+});
+afterAll(async () => {
+	await bed?.close();
+});
+beforeEach(() => {
+	bed.emulator.reset();
+	// A fresh credential for every test: no token yet.
+	bed.credentialsHelper.set({ ...CREDENTIALS.bot, data: botCredentialData(bed.emulator) });
+	bed.credentialsHelper.events.length = 0;
+});
+
+const U = SEED_USER_IDS;
+const G = SEED_GROUP_IDS;
+const botRequests = (method?: string) =>
+	bed.emulator.log.filter((e) => e.path.startsWith('/bot/') && (!method || e.method === method));
+const tokenRequests = () => bed.emulator.log.filter((e) => e.path === '/oauth/token');
+const stored = () => bed.credentialsHelper.getStored(CREDENTIALS.bot.id)!.data;
+
+const PNG = Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), Buffer.alloc(2048, 7)]);
+const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+
+function pictureItem(data: Buffer = PNG, mimeType = 'image/png'): INodeExecutionData {
+	return { json: {}, binary: { data: { data: data.toString('base64'), mimeType, fileName: 'incident.png' } as IBinaryData } };
+}
+
+describe('bot credential and token', () => {
+	it('obtains a token as the document says and sends it as a Bearer token', async () => {
+		const run = await bed.runNode({ resource: 'user', operation: 'findByUsername', username: 'nattaya.p' });
+		expect(run.error).toBeUndefined();
+
+		const [token] = tokenRequests();
+		expect(token.method).toBe('POST');
+		expect(token.contentType).toBe('application/x-www-form-urlencoded');
+		expect(token.body).toEqual({ grant_type: 'client_credentials', scope: 'bot profile' });
+		const { clientId, clientSecret } = bed.emulator.credentials;
+		expect(token.headers.authorization).toBe(`Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`);
+
+		const issued = [...bed.emulator.bot.tokens.keys()];
+		expect(issued).toHaveLength(1);
+		expect(botRequests()[0].headers.authorization).toBe(`Bearer ${issued[0]}`);
+		// Persisted in the credential (the database in n8n), with its expiry.
+		expect(stored().accessToken).toBe(issued[0]);
+		expect(Date.parse(String(stored().accessTokenExpiresAt)) - Date.now()).toBeGreaterThan(3500_000);
+	});
+
+	it('sends an edited scope', async () => {
+		bed.credentialsHelper.set({ ...CREDENTIALS.bot, data: { ...botCredentialData(bed.emulator), scope: 'bot' } });
+		const run = await bed.runNode({ resource: 'user', operation: 'findByUsername', username: 'anan.w' });
+		expect(run.error).toBeUndefined();
+		expect(tokenRequests()[0].body).toEqual({ grant_type: 'client_credentials', scope: 'bot' });
+	});
+
+	it('calls the token endpoint once for a 100-item run, and reuses the token in the next run', async () => {
+		const items = Array.from({ length: 100 }, (_, n) => ({ json: { username: n % 2 ? 'somchai.k' : 'nattaya.p' } }));
+		const run = await bed.runNode(
+			{ resource: 'user', operation: 'findByUsername', username: '={{ $json.username }}' },
+			{ items },
+		);
+		expect(run.error).toBeUndefined();
+		expect(run.json).toHaveLength(100);
+		expect(botRequests('GET')).toHaveLength(100);
+		expect(tokenRequests()).toHaveLength(1);
+		expect(bed.emulator.bot.tokenRequests).toBe(1);
+
+		await bed.runNode({ resource: 'user', operation: 'findByUsername', username: 'anan.w' });
+		expect(tokenRequests()).toHaveLength(1);
+	});
+
+	it('refreshes a token the service expired, once, and the request succeeds', async () => {
+		await bed.runNode({ resource: 'user', operation: 'findByUsername', username: 'anan.w' });
+		const first = stored().accessToken;
+		bed.emulator.expireBotTokens();
+		bed.emulator.clearLog();
+
+		const run = await bed.runNode({ resource: 'user', operation: 'getInfoInGroup', groupId: G.incidentRoom, userId: U.nattaya });
+		expect(run.error).toBeUndefined();
+		expect(run.json[0]).toMatchObject({ _id: U.nattaya, firstname: 'Nattaya' });
+		expect(bed.emulator.log.map((e) => `${e.method} ${e.path} ${e.status}`)).toEqual([
+			`GET /bot/v2/groups/${G.incidentRoom}/users/${U.nattaya}/info 401`,
+			'POST /oauth/token 200',
+			`GET /bot/v2/groups/${G.incidentRoom}/users/${U.nattaya}/info 200`,
+		]);
+		expect(stored().accessToken).not.toBe(first);
+		expect(bed.credentialsHelper.events.filter((e) => e.kind === 'preAuthentication').map((e) => e.kind === 'preAuthentication' && e.expired)).toEqual([false, true]);
+	});
+
+	it('resends a multipart create once after the refresh, with the body built again', async () => {
+		await bed.runNode({ resource: 'user', operation: 'findByUsername', username: 'anan.w' });
+		bed.emulator.expireBotTokens();
+		bed.emulator.clearLog();
+
+		const run = await bed.runNode(
+			{ resource: 'group', operation: 'create', name: 'War Room', members: U.somchai, pictureBinaryProperty: 'data' },
+			{ items: [pictureItem()] },
+		);
+		expect(run.error).toBeUndefined();
+		expect(bed.emulator.log.map((e) => `${e.method} ${e.path} ${e.status}`)).toEqual([
+			'POST /bot/v1/groups 401',
+			'POST /oauth/token 200',
+			'POST /bot/v1/groups 200',
+		]);
+		const sent = bed.emulator.log[2].parts!;
+		expect(sent.map((p) => p.name)).toEqual(['name', 'uids[]', 'file']);
+		expect(sent[2]).toMatchObject({ size: PNG.length, sha256: sha256(PNG) });
+		expect([...bed.emulator.bot.groups.values()].filter((g) => g.name === 'War Room')).toHaveLength(1);
+	});
+
+	it('refreshes by time: a token past its expires_in is replaced before any request fails', async () => {
+		bed.emulator.setConfig({ tokenTtlSeconds: 1 });
+		await bed.runNode({ resource: 'user', operation: 'findByUsername', username: 'anan.w' });
+		expect(tokenRequests()).toHaveLength(1);
+		await new Promise((resolve) => setTimeout(resolve, 1100));
+		bed.emulator.clearLog();
+
+		const run = await bed.runNode({ resource: 'user', operation: 'findByUsername', username: 'anan.w' });
+		expect(run.error).toBeUndefined();
+		expect(bed.emulator.log.map((e) => `${e.method} ${e.path} ${e.status}`)).toEqual([
+			'POST /oauth/token 200',
+			'GET /bot/v1/users 200',
+		]);
+	});
+
+	it('reports a 401 that persists after the refresh as a NodeApiError, without secrets', async () => {
+		bed.emulator.faults.add({ method: 'GET', path: '/bot/v1/users', times: 2, action: { kind: 'status', status: 401, body: { code: 'unauthorized', message: 'Bot disabled' } } });
+		const run = await bed.runNode({ resource: 'user', operation: 'findByUsername', username: 'anan.w' });
+		expect(run.error?.name).toBe('NodeApiError');
+		expect(run.error?.httpCode).toBe('401');
+		expect(run.error?.message).toMatch(/rejected the credentials: Bot disabled/);
+		expect(botRequests()).toHaveLength(2);
+		expect(tokenRequests()).toHaveLength(2);
+	});
+
+	it('says clearly when no token can be obtained, without the secret, and sends no bot request', async () => {
+		bed.credentialsHelper.set({ ...CREDENTIALS.bot, data: { ...botCredentialData(bed.emulator), clientSecret: 'wrong-secret-xyz' } });
+		const run = await bed.runNode({ resource: 'user', operation: 'findByUsername', username: 'anan.w' });
+		expect(run.error?.message).toMatch(/Could not obtain a bot access token: the service rejected the client ID or client secret \(invalid_client/);
+		expect(JSON.stringify(run.result.run.data.resultData)).not.toContain('wrong-secret-xyz');
+		expect(JSON.stringify(run.result.run.data.resultData)).not.toContain(Buffer.from(`${bed.emulator.credentials.clientId}:wrong-secret-xyz`).toString('base64'));
+		expect(botRequests()).toHaveLength(0);
+		expect(tokenRequests()).toHaveLength(1);
+	});
+
+	it('passes its test by obtaining a token', async () => {
+		await expect(bed.testCredential(CREDENTIALS.bot.id)).resolves.toMatchObject({ status: 'OK' });
+		expect(tokenRequests()).toHaveLength(1);
+		expect(botRequests('GET')[0].headers.authorization).toBe(`Bearer ${[...bed.emulator.bot.tokens.keys()][0]}`);
+	});
+
+	it('fetches a new token for every test, even with one stored', async () => {
+		await bed.runNode({ resource: 'user', operation: 'findByUsername', username: 'anan.w' });
+		await expect(bed.testCredential(CREDENTIALS.bot.id)).resolves.toMatchObject({ status: 'OK' });
+		expect(tokenRequests()).toHaveLength(2);
+	});
+
+	it('fails its test with a wrong secret', async () => {
+		bed.credentialsHelper.set({ ...CREDENTIALS.bot, data: { ...botCredentialData(bed.emulator), clientSecret: 'nope' } });
+		const result = await bed.testCredential(CREDENTIALS.bot.id);
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(/rejected the client ID or client secret/);
+	});
+});
+
+describe('Group → Create', () => {
+	it('sends name and repeated uids[] parts, and outputs the group object', async () => {
+		const run = await bed.runNode({
+			resource: 'group',
+			operation: 'create',
+			name: 'Incident 4711',
+			members: `${U.somchai}, ${U.nattaya},${U.pimchanok}`,
+		});
+		expect(run.error).toBeUndefined();
+		expect(run.json).toHaveLength(1);
+		expect(run.json[0]).toMatchObject({
+			name: 'Incident 4711',
+			type: 'group_chatv2',
+			userCount: 4,
+			settings: expect.objectContaining({ isPrivate: true }),
+		});
+		expect(typeof run.json[0]._id).toBe('string');
+		expect(run.json[0].group).toBeUndefined();
+
+		const [sent] = botRequests('POST');
+		expect(sent.path).toBe('/bot/v1/groups');
+		expect(sent.contentType).toMatch(/^multipart\/form-data; boundary=/);
+		expect(sent.headers['content-length']).toBeDefined();
+		expect(sent.headers['transfer-encoding']).toBeUndefined();
+		expect(sent.parts).toEqual([
+			{ name: 'name', size: 13, value: 'Incident 4711' },
+			{ name: 'uids[]', size: 24, value: U.somchai },
+			{ name: 'uids[]', size: 24, value: U.nattaya },
+			{ name: 'uids[]', size: 24, value: U.pimchanok },
+		]);
+	});
+
+	it('takes the members as a list from an expression', async () => {
+		const run = await bed.runNode(
+			{ resource: 'group', operation: 'create', name: 'From list', members: '={{ $json.ids }}' },
+			{ items: [{ json: { ids: [U.anan, U.arthit] } }] },
+		);
+		expect(run.error).toBeUndefined();
+		expect(botRequests('POST')[0].parts!.filter((p) => p.name === 'uids[]').map((p) => p.value)).toEqual([U.anan, U.arthit]);
+	});
+
+	it('sends the picture from a binary property as the file part', async () => {
+		const run = await bed.runNode(
+			{ resource: 'group', operation: 'create', name: 'With picture', members: U.somchai, pictureBinaryProperty: 'data' },
+			{ items: [pictureItem()] },
+		);
+		expect(run.error).toBeUndefined();
+		const parts = botRequests('POST')[0].parts!;
+		expect(parts[2]).toEqual({
+			name: 'file',
+			filename: 'incident.png',
+			contentType: 'image/png',
+			size: PNG.length,
+			sha256: sha256(PNG),
+		});
+		const group = bed.emulator.bot.groups.get(run.json[0]._id as string);
+		expect(group?.picture).toMatchObject({ size: PNG.length, sha256: sha256(PNG) });
+	});
+
+	it('streams a picture kept on disk (filesystem binary mode) with its known length', async () => {
+		const env = await initHarnessEnv({ binaryDataMode: 'filesystem' });
+		try {
+			const big = Buffer.concat([PNG, Buffer.alloc(3 * 1024 * 1024, 1)]);
+			const binary = await Container.get(BinaryDataService).store(
+				{ type: 'execution', workflowId: 'harness-workflow', executionId: 'seed' },
+				big,
+				{ data: '', mimeType: 'image/png', fileName: 'large.png' } as IBinaryData,
+			);
+			expect(binary.id).toMatch(/^filesystem/);
+			const run = await bed.runNode(
+				{ resource: 'group', operation: 'create', name: 'Large picture', members: U.somchai, pictureBinaryProperty: 'data' },
+				{ items: [{ json: {}, binary: { data: binary } }] },
+			);
+			expect(run.error).toBeUndefined();
+			const [sent] = botRequests('POST');
+			expect(sent.parts![2]).toMatchObject({ name: 'file', filename: 'large.png', size: big.length, sha256: sha256(big) });
+			expect(Number(sent.headers['content-length'])).toBeGreaterThan(big.length);
+		} finally {
+			await env.setBinaryDataMode('default');
+		}
+	});
+
+	it.each([
+		['a blank name', { name: '={{ "  " }}' }, /"Name" in item 0: is required/],
+		['no member', { members: '={{ "" }}' }, /"Member IDs" in item 0: at least one user ID is required/],
+		['an empty member list', { members: '={{ [] }}' }, /"Member IDs" in item 0: at least one user ID is required/],
+		['a member with spaces', { members: '={{ "a b" }}' }, /"Member IDs" in item 0: "a b" is not one ID/],
+		['a member that is not text', { members: '={{ [{ id: 1 }] }}' }, /"Member IDs" in item 0: expected user IDs/],
+		['a missing binary property', { pictureBinaryProperty: 'nothing' }, /nothing/],
+	])('rejects %s before any request', async (_label, override, message) => {
+		const run = await bed.runNode({ resource: 'group', operation: 'create', name: 'Valid', members: U.somchai, ...override });
+		expect(run.error?.message).toMatch(message);
+		expect(run.error?.name).toBe('NodeOperationError');
+		expect(bed.emulator.log).toHaveLength(0);
+	});
+
+	it('rejects a picture that is not an image before any request', async () => {
+		const run = await bed.runNode(
+			{ resource: 'group', operation: 'create', name: 'Valid', members: U.somchai, pictureBinaryProperty: 'data' },
+			{ items: [pictureItem(Buffer.from('%PDF-1.7'), 'application/pdf')] },
+		);
+		expect(run.error?.message).toMatch(/"Picture \(Binary Property\)" in item 0: must be an image, got application\/pdf/);
+		expect(bed.emulator.log).toHaveLength(0);
+	});
+
+	it('shows the service\'s error for an unknown member, and is not resent', async () => {
+		const run = await bed.runNode({ resource: 'group', operation: 'create', name: 'Ghost', members: '000000000000000000000000' });
+		expect(run.error?.name).toBe('NodeApiError');
+		expect(run.error?.httpCode).toBe('404');
+		expect(run.error?.message).toBe('Not found: User 000000000000000000000000 not found');
+		expect(run.error?.description).toContain('Service code: user_not_found');
+	});
+
+	it('does not resend a create after a 503 (not idempotent)', async () => {
+		bed.emulator.faults.add({ method: 'POST', path: '/bot/v1/groups', action: { kind: 'status', status: 503 } });
+		const run = await bed.runNode({ resource: 'group', operation: 'create', name: 'Once', members: U.somchai });
+		expect(run.error?.httpCode).toBe('503');
+		expect(botRequests('POST')).toHaveLength(1);
+	});
+});
+
+describe('Group Topic → Create', () => {
+	it('sends the name form-encoded, as in the document\'s sample, and outputs the topic', async () => {
+		const run = await bed.runNode({ resource: 'groupTopic', operation: 'create', groupId: G.incidentRoom, name: 'Timeline & notes' });
+		expect(run.error).toBeUndefined();
+		expect(run.json).toEqual([{ _id: expect.any(String), name: 'Timeline & notes', gid: G.incidentRoom }]);
+		const [sent] = botRequests('POST');
+		expect(sent.path).toBe(`/bot/v1/groups/${G.incidentRoom}/topics`);
+		expect(sent.contentType).toBe('application/x-www-form-urlencoded');
+		expect(sent.body).toEqual({ name: 'Timeline & notes' });
+	});
+
+	it('works with the id of a group created just before', async () => {
+		const created = await bed.runNode({ resource: 'group', operation: 'create', name: 'New', members: U.somchai });
+		const gid = created.json[0]._id as string;
+		const run = await bed.runNode({ resource: 'groupTopic', operation: 'create', groupId: gid, name: 'Actions' });
+		expect(run.json[0]).toMatchObject({ gid, name: 'Actions' });
+	});
+
+	it('says the bot is not a member of a group it is not in', async () => {
+		const run = await bed.runNode({ resource: 'groupTopic', operation: 'create', groupId: G.privateLounge, name: 'x' });
+		expect(run.error?.httpCode).toBe('403');
+		expect(run.error?.message).toMatch(/^The bot is not a member of group 64b7f0a1c2d3e4f5a6b7d002/);
+	});
+
+	it.each([
+		['a blank group id', { groupId: '={{ "" }}' }, /"Group ID" in item 0: is required/],
+		['a group id with a path in it', { groupId: '={{ "x/../y z" }}' }, /"Group ID" in item 0: must be one ID without spaces/],
+		['a blank name', { name: '={{ "" }}' }, /"Name" in item 0: is required/],
+	])('rejects %s before any request', async (_label, override, message) => {
+		const run = await bed.runNode({ resource: 'groupTopic', operation: 'create', groupId: G.incidentRoom, name: 'ok', ...override });
+		expect(run.error?.message).toMatch(message);
+		expect(bed.emulator.log).toHaveLength(0);
+	});
+
+	it('keeps an id containing a slash inside its path segment', async () => {
+		const run = await bed.runNode({ resource: 'groupTopic', operation: 'create', groupId: '={{ "a/../b" }}', name: 'x' });
+		expect(run.error?.httpCode).toBe('404');
+		expect(botRequests('POST')[0].rawUrl).toBe('/bot/v1/groups/a%2F..%2Fb/topics');
+	});
+});
+
+describe('User → Find by Username', () => {
+	it('outputs one item per user, leaving out deleted users by default', async () => {
+		const run = await bed.runNode({ resource: 'user', operation: 'findByUsername', username: 'somchai' });
+		expect(run.error).toBeUndefined();
+		expect(run.json.map((u) => u.username)).toEqual(['somchai.k']);
+		expect(run.json[0]).toEqual({
+			_id: U.somchai,
+			username: 'somchai.k',
+			email: 'somchai.k@example.com',
+			firstname: 'Somchai',
+			lastname: 'Kittisak',
+			position: 'Site Reliability Engineer',
+			deleted: false,
+		});
+		expect(botRequests('GET')[0].query).toEqual({ username: 'somchai' });
+	});
+
+	it('includes deleted users when asked', async () => {
+		const run = await bed.runNode({ resource: 'user', operation: 'findByUsername', username: 'somchai', options: { excludeDeleted: false } });
+		expect(run.json.map((u) => [u.username, u.deleted])).toEqual([
+			['somchai.k', false],
+			['somchai.k.old', true],
+		]);
+	});
+
+	it('keeps exact matches only when asked', async () => {
+		const run = await bed.runNode({ resource: 'user', operation: 'findByUsername', username: 'Somchai.K', options: { excludeDeleted: false, exactMatch: true } });
+		expect(run.json.map((u) => u.username)).toEqual(['somchai.k']);
+	});
+
+	it('outputs nothing for a username nobody has, and pairs items to their inputs', async () => {
+		const run = await bed.runNode(
+			{ resource: 'user', operation: 'findByUsername', username: '={{ $json.u }}' },
+			{ items: [{ json: { u: 'nobody.here' } }, { json: { u: 'anan.w' } }] },
+		);
+		expect(run.json.map((u) => u.username)).toEqual(['anan.w']);
+		expect(run.items[0].pairedItem).toEqual({ item: 1 });
+	});
+
+	it('rejects a blank username before any request', async () => {
+		const run = await bed.runNode({ resource: 'user', operation: 'findByUsername', username: '={{ " " }}' });
+		expect(run.error?.message).toMatch(/"Username" in item 0: is required/);
+		expect(bed.emulator.log).toHaveLength(0);
+	});
+});
+
+describe('User → Get Info in Group', () => {
+	it('reads the info of a member of a group the bot is in (v2)', async () => {
+		const run = await bed.runNode({ resource: 'user', operation: 'getInfoInGroup', groupId: G.incidentRoom, userId: U.somchai });
+		expect(run.error).toBeUndefined();
+		expect(run.json).toEqual([
+			{
+				_id: U.somchai,
+				firstname: 'Somchai',
+				lastname: 'Kittisak',
+				avatar: expect.stringMatching(/^https:\/\//),
+				network_admin: true,
+			},
+		]);
+		expect(botRequests('GET')[0].path).toBe(`/bot/v2/groups/${G.incidentRoom}/users/${U.somchai}/info`);
+	});
+
+	it('says so when the user is not in the group', async () => {
+		const run = await bed.runNode({ resource: 'user', operation: 'getInfoInGroup', groupId: G.incidentRoom, userId: U.arthit });
+		expect(run.error?.name).toBe('NodeApiError');
+		expect(run.error?.httpCode).toBe('403');
+		expect(run.error?.message).toBe(
+			`No info: user ${U.arthit} and the bot must both be members of group ${G.incidentRoom}, and at least one of them is not (the service said: The user and the bot must both be members of the group)`,
+		);
+	});
+
+	it('says so when the bot is not in the group', async () => {
+		const run = await bed.runNode({ resource: 'user', operation: 'getInfoInGroup', groupId: G.privateLounge, userId: U.somchai });
+		expect(run.error?.httpCode).toBe('403');
+		expect(run.error?.message).toMatch(/must both be members of group 64b7f0a1c2d3e4f5a6b7d002/);
+	});
+
+	it('gives every failed item its own error with Continue On Fail', async () => {
+		const run = await bed.runNode(
+			{ resource: 'user', operation: 'getInfoInGroup', groupId: '={{ $json.g }}', userId: '={{ $json.u }}' },
+			{
+				continueOnFail: true,
+				items: [
+					{ json: { g: G.incidentRoom, u: U.nattaya } },
+					{ json: { g: G.incidentRoom, u: '' } },
+					{ json: { g: 'missing', u: U.nattaya } },
+				],
+			},
+		);
+		expect(run.items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		expect(run.json[0]).toMatchObject({ _id: U.nattaya });
+		expect(run.json[1].error).toMatch(/"User ID" in item 1: is required/);
+		expect(run.json[2]).toMatchObject({ httpCode: '404' });
+		expect(String(run.json[2].error)).toMatch(/group or the user was not found/);
+	});
+});
