@@ -15,6 +15,7 @@ import {
 	loadCommunityPackage,
 	runWorkflow,
 	testCredential,
+	type StoredCredential,
 	type WorkflowJson,
 } from '../test/harness/engine';
 
@@ -25,21 +26,47 @@ function cell(value: unknown, width: number): string {
 	return text.length > width ? `${text.slice(0, width - 1)}…` : text.padEnd(width);
 }
 
+/** One line per output item: its id and the fields a reader looks for first. */
+function summary(row: IDataObject): string {
+	const id = row.id ?? row._id ?? row.type ?? '';
+	const fields = ['name', 'username', 'source', 'supportedLanguages', 'gid', 'label', 'data', 'userCount']
+		.filter((key) => row[key] !== undefined && row[key] !== '')
+		.map((key) => `${key}=${cell(row[key], 28).trim()}`);
+	return `${cell(id, 26)} ${fields.join('  ')}`;
+}
+
 async function main(): Promise<void> {
 	await initHarnessEnv();
 	const emulator = await startEmulator();
 	try {
 		const { nodeTypes, credentialTypes } = loadCommunityPackage(ROOT);
 		const credentials = new InMemoryCredentialsHelper(credentialTypes);
-		credentials.set({
-			id: 'workplace-kb',
-			name: 'Workplace Knowledge Base (emulator)',
-			type: 'workplaceKnowledgeBaseApi',
-			data: { baseUrl: emulator.url, apiKey: emulator.credentials.apiKey },
-		});
+		// The ids the example workflows reference, as after importing them into n8n.
+		const stored: StoredCredential[] = [
+			{
+				id: 'workplace-kb',
+				name: 'Workplace Knowledge Base (emulator)',
+				type: 'workplaceKnowledgeBaseApi',
+				data: { baseUrl: emulator.url, apiKey: emulator.credentials.apiKey },
+			},
+			{
+				id: 'workplace-bot',
+				name: 'Workplace Bot (emulator)',
+				type: 'workplaceBotApi',
+				data: {
+					baseUrl: emulator.url,
+					clientId: emulator.credentials.clientId,
+					clientSecret: emulator.credentials.clientSecret,
+				},
+			},
+		];
 		console.log(`Emulator: ${emulator.url}`);
-		const test = await testCredential(credentials, 'workplace-kb');
-		console.log(`Credential test (Workplace Knowledge Base API): ${test.status} — ${test.message}\n`);
+		for (const credential of stored) {
+			credentials.set(credential);
+			const test = await testCredential(credentials, credential.id);
+			console.log(`Credential test (${credential.type}): ${test.status} — ${test.message}`);
+		}
+		console.log('');
 
 		const dir = path.join(ROOT, 'examples');
 		let failures = 0;
@@ -58,8 +85,8 @@ async function main(): Promise<void> {
 				const rows = (run.outputs[0] ?? []).map((i) => i.json as IDataObject);
 				console.log(`  ✓ ${name}: ${rows.length} item(s)`);
 				for (const row of rows.slice(0, 8)) {
-					if (row.id === undefined) continue;
-					console.log(`      ${cell(row.id, 5)} ${cell(row.name, 28)} ${cell(row.source, 9)} ${cell(row.supportedLanguages, 6)}`);
+					const line = summary(row);
+					if (line.trim()) console.log(`      ${line}`);
 				}
 			}
 			console.log('');
