@@ -60,9 +60,10 @@ const DAY_MS = 86_400_000;
 
 /**
  * The instant at which the wall clock of `timeZone` reads `wallMs` (a wall
- * time written as if it were UTC). In an overlap (clocks set back) the
- * earlier instant is used; in a gap (clocks set forward) the time is moved
- * forward by the gap, as luxon and n8n do.
+ * time written as if it were UTC). In a gap (clocks set forward) the time is
+ * moved forward by the gap, as luxon does; in an overlap (clocks set back)
+ * the earlier instant is used, always (Temporal's "compatible" rule; luxon's
+ * choice there depends on the date it runs on).
  */
 export function wallTimeToUtcMs(wallMs: number, timeZone: string): number {
 	const before = zoneOffsetMs(wallMs - DAY_MS, timeZone);

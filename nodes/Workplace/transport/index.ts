@@ -201,9 +201,11 @@ function networkError(
 	const code = errorCode(error) ?? 'ECONNRESET';
 	let message = NETWORK_MESSAGES[code] ?? `The request to the service failed (${code})`;
 	if (unsafe) message += mayHaveBeenApplied(unsafe);
+	// Not under `code`/`errorCode`: NodeApiError would swap the message for n8n's generic
+	// one for that code ("You can retry the request immediately"), wrong for a create.
 	return new NodeApiError(
 		ctx.getNode(),
-		{ errorCode: code, message } as JsonObject,
+		{ networkErrorCode: code, message } as JsonObject,
 		{
 			message,
 			description: `${code} after ${attempts} attempt${attempts === 1 ? '' : 's'}`,

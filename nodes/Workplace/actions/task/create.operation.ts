@@ -19,6 +19,7 @@ export const create: OperationDefinition = {
 			type: 'collection',
 			placeholder: 'Add Field',
 			default: {},
+			description: 'Optional fields of the task; only those added are sent',
 			options: [
 				{
 					displayName: 'Assignee ID',

@@ -21,6 +21,7 @@ export const create: OperationDefinition = {
 			type: 'collection',
 			placeholder: 'Add Field',
 			default: {},
+			description: 'Optional fields of the topic; only those added are sent',
 			options: [
 				{
 					displayName: 'Attachments',
