@@ -32,14 +32,14 @@ const taskCount = () => bed.emulator.taskProjects.tasks.size;
 const topicCount = () => bed.emulator.taskProjects.topics.size;
 const assignee = () => [...bed.emulator.taskProjects.users][0];
 
-const task = (params: INodeParameters = {}, additionalFields: IDataObject = {}): INodeParameters => ({
+const task = (params: INodeParameters = {}, additionalFields: INodeParameters = {}): INodeParameters => ({
 	resource: 'task',
 	operation: 'create',
 	taskTitle: 'Call the customer back',
 	additionalFields,
 	...params,
 });
-const topic = (params: INodeParameters = {}, additionalFields: IDataObject = {}): INodeParameters => ({
+const topic = (params: INodeParameters = {}, additionalFields: INodeParameters = {}): INodeParameters => ({
 	resource: 'topic',
 	operation: 'create',
 	taskTitle: 'Q3 onboarding',
@@ -311,6 +311,21 @@ describe('Task → Create never duplicates a task', () => {
 		expect(bed.emulator.taskProjects.tasks.has(run.json[0].id as string)).toBe(true);
 	});
 
+	it('gives up on a 429 that persists, with a rate-limit error and no task', async () => {
+		const before = taskCount();
+		bed.emulator.faults.add({
+			method: 'POST',
+			path: '/api/v1/task-projects/tasks',
+			times: Infinity,
+			action: { kind: 'status', status: 429, retryAfter: 0 },
+		});
+		const run = await bed.runNode(task());
+		expect(tpRequests().map((e) => e.status)).toEqual([429, 429, 429, 429]);
+		expect(run.error?.httpCode).toBe('429');
+		expect(run.error?.message).toMatch(/^The service is rate limiting requests; retry in 0 s/);
+		expect(taskCount()).toBe(before);
+	});
+
 	it('a 503 after the task was stored: exactly one task, no retry, and an error saying so', async () => {
 		const before = taskCount();
 		bed.emulator.faults.add({
@@ -493,6 +508,19 @@ describe('Workplace Task Projects API credential test', () => {
 		expect(result).toEqual({
 			status: 'Error',
 			message: 'The JWT lacks write access to task projects: Write access to task projects is required',
+		});
+	});
+
+	it('says so if the service ever created something from the empty test body', async () => {
+		bed.emulator.faults.add({
+			method: 'POST',
+			path: '/api/v1/task-projects/tasks',
+			action: { kind: 'status', status: 201, body: { id: 'tsk_unexpected1', taskTitle: '' } },
+		});
+		const result = await bed.testCredential(CREDENTIALS.taskProjects.id);
+		expect(result).toEqual({
+			status: 'OK',
+			message: 'The service accepted the token, but it also accepted an empty task (tsk_unexpected1); remove it',
 		});
 	});
 
