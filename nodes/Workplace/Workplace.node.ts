@@ -3,7 +3,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { describeResources } from './actions/resources';
 import { router } from './actions/router';
-import { listSearch } from './methods';
+import { credentialTest, listSearch } from './methods';
 
 export class Workplace implements INodeType {
 	description: INodeTypeDescription = {
@@ -29,11 +29,18 @@ export class Workplace implements INodeType {
 				required: true,
 				displayOptions: { show: { resource: ['group', 'groupTopic', 'user'] } },
 			},
+			{
+				name: 'workplaceTaskProjectsApi',
+				required: true,
+				// Only POST creates exist, so the test is a function that cannot create anything.
+				testedBy: 'workplaceTaskProjectsApiTest',
+				displayOptions: { show: { resource: ['task', 'topic'] } },
+			},
 		],
 		properties: describeResources(),
 	};
 
-	methods = { listSearch };
+	methods = { listSearch, credentialTest };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);

@@ -16,6 +16,7 @@ import { Container } from '@n8n/di';
 import {
 	BinaryDataConfig,
 	BinaryDataService,
+	CredentialTestContext,
 	Credentials,
 	ExecuteContext,
 	LoadOptionsContext,
@@ -38,6 +39,7 @@ import type {
 	ICredentialDataDecryptedObject,
 	ICredentialsDecrypted,
 	ICredentialsExpressionResolveValues,
+	ICredentialTestFunction,
 	ICredentialTestRequest,
 	ICredentialType,
 	ICredentialTypes,
@@ -846,8 +848,33 @@ export function pairedItems(item: INodeExecutionData): IPairedItemData[] {
 }
 
 // ---------------------------------------------------------------------------
-// 5. Credential test (ICredentialTestRequest), the way the CLI's CredentialsTester does it
+// 5. Credential test (a type's `test`, or a node's `testedBy`), the way the CLI's CredentialsTester does it
 // ---------------------------------------------------------------------------
+
+/**
+ * The CLI's CredentialsTester.getCredentialTestFunction for nodes: the first
+ * node (any version) whose `credentials` entry for this type has `testedBy`,
+ * either a function name in `methods.credentialTest` or a request.
+ */
+function findTestedBy(
+	credentialType: string,
+	nodeTypes: INodeTypes | undefined,
+): ICredentialTestFunction | { testRequest: ICredentialTestRequest } | undefined {
+	if (!nodeTypes) return undefined;
+	for (const name of Object.keys(nodeTypes.getKnownTypes())) {
+		const type = nodeTypes.getByName(name);
+		const versions: INodeType[] = 'nodeVersions' in type ? Object.values(type.nodeVersions).reverse() : [type];
+		for (const nodeType of versions) {
+			for (const { name: credName, testedBy } of nodeType.description.credentials ?? []) {
+				if (credName !== credentialType || !testedBy) continue;
+				if (typeof testedBy !== 'string') return { testRequest: testedBy };
+				const fn = nodeType.methods?.credentialTest?.[testedBy];
+				if (fn) return fn;
+			}
+		}
+	}
+	return undefined;
+}
 
 /**
  * Executes `credentialType.test` (ICredentialTestRequest) through n8n-core's RoutingNode:
@@ -860,12 +887,14 @@ export function pairedItems(item: INodeExecutionData): IPairedItemData[] {
 export async function testCredential(
 	credentialsHelper: InMemoryCredentialsHelper,
 	credentialId: string,
+	/** Node types searched for `testedBy` when the credential type has no `test`. */
+	nodeTypes?: INodeTypes,
 ): Promise<INodeCredentialTestResult> {
 	const stored = credentialsHelper.getStored(credentialId);
 	if (!stored) throw new UnexpectedError(`Unknown credential ${credentialId}`);
 	const credType = credentialsHelper.credentialTypes.getByName(stored.type);
-	const testRequest: ICredentialTestRequest | undefined = credType.test;
-	if (!testRequest) return { status: 'Error', message: 'No testing function found for this credential.' };
+	const found = credType.test ? { testRequest: credType.test } : findTestedBy(stored.type, nodeTypes);
+	if (!found) return { status: 'Error', message: 'No testing function found for this credential.' };
 
 	const credentialsDecrypted: ICredentialsDecrypted = {
 		id: stored.id,
@@ -873,6 +902,12 @@ export async function testCredential(
 		type: stored.type,
 		data: credentialsHelper.applyDefaults(stored.type, structuredClone(stored.data)),
 	};
+
+	if (typeof found === 'function') {
+		// As the CLI's CredentialsTester: the node's function, called on a CredentialTestContext.
+		return await found.call(new CredentialTestContext(), credentialsDecrypted);
+	}
+	const testRequest: ICredentialTestRequest = found.testRequest;
 
 	const testNodeTypeName = CREDENTIAL_TEST_NODE_TYPE;
 	const testNodeType: INodeType = {
@@ -906,9 +941,9 @@ export async function testCredential(
 		parameters: {},
 		credentials: { [stored.type]: { id: stored.id, name: stored.name } },
 	};
-	const nodeTypes = new HarnessNodeTypes();
-	nodeTypes.add(testNodeType);
-	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
+	const testNodeTypes = new HarnessNodeTypes();
+	testNodeTypes.add(testNodeType);
+	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes: testNodeTypes });
 
 	const mode: WorkflowExecuteMode = 'internal';
 	const hooks = new ExecutionLifecycleHooks(mode, 'credential-test', {

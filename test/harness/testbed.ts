@@ -6,7 +6,15 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 
-import type { ICredentialDataDecryptedObject, IDataObject, INode, INodeCredentialTestResult, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	INode,
+	INodeCredentialTestResult,
+	INodeExecutionData,
+	INodeParameters,
+	IWorkflowSettings,
+} from 'n8n-workflow';
 
 import { startEmulator, type Emulator } from '../../emulator/server';
 import type { EmulatorConfig } from '../../emulator/types';
@@ -30,6 +38,7 @@ export const NODE_TYPE = 'n8n-nodes-workplace.workplace';
 export const CREDENTIALS = {
 	knowledgeBase: { type: 'workplaceKnowledgeBaseApi', id: 'cred-kb', name: 'Workplace KB (emulator)' },
 	bot: { type: 'workplaceBotApi', id: 'cred-bot', name: 'Workplace Bot (emulator)' },
+	taskProjects: { type: 'workplaceTaskProjectsApi', id: 'cred-tp', name: 'Workplace Task Projects (emulator)' },
 } as const;
 
 export interface NodeRun {
@@ -45,6 +54,8 @@ export interface RunNodeOptions {
 	/** Items fed into the node, pinned on the Manual Trigger as a user would; default one empty item. */
 	items?: INodeExecutionData[];
 	continueOnFail?: boolean;
+	/** Workflow settings, e.g. `{ timezone: 'Asia/Bangkok' }` (the node reads it via getTimezone()). */
+	settings?: IWorkflowSettings;
 }
 
 export class Testbed {
@@ -67,6 +78,10 @@ export class Testbed {
 			data: { baseUrl: emulator.url, apiKey: emulator.credentials.apiKey },
 		});
 		credentialsHelper.set({ ...CREDENTIALS.bot, data: botCredentialData(emulator) });
+		credentialsHelper.set({
+			...CREDENTIALS.taskProjects,
+			data: { baseUrl: emulator.url, token: emulator.credentials.jwt },
+		});
 		return new Testbed(emulator, credentialsHelper, nodeTypes);
 	}
 
@@ -130,7 +145,9 @@ export class Testbed {
 	}
 
 	async testCredential(id: string): Promise<INodeCredentialTestResult> {
-		return await testCredential(this.credentialsHelper, id);
+		const result = await testCredential(this.credentialsHelper, id, this.nodeTypes);
+		assertNoSecrets(result, this.secrets);
+		return result;
 	}
 
 	async close(): Promise<void> {
@@ -155,10 +172,10 @@ export function singleNodeWorkflow(parameters: INodeParameters, options: RunNode
 		typeVersion: 1,
 		position: [200, 0],
 		parameters,
-		credentials: {
-			[CREDENTIALS.knowledgeBase.type]: { id: CREDENTIALS.knowledgeBase.id, name: CREDENTIALS.knowledgeBase.name },
-			[CREDENTIALS.bot.type]: { id: CREDENTIALS.bot.id, name: CREDENTIALS.bot.name },
-		},
+		// Every credential of the testbed: the node uses the one its resource needs.
+		credentials: Object.fromEntries(
+			Object.values(CREDENTIALS).map((c): [string, { id: string; name: string }] => [c.type, { id: c.id, name: c.name }]),
+		),
 	};
 	if (options.continueOnFail) node.onError = 'continueRegularOutput';
 	return {
@@ -178,6 +195,7 @@ export function singleNodeWorkflow(parameters: INodeParameters, options: RunNode
 			'Manual Trigger': { main: [[{ node: 'Workplace', type: 'main', index: 0 }]] },
 		},
 		pinData: options.items ? { 'Manual Trigger': options.items } : undefined,
+		settings: options.settings,
 	};
 }
 

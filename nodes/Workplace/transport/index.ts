@@ -4,6 +4,7 @@
  * data (ApiRequest); this module executes them.
  */
 import type {
+	ICredentialDataDecryptedObject,
 	IDataObject,
 	IExecuteFunctions,
 	IHttpRequestMethods,
@@ -13,6 +14,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 import { Stream, type Readable } from 'stream';
+
+import { jwtProblem } from './jwt';
 
 export type ApiArea = 'knowledgeBase' | 'taskProjects' | 'bot';
 
@@ -25,11 +28,21 @@ export interface AreaDefinition {
 	 * throw (every other status still comes back as data for the transport to map).
 	 */
 	refreshesOn401?: boolean;
+	/**
+	 * Local check of the credential, run once per node run with the base URL
+	 * read: returns why it cannot work (never quoting a secret), or undefined.
+	 */
+	check?(credentials: ICredentialDataDecryptedObject): string | undefined;
 }
 
 export const AREAS: Record<ApiArea, AreaDefinition> = {
 	knowledgeBase: { credential: 'workplaceKnowledgeBaseApi', prefix: '/api/v1' },
-	taskProjects: { credential: 'workplaceTaskProjectsApi', prefix: '/api/v1/task-projects' },
+	taskProjects: {
+		credential: 'workplaceTaskProjectsApi',
+		prefix: '/api/v1/task-projects',
+		// An expired JWT is certain to be refused; say so before anything is sent.
+		check: (credentials) => jwtProblem(credentials.token),
+	},
 	bot: { credential: 'workplaceBotApi', prefix: '', refreshesOn401: true },
 };
 
@@ -47,6 +60,8 @@ export interface ApiRequest {
 	form?: Record<string, string>;
 	/** Safe to send again after it may have reached the service (GET, PUT replace, DELETE). */
 	idempotent: boolean;
+	/** What a create makes ("task"), named when its outcome is unknown after a failure. */
+	creates?: string;
 	/** Hand back the response body as a stream (downloads). */
 	stream?: boolean;
 	timeoutMs?: number;
@@ -86,9 +101,12 @@ const NEVER_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
 
 const baseUrls = new WeakMap<object, Map<string, Promise<string>>>();
 
-/** Reads the credential's base URL once per node run, not once per item. */
+/**
+ * Reads the credential's base URL, and runs the area's credential check, once
+ * per node run, not once per item.
+ */
 async function baseUrlFor(ctx: Context, area: ApiArea): Promise<string> {
-	const credential = AREAS[area].credential;
+	const { credential, check } = AREAS[area];
 	let perRun = baseUrls.get(ctx);
 	if (!perRun) {
 		perRun = new Map();
@@ -96,7 +114,11 @@ async function baseUrlFor(ctx: Context, area: ApiArea): Promise<string> {
 	}
 	let url = perRun.get(credential);
 	if (!url) {
-		url = ctx.getCredentials(credential).then((data) => normaliseBaseUrl(ctx, data.baseUrl));
+		url = ctx.getCredentials(credential).then((data) => {
+			const problem = check?.(data);
+			if (problem) throw new NodeOperationError(ctx.getNode(), `${problem} (nothing was sent)`);
+			return normaliseBaseUrl(ctx, data.baseUrl);
+		});
 		perRun.set(credential, url);
 	}
 	return await url;
@@ -197,12 +219,22 @@ const NETWORK_MESSAGES: Record<string, string> = {
 };
 
 /** A network failure as a NodeApiError carrying nothing of the request (no headers, no keys). */
-function networkError(ctx: Context, error: unknown, itemIndex: number | undefined, attempts: number): NodeApiError {
+function networkError(
+	ctx: Context,
+	error: unknown,
+	itemIndex: number | undefined,
+	attempts: number,
+	/** Set when the failed request may have reached the service and is not safe to resend. */
+	unsafe?: ApiRequest,
+): NodeApiError {
 	const code = errorCode(error) ?? 'ECONNRESET';
-	const message = NETWORK_MESSAGES[code] ?? `The request to the service failed (${code})`;
+	let message = NETWORK_MESSAGES[code] ?? `The request to the service failed (${code})`;
+	if (unsafe) message += mayHaveBeenApplied(unsafe);
+	// Not under `code`/`errorCode`: NodeApiError would swap the message for n8n's generic
+	// one for that code ("You can retry the request immediately"), wrong for a create.
 	return new NodeApiError(
 		ctx.getNode(),
-		{ errorCode: code, message } as JsonObject,
+		{ networkErrorCode: code, message } as JsonObject,
 		{
 			message,
 			description: `${code} after ${attempts} attempt${attempts === 1 ? '' : 's'}`,
@@ -219,7 +251,15 @@ export async function apiRequest<T = unknown>(
 	policy: RetryPolicy = DEFAULT_RETRY_POLICY,
 ): Promise<ApiResponse<T>> {
 	const { credential, prefix, refreshesOn401 } = AREAS[request.area];
-	const url = (await baseUrlFor(ctx, request.area)) + buildPath(prefix, request.path);
+	let baseUrl: string;
+	try {
+		baseUrl = await baseUrlFor(ctx, request.area);
+	} catch (error) {
+		// The cached failure is shared by the run's items; each item gets its own error.
+		const { message, description } = error as NodeOperationError;
+		throw new NodeOperationError(ctx.getNode(), message, { itemIndex, description: description ?? undefined });
+	}
+	const url = baseUrl + buildPath(prefix, request.path);
 	let resentAfterRefresh = false;
 
 	for (let attempt = 1; ; attempt++) {
@@ -281,7 +321,7 @@ export async function apiRequest<T = unknown>(
 					await sleep(backoffDelay(attempt, policy));
 					continue;
 				}
-				throw networkError(ctx, error, itemIndex, attempt);
+				throw networkError(ctx, error, itemIndex, attempt, neverSent || request.idempotent ? undefined : request);
 			}
 		}
 
@@ -305,8 +345,20 @@ export async function apiRequest<T = unknown>(
 			const wait = parseRetryAfter(response.headers['retry-after']);
 			throw rateLimitError(ctx, body, wait, itemIndex);
 		}
-		throw apiError(ctx, request.area, status, body, itemIndex, response.headers, request.errorMessages?.[status]);
+		const error = apiError(ctx, request.area, status, body, itemIndex, response.headers, request.errorMessages?.[status]);
+		if (status >= 500 && !request.idempotent) error.message += mayHaveBeenApplied(request);
+		throw error;
 	}
+}
+
+/**
+ * Said of a non-idempotent request whose fate is unknown (a 5xx, a timeout or
+ * a reset after sending): it may have been carried out, and it was not resent,
+ * because resending could do it twice.
+ */
+export function mayHaveBeenApplied(request: Pick<ApiRequest, 'creates'>): string {
+	const what = request.creates ? `the ${request.creates} may have been created` : 'the request may have been carried out';
+	return `; ${what} even so. It was not retried automatically, to avoid a duplicate: check before running this item again`;
 }
 
 /** Reads at most 64 KiB of a streamed error body, so an error page is shown, not piped. */
@@ -358,23 +410,34 @@ interface ParsedError {
 	message?: string;
 	code?: string;
 	details: string[];
+	/** Field paths the details name, in order, without repeats. */
+	paths: string[];
 }
 
 /** Reads every error shape the service uses; tolerant of bodies the documents do not show. */
 export function parseErrorBody(body: unknown): ParsedError {
 	if (typeof body === 'string') {
 		const text = body.trim();
-		return { message: text && text.length <= 300 && !text.startsWith('<') ? text : undefined, details: [] };
+		return {
+			message: text && text.length <= 300 && !text.startsWith('<') ? text : undefined,
+			details: [],
+			paths: [],
+		};
 	}
-	if (!body || typeof body !== 'object') return { details: [] };
+	if (!body || typeof body !== 'object') return { details: [], paths: [] };
 	const b = body as IDataObject;
 	const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : typeof v === 'number' ? String(v) : undefined);
 	const details: string[] = [];
+	const paths: string[] = [];
+	const addPath = (p: string | undefined) => {
+		if (p && !paths.includes(p)) paths.push(p);
+	};
 	// Knowledge base: errors[{type, field, value, message}]
 	if (Array.isArray(b.errors)) {
 		for (const e of b.errors as IDataObject[]) {
 			if (!e || typeof e !== 'object') continue;
 			const field = str(e.field) ?? str(e.path);
+			addPath(field);
 			const msg = str(e.message) ?? str(e.type) ?? 'invalid';
 			details.push(field ? `${field}: ${msg}` : msg);
 		}
@@ -384,6 +447,7 @@ export function parseErrorBody(body: unknown): ParsedError {
 		for (const d of b.details as IDataObject[]) {
 			if (!d || typeof d !== 'object') continue;
 			const path = str(d.path) ?? str(d.field);
+			addPath(path);
 			const msg = str(d.message) ?? 'invalid';
 			details.push(path ? `${path}: ${msg}` : msg);
 		}
@@ -392,7 +456,7 @@ export function parseErrorBody(body: unknown): ParsedError {
 	const message =
 		str(b.message) ?? str(nested?.message) ?? str(b.error_description) ?? str(b.error) ?? undefined;
 	const code = str(b.code) ?? str(nested?.code) ?? (typeof b.error === 'string' ? b.error : undefined) ?? str(b.name);
-	return { message, code, details };
+	return { message, code, details, paths };
 }
 
 function toJsonObject(body: unknown): JsonObject {
@@ -425,6 +489,8 @@ export function apiError(
 	// An operation's own meaning leads; the service's words follow it.
 	const said = meaning ? ` (the service said: ${parsed.message})` : `: ${parsed.message}`;
 	let message = parsed.message ? `${hint}${said}` : hint;
+	// A 404 about a related resource (assigneeId, labelIds[1]) names the fields it is about.
+	if (status === 404 && parsed.paths.length > 0) message += ` (${parsed.paths.join(', ')})`;
 	if (status >= 300 && status < 400) {
 		const location = headers?.location;
 		message = `The service redirected the request${location ? ` to ${String(location)}` : ''}; redirects are not followed so that credentials stay with the configured Base URL`;

@@ -1,0 +1,123 @@
+/**
+ * Credential tests that cannot be declarative requests.
+ *
+ * Task projects: the interface has only POST creates, so any test request that
+ * succeeds would create a task. Instead:
+ * (a) the JWT's `exp` is read locally (not verified) and an expired or
+ *     malformed token fails the test without a request;
+ * (b) a create with an empty body (no taskTitle) is sent. The service checks
+ *     the token before the body, so 401 means a bad token and 403 a token
+ *     without write access, while 400 or 422 mean the token was accepted and
+ *     the body refused: nothing could have been created.
+ * Messages never contain the token.
+ */
+import type {
+	ICredentialsDecrypted,
+	ICredentialTestFunctions,
+	IDataObject,
+	INodeCredentialTestResult,
+} from 'n8n-workflow';
+
+import { jwtProblem, bareToken } from '../transport/jwt';
+
+interface LegacyFullResponse {
+	statusCode: number;
+	body?: unknown;
+}
+
+function serviceMessage(body: unknown): string | undefined {
+	const b = (typeof body === 'string' ? safeJson(body) : body) as IDataObject | undefined;
+	const message = b && typeof b === 'object' ? b.message : undefined;
+	return typeof message === 'string' && message !== '' ? message.slice(0, 300) : undefined;
+}
+
+function safeJson(text: string): unknown {
+	try {
+		return JSON.parse(text) as unknown;
+	} catch {
+		return undefined;
+	}
+}
+
+function baseUrlOf(value: unknown): string | undefined {
+	try {
+		const parsed = new URL(typeof value === 'string' ? value.trim() : '');
+		if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return undefined;
+		if (parsed.search || parsed.hash) return undefined;
+		return `${parsed.origin}${parsed.pathname.replace(/\/+$/, '')}`;
+	} catch {
+		return undefined;
+	}
+}
+
+export async function workplaceTaskProjectsApiTest(
+	this: ICredentialTestFunctions,
+	credential: ICredentialsDecrypted,
+): Promise<INodeCredentialTestResult> {
+	const data = credential.data ?? {};
+	const problem = jwtProblem(data.token);
+	if (problem) return { status: 'Error', message: problem };
+	const baseUrl = baseUrlOf(data.baseUrl);
+	if (!baseUrl) {
+		return {
+			status: 'Error',
+			message: 'The Base URL is not a valid http(s) address without "?" or "#" (e.g. "https://workplace.example.com")',
+		};
+	}
+
+	let response: LegacyFullResponse;
+	try {
+		// ICredentialTestFunctions offers only this helper (n8n-workflow 2.41); n8n-core
+		// runs it on the same axios stack as httpRequest. Redirects of a POST are not followed.
+		// eslint-disable-next-line @n8n/community-nodes/no-deprecated-workflow-functions
+		response = (await this.helpers.request({
+			method: 'POST',
+			uri: `${baseUrl}/api/v1/task-projects/tasks`,
+			headers: {
+				Authorization: `Bearer ${bareToken(String(data.token))}`,
+				'Content-Type': 'application/json',
+			},
+			// Deliberately invalid: no taskTitle, so the service can only refuse it.
+			body: {},
+			json: true,
+			simple: false,
+			resolveWithFullResponse: true,
+			followRedirect: false,
+			followAllRedirects: false,
+			timeout: 30_000,
+		})) as LegacyFullResponse;
+	} catch (error) {
+		const code = (error as { code?: unknown }).code;
+		return {
+			status: 'Error',
+			message: `The service could not be reached at the Base URL${typeof code === 'string' ? ` (${code})` : ''}`,
+		};
+	}
+
+	const status = response.statusCode;
+	const said = serviceMessage(response.body);
+	const suffix = said ? `: ${said}` : '';
+	if (status === 400 || status === 422) {
+		return { status: 'OK', message: 'Connection successful: the service accepted the token (nothing was created)' };
+	}
+	if (status === 401) return { status: 'Error', message: `The service rejected the JWT${suffix}` };
+	if (status === 403) {
+		return { status: 'Error', message: `The JWT lacks write access to task projects${suffix}` };
+	}
+	if (status >= 200 && status < 300) {
+		// Not expected: the service created something from an empty body. Say so.
+		const id = (response.body as IDataObject | undefined)?.id;
+		return {
+			status: 'OK',
+			message: `The service accepted the token, but it also accepted an empty task${typeof id === 'string' ? ` (${id})` : ''}; remove it`,
+		};
+	}
+	if (status === 404 || (status >= 300 && status < 400)) {
+		return {
+			status: 'Error',
+			message: `No task-projects interface at this Base URL (the service answered ${status}); check the address`,
+		};
+	}
+	if (status === 429) return { status: 'Error', message: 'The service is rate limiting requests; test again later' };
+	return { status: 'Error', message: `The service answered ${status}${suffix}` };
+}
