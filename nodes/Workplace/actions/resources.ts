@@ -6,9 +6,10 @@ import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { knowledgeBase } from './knowledgeBase';
+import { knowledgeFile } from './knowledgeFile';
 import type { OperationDefinition, ResourceDefinition } from './types';
 
-export const RESOURCES: ResourceDefinition[] = [knowledgeBase];
+export const RESOURCES: ResourceDefinition[] = [knowledgeBase, knowledgeFile];
 
 export function findOperation(resource: string, operation: string): OperationDefinition | undefined {
 	return RESOURCES.find((r) => r.value === resource)?.operations.find((o) => o.value === operation);
