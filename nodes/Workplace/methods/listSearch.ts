@@ -44,7 +44,7 @@ export async function searchKnowledgeFiles(
 	filter?: string,
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
-	const raw = this.getNodeParameter('knowledgeId', undefined, { extractValue: true }) as unknown;
+	const raw = this.getNodeParameter('knowledgeId', '', { extractValue: true }) as unknown;
 	const knowledgeId = typeof raw === 'number' ? String(raw) : typeof raw === 'string' ? raw.trim() : '';
 	if (!/^[1-9][0-9]{0,15}$/.test(knowledgeId)) {
 		throw new NodeOperationError(this.getNode(), 'Choose a knowledge base first: its files are listed here');

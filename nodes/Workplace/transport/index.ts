@@ -13,7 +13,6 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 import { createHash } from 'crypto';
-import { IncomingMessage } from 'http';
 import { finished, Transform, type Readable, type TransformCallback } from 'stream';
 
 export type ApiArea = 'knowledgeBase' | 'taskProjects' | 'bot';
@@ -334,14 +333,19 @@ function contentLength(headers: ApiResponse['headers']): number | undefined {
 	return typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value.trim()) : undefined;
 }
 
-/** Wraps a streamed 2xx body in a MeteredBody that knows its Content-Length. */
+/**
+ * Wraps a streamed 2xx body in a MeteredBody that knows its Content-Length. The
+ * request asked for no content coding, so the announced length is the length of
+ * the bytes handed on; a body that still says it is encoded is not measured.
+ */
 function meterResponseBody(ctx: Context, response: ApiResponse, itemIndex: number | undefined): MeteredBody {
 	const source = response.body as Readable;
-	// Only the raw message's length is the length of what arrives (a decoded body's is not).
-	const expected = source instanceof IncomingMessage ? contentLength(response.headers) : undefined;
-	return new MeteredBody(expected, (received, total, cause) => incompleteBodyError(ctx, received, total, cause, itemIndex)).from(
-		source,
-	);
+	const coding = String(response.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+	const expected = coding === 'identity' || coding === '' ? contentLength(response.headers) : undefined;
+	const meter = new MeteredBody(expected, (received, total, cause) => incompleteBodyError(ctx, received, total, cause, itemIndex));
+	// The failure may come before anyone reads (n8n's store opens its file first); it is kept for the reader.
+	meter.on('error', () => undefined);
+	return meter.from(source);
 }
 
 export function incompleteBodyError(
