@@ -22,7 +22,7 @@ export class Workplace implements INodeType {
 			{
 				name: 'workplaceKnowledgeBaseApi',
 				required: true,
-				displayOptions: { show: { resource: ['knowledgeBase'] } },
+				displayOptions: { show: { resource: ['knowledgeBase', 'knowledgeFile'] } },
 			},
 			{
 				name: 'workplaceBotApi',

@@ -8,13 +8,14 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { group } from './group';
 import { groupTopic } from './groupTopic';
 import { knowledgeBase } from './knowledgeBase';
+import { knowledgeFile } from './knowledgeFile';
 import { messageAction } from './messageAction';
 import { task } from './task';
 import { topic } from './topic';
 import { user } from './user';
 import type { OperationDefinition, ResourceDefinition } from './types';
 
-export const RESOURCES: ResourceDefinition[] = [knowledgeBase, task, topic, group, groupTopic, user, messageAction];
+export const RESOURCES: ResourceDefinition[] = [knowledgeBase, knowledgeFile, task, topic, group, groupTopic, user, messageAction];
 
 export function findOperation(resource: string, operation: string): OperationDefinition | undefined {
 	return RESOURCES.find((r) => r.value === resource)?.operations.find((o) => o.value === operation);

@@ -37,7 +37,7 @@ async function runOperation(
 		return rows.map((row) => ({ json: map(row) }));
 	}
 	const response = await apiRequest(ctx, request, i);
-	if (operation.output) return await operation.output.call(ctx, response, i);
+	if (operation.output) return await operation.output.call(ctx, response, i, request);
 	const body = response.body;
 	if (Array.isArray(body)) return (body as IDataObject[]).map((json) => ({ json }));
 	return [{ json: body && typeof body === 'object' ? (body as IDataObject) : { response: body ?? null } }];
@@ -58,10 +58,13 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			const results = await runOperation(this, operation, i);
 			for (const result of results) output.push({ ...result, pairedItem: { item: i } });
 		} catch (error) {
-			const nodeError =
+			let nodeError =
 				error instanceof NodeApiError || error instanceof NodeOperationError
 					? error
 					: new NodeOperationError(this.getNode(), error as Error, { itemIndex: i });
+			if (nodeError instanceof NodeApiError && operation.explainError) {
+				nodeError = operation.explainError.call(this, nodeError, i) ?? nodeError;
+			}
 			if (nodeError.context.itemIndex === undefined) nodeError.context.itemIndex = i;
 			if (this.continueOnFail()) {
 				const json: IDataObject = { error: nodeError.message };
@@ -73,5 +76,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			throw nodeError;
 		}
 	}
+	const hints = operation.hints?.call(this, output) ?? [];
+	if (hints.length > 0) this.addExecutionHints(...hints);
 	return [output];
 }

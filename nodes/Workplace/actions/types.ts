@@ -1,4 +1,11 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	NodeApiError,
+	NodeExecutionHint,
+} from 'n8n-workflow';
 
 import type { ApiRequest, ApiResponse } from '../transport';
 
@@ -31,8 +38,17 @@ export interface OperationDefinition {
 		/** Shapes each listed item. */
 		map?(item: IDataObject): IDataObject;
 	};
-	/** Turns the response into output items; default: the JSON body as one item. */
-	output?(this: IExecuteFunctions, response: ApiResponse, i: number): INodeExecutionData[] | Promise<INodeExecutionData[]>;
+	/** Turns the response into output items; default: the JSON body as one item. `request` is the one request(i) built. */
+	output?(
+		this: IExecuteFunctions,
+		response: ApiResponse,
+		i: number,
+		request: ApiRequest,
+	): INodeExecutionData[] | Promise<INodeExecutionData[]>;
+	/** Rewords a service error of item i in this operation's terms; undefined keeps it as it is. */
+	explainError?(this: IExecuteFunctions, error: NodeApiError, i: number): NodeApiError | undefined;
+	/** Hints shown with the output once all items ran (e.g. items the service will not use). */
+	hints?(this: IExecuteFunctions, output: INodeExecutionData[]): NodeExecutionHint[];
 }
 
 export interface ResourceDefinition {

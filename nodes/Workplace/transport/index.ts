@@ -13,7 +13,8 @@ import type {
 	JsonObject,
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
-import { Stream, type Readable } from 'stream';
+import { createHash } from 'crypto';
+import { finished, Stream, Transform, type Readable, type TransformCallback } from 'stream';
 
 import { jwtProblem } from './jwt';
 
@@ -62,7 +63,11 @@ export interface ApiRequest {
 	idempotent: boolean;
 	/** What a create makes ("task"), named when its outcome is unknown after a failure. */
 	creates?: string;
-	/** Hand back the response body as a stream (downloads). */
+	/**
+	 * Hand back the response body as a stream (downloads): a MeteredBody that counts
+	 * and hashes the bytes as they pass and fails when the body ends short of its
+	 * Content-Length.
+	 */
 	stream?: boolean;
 	timeoutMs?: number;
 	/**
@@ -276,11 +281,15 @@ export async function apiRequest<T = unknown>(
 			disableFollowRedirect: true,
 			timeout: request.timeoutMs ?? DEFAULT_TIMEOUT_MS,
 		};
-		if (request.stream) options.encoding = 'stream';
+		if (request.stream) {
+			options.encoding = 'stream';
+			// An encoded body's Content-Length is not the length of the bytes handed on; ask for none.
+			options.headers = { 'accept-encoding': 'identity' };
+		}
 		if (typeof request.body === 'function') {
 			const part = await request.body();
 			options.body = part.body as IHttpRequestOptions['body'];
-			if (part.headers) options.headers = part.headers;
+			if (part.headers) options.headers = { ...options.headers, ...part.headers };
 		} else if (request.body !== undefined) {
 			options.body = request.body;
 		} else if (request.form !== undefined) {
@@ -326,7 +335,10 @@ export async function apiRequest<T = unknown>(
 		}
 
 		const status = response.statusCode;
-		if (status >= 200 && status < 300) return response as ApiResponse<T>;
+		if (status >= 200 && status < 300) {
+			if (request.stream) response.body = meterResponseBody(ctx, response, itemIndex);
+			return response as ApiResponse<T>;
+		}
 
 		const body = request.stream ? await readErrorBody(response.body) : response.body;
 
@@ -359,6 +371,110 @@ export async function apiRequest<T = unknown>(
 export function mayHaveBeenApplied(request: Pick<ApiRequest, 'creates'>): string {
 	const what = request.creates ? `the ${request.creates} may have been created` : 'the request may have been carried out';
 	return `; ${what} even so. It was not retried automatically, to avoid a duplicate: check before running this item again`;
+}
+
+/**
+ * A body passing through: counts and hashes (sha256) every byte, and fails with
+ * a NodeApiError when it ends before `expected` bytes (a clean early close) or
+ * its source breaks off (reset, premature close), so whoever consumes it (n8n's
+ * binary store) rejects instead of keeping a short file.
+ */
+export class MeteredBody extends Transform {
+	/** Bytes passed so far. */
+	bytes = 0;
+
+	private readonly hash = createHash('sha256');
+
+	private digest?: string;
+
+	constructor(
+		/** Bytes the body must have (Content-Length); undefined when not announced. */
+		readonly expected: number | undefined,
+		private readonly fail: (received: number, expected: number | undefined, cause?: string) => Error,
+	) {
+		super();
+	}
+
+	/** sha256 hex of the whole body; available once the body has ended. */
+	get sha256(): string | undefined {
+		return this.digest;
+	}
+
+	_transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
+		this.bytes += chunk.length;
+		if (this.expected !== undefined && this.bytes > this.expected) {
+			callback(this.fail(this.bytes, this.expected, 'more bytes than announced'));
+			return;
+		}
+		this.hash.update(chunk);
+		callback(null, chunk);
+	}
+
+	_flush(callback: TransformCallback): void {
+		if (this.expected !== undefined && this.bytes !== this.expected) {
+			callback(this.fail(this.bytes, this.expected));
+			return;
+		}
+		this.digest = this.hash.digest('hex');
+		callback();
+	}
+
+	/** Pipes `source` through this meter; a source that errors or closes early fails the meter. */
+	from(source: Readable): this {
+		finished(source, (error) => {
+			if (error && !this.destroyed) {
+				this.destroy(this.fail(this.bytes, this.expected, errorCode(error) ?? error.message));
+			}
+		});
+		// Whoever gives up on the meter (a failed store) also lets go of the connection.
+		this.once('close', () => {
+			if (!source.readableEnded) source.destroy();
+		});
+		source.pipe(this);
+		return this;
+	}
+}
+
+function contentLength(headers: ApiResponse['headers']): number | undefined {
+	const raw = headers['content-length'];
+	const value = Array.isArray(raw) ? raw[0] : raw;
+	return typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value.trim()) : undefined;
+}
+
+/**
+ * Wraps a streamed 2xx body in a MeteredBody that knows its Content-Length. The
+ * request asked for no content coding, so the announced length is the length of
+ * the bytes handed on; a body that still says it is encoded is not measured.
+ */
+function meterResponseBody(ctx: Context, response: ApiResponse, itemIndex: number | undefined): MeteredBody {
+	const source = response.body as Readable;
+	const coding = String(response.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+	const expected = coding === 'identity' || coding === '' ? contentLength(response.headers) : undefined;
+	const meter = new MeteredBody(expected, (received, total, cause) => incompleteBodyError(ctx, received, total, cause, itemIndex));
+	// The failure may come before anyone reads (n8n's store opens its file first); it is kept for the reader.
+	meter.on('error', () => undefined);
+	return meter.from(source);
+}
+
+export function incompleteBodyError(
+	ctx: Context,
+	received: number,
+	expected: number | undefined,
+	cause: string | undefined,
+	itemIndex: number | undefined,
+): NodeApiError {
+	const of = expected === undefined ? '' : ` of ${expected}`;
+	const message =
+		expected !== undefined && received > expected
+			? `The service sent more than the ${expected} bytes it announced; the download was discarded`
+			: `The download broke off after ${received}${of} bytes; nothing was stored`;
+	return new NodeApiError(ctx.getNode(), { message, received, ...(expected === undefined ? {} : { expected }) } as JsonObject, {
+		message,
+		description: cause
+			? `The connection ended early (${cause}). Run the node again; the file on the service is unchanged.`
+			: 'The connection closed before the whole body arrived. Run the node again; the file on the service is unchanged.',
+		itemIndex,
+	});
 }
 
 /** Reads at most 64 KiB of a streamed error body, so an error page is shown, not piped. */

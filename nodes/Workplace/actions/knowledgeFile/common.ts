@@ -1,0 +1,125 @@
+/**
+ * What every knowledge-file operation shares: the file locator, the documented
+ * limits, and how a file becomes an output item (with whether the service's
+ * language model uses it).
+ */
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, NodeExecutionHint } from 'n8n-workflow';
+
+import { numericId } from '../validation';
+
+/** Upload types the service accepts (knowledge-base-api.md, rule 3). */
+export const ALLOWED_MIME_TYPES: readonly string[] = [
+	'text/csv',
+	'text/xml',
+	'text/html',
+	'application/pdf',
+	'application/rtf',
+	'application/xml',
+	'application/msword',
+	'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+	'application/vnd.ms-powerpoint',
+	'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+	'application/vnd.ms-excel',
+	'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+];
+
+/** The allowed type each file extension names, for binaries that carry no useful type. */
+export const EXTENSION_MIME_TYPES: Readonly<Record<string, string>> = {
+	csv: 'text/csv',
+	xml: 'application/xml',
+	html: 'text/html',
+	htm: 'text/html',
+	pdf: 'application/pdf',
+	rtf: 'application/rtf',
+	doc: 'application/msword',
+	docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+	ppt: 'application/vnd.ms-powerpoint',
+	pptx: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+	xls: 'application/vnd.ms-excel',
+	xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+};
+
+/** Maximum upload size: 100 MB, as the service counts it. */
+export const MAX_UPLOAD_BYTES = 100 * 1024 * 1024;
+export const MAX_FILE_NAME_LENGTH = 255;
+
+/** The file an operation acts on: picked from the chosen knowledge base's files, or entered as an id. */
+export const knowledgeFileLocator: INodeProperties = {
+	displayName: 'File',
+	name: 'fileId',
+	type: 'resourceLocator',
+	default: { mode: 'list', value: '' },
+	required: true,
+	description: 'The knowledge file, chosen from the knowledge base\'s files or given by its numeric ID',
+	modes: [
+		{
+			displayName: 'From List',
+			name: 'list',
+			type: 'list',
+			placeholder: 'Select a file…',
+			typeOptions: {
+				searchListMethod: 'searchKnowledgeFiles',
+				searchable: true,
+			},
+		},
+		{
+			displayName: 'ID',
+			name: 'id',
+			type: 'string',
+			placeholder: 'e.g. 42',
+			validation: [
+				{
+					type: 'regex',
+					properties: {
+						regex: '^[1-9][0-9]*$',
+						errorMessage: 'A knowledge file ID is a positive whole number',
+					},
+				},
+			],
+		},
+	],
+};
+
+export const deletingNotice: INodeProperties = {
+	displayName:
+		'Files with status "deleting" are not passed to the service\'s language model. Each file in the output says so in <code>usedByLanguageModel</code>.',
+	name: 'deletingNotice',
+	type: 'notice',
+	default: '',
+};
+
+export function fileIds(ctx: IExecuteFunctions, i: number): { knowledgeId: number; fileId: number } {
+	return {
+		knowledgeId: numericId(ctx, i, 'knowledgeId', 'Knowledge Base'),
+		fileId: numericId(ctx, i, 'fileId', 'File'),
+	};
+}
+
+/**
+ * A file as output: the service's fields as they are, plus `usedByLanguageModel`
+ * (false for `deleting`, whose content the language model does not get). A
+ * status the documents do not name gets no verdict.
+ */
+export function fileOutput(file: IDataObject): IDataObject {
+	if (file.status === 'active') return { ...file, usedByLanguageModel: true };
+	if (file.status === 'deleting') return { ...file, usedByLanguageModel: false };
+	return { ...file };
+}
+
+/** A hint with the output when any file in it is being deleted. */
+export function deletingHints(output: INodeExecutionData[]): NodeExecutionHint[] {
+	const deleting = output.filter((item) => item.json.status === 'deleting' && item.json.usedByLanguageModel === false);
+	if (deleting.length === 0) return [];
+	const names = deleting
+		.slice(0, 3)
+		.map((item) => `"${String((item.json.meta as IDataObject | undefined)?.originalName ?? item.json.id)}"`)
+		.join(', ');
+	const more = deleting.length > 3 ? ` and ${deleting.length - 3} more` : '';
+	return [
+		{
+			message: `${deleting.length} file${deleting.length === 1 ? ' has' : 's have'} status "deleting" (${names}${more}): the service's language model does not use ${deleting.length === 1 ? 'its' : 'their'} content`,
+			type: 'warning',
+			location: 'outputPane',
+		},
+	];
+}

@@ -1,0 +1,24 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { knowledgeBaseLocator } from '../common.descriptions';
+import type { OperationDefinition } from '../types';
+import { fileIds, fileOutput, knowledgeFileLocator } from './common';
+
+export const deleteKnowledgeFile: OperationDefinition = {
+	value: 'delete',
+	name: 'Delete',
+	action: 'Delete a knowledge file',
+	description: 'Delete a file from a knowledge base',
+	properties: [knowledgeBaseLocator, knowledgeFileLocator],
+	request(i) {
+		const { knowledgeId, fileId } = fileIds(this, i);
+		return { area: 'knowledgeBase', method: 'DELETE', path: ['knowledge', knowledgeId, 'files', fileId], idempotent: true };
+	},
+	// The confirmation's shape is not documented (often empty): always say what was deleted.
+	output(response, i) {
+		const { knowledgeId, fileId } = fileIds(this, i);
+		const body = response.body;
+		const confirmation = body && typeof body === 'object' && !Array.isArray(body) ? fileOutput(body as IDataObject) : {};
+		return [{ json: { ...confirmation, id: fileId, knowledgeId, deleted: true } }];
+	},
+};

@@ -1,0 +1,23 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { knowledgeBaseLocator } from '../common.descriptions';
+import type { OperationDefinition } from '../types';
+import { deletingHints, deletingNotice, fileIds, fileOutput, knowledgeFileLocator } from './common';
+
+export const get: OperationDefinition = {
+	value: 'get',
+	name: 'Get',
+	action: 'Get a knowledge file',
+	description: 'Retrieve one file of a knowledge base',
+	properties: [knowledgeBaseLocator, knowledgeFileLocator, deletingNotice],
+	request(i) {
+		const { knowledgeId, fileId } = fileIds(this, i);
+		return { area: 'knowledgeBase', method: 'GET', path: ['knowledge', knowledgeId, 'files', fileId], idempotent: true };
+	},
+	output(response) {
+		const body = response.body;
+		const file = body && typeof body === 'object' && !Array.isArray(body) ? (body as IDataObject) : { response: body ?? null };
+		return [{ json: fileOutput(file) }];
+	},
+	hints: deletingHints,
+};

@@ -1,0 +1,193 @@
+import { createHash } from 'crypto';
+import FormData from 'form-data';
+import type { IBinaryData, IDataObject } from 'n8n-workflow';
+
+import { MeteredBody, type ApiRequest } from '../../transport';
+import { knowledgeBaseLocator } from '../common.descriptions';
+import type { OperationDefinition } from '../types';
+import { invalid, requiredText } from '../validation';
+import {
+	ALLOWED_MIME_TYPES,
+	EXTENSION_MIME_TYPES,
+	fileIds,
+	fileOutput,
+	knowledgeFileLocator,
+	MAX_FILE_NAME_LENGTH,
+	MAX_UPLOAD_BYTES,
+} from './common';
+
+/** Types n8n gives a binary when it does not know better; the extension is the better witness then. */
+const GENERIC_MIME_TYPES = new Set(['', 'application/octet-stream', 'binary/octet-stream', 'text/plain']);
+
+/** What was sent, filled in while it streams (the last attempt's, when the transport retried). */
+interface Upload {
+	fileName: string;
+	mimeType: string;
+	size: number;
+	sha256?: string;
+	meter?: MeteredBody;
+}
+
+interface ReplaceRequest extends ApiRequest {
+	upload: Upload;
+}
+
+/** The binary's own type when the service accepts it; else, for a generic type, the one its extension names. */
+export function uploadMimeType(binaryMimeType: string | undefined, fileName: string): string | undefined {
+	const declared = (binaryMimeType ?? '').split(';')[0].trim().toLowerCase();
+	if (ALLOWED_MIME_TYPES.includes(declared)) return declared;
+	if (!GENERIC_MIME_TYPES.has(declared)) return undefined;
+	const extension = /\.([a-z0-9]+)$/i.exec(fileName)?.[1]?.toLowerCase();
+	return extension ? EXTENSION_MIME_TYPES[extension] : undefined;
+}
+
+function megabytes(bytes: number): string {
+	return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+export const replace: OperationDefinition = {
+	value: 'replace',
+	name: 'Replace',
+	action: 'Replace a knowledge file',
+	description: 'Replace a file\'s content with a binary of the input item, streamed',
+	properties: [
+		knowledgeBaseLocator,
+		knowledgeFileLocator,
+		{
+			displayName: 'Input Binary Field',
+			name: 'binaryPropertyName',
+			type: 'string',
+			default: 'data',
+			required: true,
+			hint: 'The name of the input binary field holding the file to upload',
+		},
+		{
+			displayName: 'Options',
+			name: 'options',
+			type: 'collection',
+			placeholder: 'Add Option',
+			default: {},
+			options: [
+				{
+					displayName: 'File Name',
+					name: 'fileName',
+					type: 'string',
+					default: '',
+					placeholder: 'e.g. faq.csv',
+					description: 'Name to upload the file under, at most 255 characters; by default the binary\'s file name',
+				},
+			],
+		},
+		{
+			displayName: `Accepted: CSV, XML, HTML, PDF, RTF, Word, PowerPoint and Excel files up to 100 MB, names up to ${MAX_FILE_NAME_LENGTH} characters. Each is checked before anything is sent.`,
+			name: 'replaceNotice',
+			type: 'notice',
+			default: '',
+		},
+	],
+	async request(i) {
+		const { knowledgeId, fileId } = fileIds(this, i);
+		const property = requiredText(this, i, 'binaryPropertyName', 'Input Binary Field');
+		const options = this.getNodeParameter('options', i, {}) as IDataObject;
+		const binary: IBinaryData = this.helpers.assertBinaryData(i, property);
+
+		const override = options.fileName;
+		if (override !== undefined && typeof override !== 'string') throw invalid(this, i, 'File Name', 'expected text');
+		const fileName = override && override.trim() !== '' ? override : binary.fileName;
+		if (!fileName || fileName.trim() === '') {
+			throw invalid(this, i, 'File Name', `the binary field "${property}" has no file name; set one in Options → File Name`);
+		}
+		const nameLength = [...fileName].length;
+		if (nameLength > MAX_FILE_NAME_LENGTH) {
+			throw invalid(this, i, 'File Name', `must be at most ${MAX_FILE_NAME_LENGTH} characters (got ${nameLength})`);
+		}
+
+		const mimeType = uploadMimeType(binary.mimeType, fileName);
+		if (!mimeType) {
+			throw invalid(
+				this,
+				i,
+				'Input Binary Field',
+				`"${fileName}" has type ${binary.mimeType || 'unknown'}, which the service does not accept (accepted: ${ALLOWED_MIME_TYPES.join(', ')})`,
+			);
+		}
+
+		// Filesystem (or other external) binary mode: stream from the store. Default mode: already in memory.
+		let buffer: Buffer | undefined;
+		let size: number;
+		if (binary.id) {
+			size = (await this.helpers.getBinaryMetadata(binary.id)).fileSize;
+		} else {
+			buffer = await this.helpers.getBinaryDataBuffer(i, property);
+			size = buffer.length;
+		}
+		if (size > MAX_UPLOAD_BYTES) {
+			throw invalid(
+				this,
+				i,
+				'Input Binary Field',
+				`"${fileName}" is ${size} bytes (${megabytes(size)}); the service accepts at most 100 MB (${MAX_UPLOAD_BYTES} bytes)`,
+			);
+		}
+
+		const upload: Upload = { fileName, mimeType, size };
+		const binaryId = binary.id;
+		const request: ReplaceRequest = {
+			area: 'knowledgeBase',
+			method: 'PUT',
+			path: ['knowledge', knowledgeId, 'files', fileId],
+			// PUT replaces: sending it again leaves the same result, so the transport may retry.
+			idempotent: true,
+			// Built anew for every attempt: a stream can be read only once.
+			body: async () => {
+				const form = new FormData();
+				if (binaryId) {
+					const meter = new MeteredBody(size, (received, expected) =>
+						invalid(this, i, 'Input Binary Field', `the stored binary gave ${received} bytes, not the ${String(expected)} its metadata records`),
+					).from(await this.helpers.getBinaryStream(binaryId));
+					upload.meter = meter;
+					form.append('file', meter, { filename: fileName, contentType: mimeType, knownLength: size });
+				} else {
+					upload.sha256 = createHash('sha256').update(buffer!).digest('hex');
+					form.append('file', buffer!, { filename: fileName, contentType: mimeType, knownLength: size });
+				}
+				return { body: form, headers: { ...form.getHeaders(), 'content-length': String(form.getLengthSync()) } };
+			},
+			upload,
+		};
+		return request;
+	},
+	output(response, _i, request) {
+		const { upload } = request as ReplaceRequest;
+		const body = response.body;
+		const file = body && typeof body === 'object' && !Array.isArray(body) ? (body as IDataObject) : {};
+		return [
+			{
+				json: {
+					...fileOutput(file),
+					upload: {
+						originalName: upload.fileName,
+						mimetype: upload.mimeType,
+						size: upload.size,
+						sha256: upload.meter?.sha256 ?? upload.sha256 ?? null,
+					},
+				},
+			},
+		];
+	},
+	explainError(error, i) {
+		if (error.httpCode === '413') {
+			error.message = `The service refused the file of item ${i} as too large (the documented maximum is 100 MB)`;
+			return error;
+		}
+		if (error.httpCode === '400') {
+			const detail = error.message.replace(/^The service rejected the request:?\s*/, '') || 'unsupported file';
+			error.message = `The service refused the file of item ${i}: ${detail} (its type or CSV format is not supported)`;
+			error.description = [error.description, `Accepted types: ${ALLOWED_MIME_TYPES.join(', ')}`]
+				.filter(Boolean)
+				.join('\n');
+			return error;
+		}
+		return undefined;
+	},
+};
