@@ -29,7 +29,7 @@ function cell(value: unknown, width: number): string {
 /** One line per output item: its id and the fields a reader looks for first. */
 function summary(row: IDataObject): string {
 	const id = row.id ?? row._id ?? row.type ?? '';
-	const fields = ['name', 'username', 'source', 'supportedLanguages', 'gid', 'label', 'data', 'userCount']
+	const fields = ['name', 'taskTitle', 'dueDate', 'status', 'username', 'source', 'supportedLanguages', 'gid', 'label', 'data', 'userCount']
 		.filter((key) => row[key] !== undefined && row[key] !== '')
 		.map((key) => `${key}=${cell(row[key], 28).trim()}`);
 	return `${cell(id, 26)} ${fields.join('  ')}`;
@@ -50,6 +50,12 @@ async function main(): Promise<void> {
 				data: { baseUrl: emulator.url, apiKey: emulator.credentials.apiKey },
 			},
 			{
+				id: 'workplace-tasks',
+				name: 'Workplace Task Projects (emulator)',
+				type: 'workplaceTaskProjectsApi',
+				data: { baseUrl: emulator.url, token: emulator.credentials.jwt },
+			},
+			{
 				id: 'workplace-bot',
 				name: 'Workplace Bot (emulator)',
 				type: 'workplaceBotApi',
@@ -63,7 +69,7 @@ async function main(): Promise<void> {
 		console.log(`Emulator: ${emulator.url}`);
 		for (const credential of stored) {
 			credentials.set(credential);
-			const test = await testCredential(credentials, credential.id);
+			const test = await testCredential(credentials, credential.id, nodeTypes);
 			console.log(`Credential test (${credential.type}): ${test.status} — ${test.message}`);
 		}
 		console.log('');

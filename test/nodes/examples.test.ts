@@ -21,7 +21,7 @@ afterAll(async () => {
 beforeEach(() => bed.emulator.reset());
 
 it('has example workflows', () => {
-	expect(examples.length).toBeGreaterThanOrEqual(2);
+	expect(examples.length).toBeGreaterThanOrEqual(4);
 });
 
 it.each(examples)('examples/%s runs every node without an error', async (file) => {
@@ -48,4 +48,22 @@ it('the incident room example opens a group with the found user and a postback f
 	expect(result.json('Build the acknowledge button')).toEqual([
 		{ type: 'postback', label: 'Acknowledge', data: `ack:${String(group._id)}` },
 	]);
+});
+
+it('the ticket-to-task example sends a Bangkok 17:00 due date as 10:00Z with its checklist', async () => {
+	const workflow = JSON.parse(readFileSync(path.join(dir, 'ticket-to-task.json'), 'utf8')) as WorkflowJson;
+	await bed.run(workflow);
+	const sent = bed.emulator.log.find((e) => e.method === 'POST' && e.path === '/api/v1/task-projects/tasks');
+	expect(sent?.body).toEqual({
+		taskTitle: 'Call the customer back about ticket 4711',
+		taskDescription: 'The customer reported that the export stops at 10,000 rows.',
+		priority: 1,
+		dueDate: '2026-12-01T10:00:00Z',
+		assigneeId: '64b7f0a1c2d3e4f5a6b7c803',
+		checklist: [
+			{ description: 'Reproduce the export', isDone: false },
+			{ description: 'Reply to the customer', isDone: false },
+		],
+		parentId: 'top_seed0001',
+	});
 });
