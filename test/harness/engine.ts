@@ -1017,6 +1017,8 @@ export interface ListSearchOptions {
 	/** The node as it stands in the editor: type, parameters, credentials. */
 	node: INode;
 	method: string;
+	/** Path of the parameter whose list is opened, e.g. 'parameters.fileId'. */
+	path?: string;
 	filter?: string;
 	paginationToken?: string;
 }
@@ -1043,6 +1045,8 @@ export async function runListSearch(o: ListSearchOptions): Promise<INodeListSear
 		executionId: 'list-search',
 		workflowId: 'list-search',
 	});
-	const context = new LoadOptionsContext(workflow, o.node, additionalData, 'parameters');
+	// The editor sends the node's current parameters, so a list can depend on another field.
+	additionalData.currentNodeParameters = o.node.parameters;
+	const context = new LoadOptionsContext(workflow, o.node, additionalData, o.path ?? 'parameters');
 	return await search.call(context, o.filter, o.paginationToken);
 }

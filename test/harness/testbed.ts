@@ -120,13 +120,14 @@ export class Testbed {
 	}
 
 	/** What the editor's searchable list shows for a resource locator of the Workplace node. */
-	async listSearch(method: string, parameters: INodeParameters, filter?: string, paginationToken?: string) {
+	async listSearch(method: string, parameters: INodeParameters, filter?: string, paginationToken?: string, path?: string) {
 		const { nodes } = singleNodeWorkflow(parameters);
 		const result = await runListSearch({
 			nodeTypes: this.nodeTypes,
 			credentialsHelper: this.credentialsHelper,
 			node: nodes[1],
 			method,
+			path,
 			filter,
 			paginationToken,
 		});

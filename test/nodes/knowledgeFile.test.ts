@@ -9,11 +9,10 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 
 import { Container } from '@n8n/di';
-import { BinaryDataService, ExecutionLifecycleHooks, LoadOptionsContext } from 'n8n-core';
-import { Workflow } from 'n8n-workflow';
-import type { IBinaryData, IDataObject, INode, INodeListSearchResult, INodeParameters, IWorkflowBase } from 'n8n-workflow';
+import { BinaryDataService } from 'n8n-core';
+import type { IBinaryData, IDataObject, INode, INodeListSearchResult, INodeParameters } from 'n8n-workflow';
 
-import { buildAdditionalData, initHarnessEnv, loadCommunityPackage, type WorkflowJson } from '../harness/engine';
+import { initHarnessEnv, type WorkflowJson } from '../harness/engine';
 import { CREDENTIALS, NODE_TYPE, ROOT, Testbed } from '../harness/testbed';
 
 let bed: Testbed;
@@ -471,27 +470,9 @@ describe('Knowledge File → Delete', () => {
 	});
 });
 
-/** Calls a list-search method as the editor does: a LoadOptionsContext over the node's current parameters. */
-async function listSearch(method: string, parameters: INodeParameters, filter?: string, token?: string): Promise<INodeListSearchResult> {
-	const { nodeTypes } = loadCommunityPackage(ROOT);
-	const node: INode = {
-		id: 'editor',
-		name: 'Workplace',
-		type: NODE_TYPE,
-		typeVersion: 1,
-		position: [0, 0],
-		parameters,
-		credentials: { [CREDENTIALS.knowledgeBase.type]: { id: CREDENTIALS.knowledgeBase.id, name: CREDENTIALS.knowledgeBase.name } },
-	};
-	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
-	const hooks = new ExecutionLifecycleHooks('internal', 'list-search', { id: 'ls', name: 'ls', nodes: [node], connections: {} } as unknown as IWorkflowBase);
-	const additionalData = buildAdditionalData({ credentialsHelper: bed.credentialsHelper, hooks, executionId: 'list-search', workflowId: 'ls' });
-	additionalData.currentNodeParameters = parameters;
-	const context = new LoadOptionsContext(workflow, node, additionalData, 'parameters.fileId');
-	const type = nodeTypes.getByNameAndVersion(NODE_TYPE, 1);
-	const fn = type.methods!.listSearch![method];
-	return await fn.call(context, filter, token);
-}
+/** What the editor's file list shows, opened on the File field with the node's current parameters. */
+const listSearch = async (method: string, parameters: INodeParameters, filter?: string, token?: string): Promise<INodeListSearchResult> =>
+	await bed.listSearch(method, parameters, filter, token, 'parameters.fileId');
 
 describe('File locator list', () => {
 	it('lists the files of the knowledge base chosen in the node, flagging deleting ones', async () => {
