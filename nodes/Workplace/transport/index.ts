@@ -99,7 +99,52 @@ export interface RetryPolicy {
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = { maxAttempts: 4, maxWaitMs: 60_000, baseDelayMs: 500 };
 
-const DEFAULT_TIMEOUT_MS = 60_000;
+export const DEFAULT_TIMEOUT_MS = 60_000;
+
+/** Name of the node's "Retry and Timeout" collection (actions/resources.ts adds it to every resource that sends requests). */
+export const RETRY_OPTIONS = 'retryOptions';
+
+export interface RequestSettings {
+	policy: RetryPolicy;
+	timeoutMs: number;
+}
+
+function settingInvalid(ctx: Context, itemIndex: number, field: string, problem: string): NodeOperationError {
+	return new NodeOperationError(ctx.getNode(), `Invalid "${field}" in item ${itemIndex}: ${problem}`, { itemIndex });
+}
+
+/**
+ * The retry policy and timeout item i asked for in "Retry and Timeout", checked
+ * locally; the defaults where it asked for nothing. Load-options calls (no items) use the defaults.
+ */
+export function requestSettings(ctx: Context, itemIndex: number | undefined): RequestSettings {
+	const defaults = { policy: DEFAULT_RETRY_POLICY, timeoutMs: DEFAULT_TIMEOUT_MS };
+	if (itemIndex === undefined || !('getInputData' in ctx)) return defaults;
+	const raw = ctx.getNodeParameter(RETRY_OPTIONS, itemIndex, {}) as unknown;
+	if (!raw || typeof raw !== 'object') return defaults;
+	const options = raw as IDataObject;
+	const number = (key: string, field: string, min: number, max: number, whole: boolean): number | undefined => {
+		const value = options[key];
+		if (value === undefined || value === null || value === '') return undefined;
+		const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+		if (typeof n !== 'number' || !Number.isFinite(n) || (whole && !Number.isInteger(n))) {
+			throw settingInvalid(ctx, itemIndex, field, `expected ${whole ? 'a whole number' : 'a number'}, got ${JSON.stringify(value)}`);
+		}
+		if (n < min || n > max) throw settingInvalid(ctx, itemIndex, field, `must be between ${min} and ${max} (got ${n})`);
+		return n;
+	};
+	const maxAttempts = number('maxAttempts', 'Max Attempts', 1, 10, true);
+	const maxWait = number('maxWaitSeconds', 'Max Wait (Seconds)', 0, 3600, false);
+	const timeout = number('timeoutSeconds', 'Timeout (Seconds)', 1, 3600, false);
+	return {
+		policy: {
+			...DEFAULT_RETRY_POLICY,
+			...(maxAttempts === undefined ? {} : { maxAttempts }),
+			...(maxWait === undefined ? {} : { maxWaitMs: Math.round(maxWait * 1000) }),
+		},
+		timeoutMs: timeout === undefined ? DEFAULT_TIMEOUT_MS : Math.round(timeout * 1000),
+	};
+}
 const RETRYABLE_STATUS = new Set([502, 503, 504]);
 /** Failures where the request cannot have reached the service, so even a create may be resent. */
 const NEVER_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
@@ -253,9 +298,12 @@ export async function apiRequest<T = unknown>(
 	ctx: Context,
 	request: ApiRequest,
 	itemIndex?: number,
-	policy: RetryPolicy = DEFAULT_RETRY_POLICY,
+	policyOverride?: RetryPolicy,
 ): Promise<ApiResponse<T>> {
 	const { credential, prefix, refreshesOn401 } = AREAS[request.area];
+	// Checked before the credential is read, so a bad setting sends nothing.
+	const settings = requestSettings(ctx, itemIndex);
+	const policy = policyOverride ?? settings.policy;
 	let baseUrl: string;
 	try {
 		baseUrl = await baseUrlFor(ctx, request.area);
@@ -279,7 +327,7 @@ export async function apiRequest<T = unknown>(
 			ignoreHttpStatusErrors: refreshesOn401 ? { ignore: true, except: [401] } : true,
 			// A redirect could carry the credential's headers to another host; never follow one.
 			disableFollowRedirect: true,
-			timeout: request.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+			timeout: request.timeoutMs ?? settings.timeoutMs,
 		};
 		if (request.stream) {
 			options.encoding = 'stream';
