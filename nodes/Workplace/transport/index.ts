@@ -385,6 +385,7 @@ export async function apiRequest<T = unknown>(
 		const status = response.statusCode;
 		if (status >= 200 && status < 300) {
 			if (request.stream) response.body = meterResponseBody(ctx, response, itemIndex);
+			else if (unreadableJson(response)) throw malformedAnswerError(ctx, request, itemIndex);
 			return response as ApiResponse<T>;
 		}
 
@@ -409,6 +410,29 @@ export async function apiRequest<T = unknown>(
 		if (status >= 500 && !request.idempotent) error.message += mayHaveBeenApplied(request);
 		throw error;
 	}
+}
+
+/** A 2xx that says it is JSON but does not parse: the HTTP client hands it on as text. */
+function unreadableJson(response: ApiResponse): boolean {
+	if (typeof response.body !== 'string' || response.body.trim() === '') return false;
+	const type = String(response.headers['content-type'] ?? '').toLowerCase();
+	if (!type.includes('json')) return false;
+	try {
+		JSON.parse(response.body);
+		return false;
+	} catch {
+		return true;
+	}
+}
+
+function malformedAnswerError(ctx: Context, request: ApiRequest, itemIndex: number | undefined): NodeApiError {
+	let message = 'The service\'s answer could not be read (malformed JSON)';
+	if (!request.idempotent) message += mayHaveBeenApplied(request);
+	return new NodeApiError(ctx.getNode(), { message } as JsonObject, {
+		message,
+		description: 'The service answered with a success status but a body that is not valid JSON; nothing from it was used.',
+		itemIndex,
+	});
 }
 
 /**
