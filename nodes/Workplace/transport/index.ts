@@ -200,9 +200,12 @@ export function buildPath(prefix: string, segments: Array<string | number>): str
 }
 
 function encodeSegment(segment: string): string {
-	// encodeURIComponent leaves "." alone; "." and ".." segments would be normalised away.
-	const encoded = encodeURIComponent(segment);
-	return encoded === '.' || encoded === '..' ? encoded.replace(/\./g, '%2E') : encoded;
+	// WHATWG URLs treat ".", ".." and their percent-encoded forms (%2E, %2e%2E, ...) as path
+	// steps, so no encoding keeps them in place; operations reject them, and this is the backstop.
+	if (segment === '.' || segment === '..' || segment === '') {
+		throw new Error(`A path segment cannot be "${segment}": it would change the request path`);
+	}
+	return encodeURIComponent(segment);
 }
 
 /** Seconds or an HTTP date, as RFC 9110 allows; undefined when absent or unreadable. */
