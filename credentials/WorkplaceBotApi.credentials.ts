@@ -8,10 +8,33 @@ import type {
 	Icon,
 	INodeProperties,
 } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
 /** Refresh this long before the token's own end, so a request never races its expiry. */
 function refreshMarginMs(lifetimeMs: number): number {
 	return Math.min(60_000, lifetimeMs / 10);
+}
+
+const TOKEN_MAX_ATTEMPTS = 4;
+/** Longest wait before asking again; a longer Retry-After fails at once (the node's own run is waiting). */
+const TOKEN_MAX_WAIT_MS = 30_000;
+const TOKEN_TIMEOUT_MS = 30_000;
+const RETRYABLE_STATUS = new Set([502, 503, 504]);
+const RETRYABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ECONNABORTED', 'EPIPE', 'EAI_AGAIN']);
+
+/** Exponential from 0.5 s, with jitter (the transport's backoff). */
+function tokenBackoff(attempt: number): number {
+	const ceiling = Math.min(TOKEN_MAX_WAIT_MS, 500 * 2 ** (attempt - 1));
+	return Math.round(ceiling / 2 + (Math.random() * ceiling) / 2);
+}
+
+/** Retry-After in seconds or as an HTTP date. */
+function retryAfterMs(value: unknown): number | undefined {
+	const header = Array.isArray(value) ? (value[0] as unknown) : value;
+	if (typeof header !== 'string' || header.trim() === '') return undefined;
+	if (/^\d+(\.\d+)?$/.test(header.trim())) return Math.ceil(Number(header.trim()) * 1000);
+	const date = Date.parse(header);
+	return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
 }
 
 /** The token endpoint's own words, never the request (which carries the client secret). */
@@ -123,21 +146,49 @@ export class WorkplaceBotApi implements ICredentialType {
 		const base = String(credentials.baseUrl ?? '').trim().replace(/\/+$/, '');
 		const basic = Buffer.from(`${String(credentials.clientId ?? '')}:${String(credentials.clientSecret ?? '')}`).toString('base64');
 		const scope = String(credentials.scope ?? '').trim() || 'bot profile';
-		let answer: IDataObject;
-		try {
-			answer = (await this.helpers.httpRequest({
-				method: 'POST',
-				url: `${base}/oauth/token`,
-				headers: {
-					Authorization: `Basic ${basic}`,
-					'Content-Type': 'application/x-www-form-urlencoded',
-				},
-				body: new URLSearchParams({ grant_type: 'client_credentials', scope }).toString(),
-				json: true,
-				disableFollowRedirect: true,
-			})) as IDataObject;
-		} catch (error) {
-			throw tokenError(error);
+		let answer: IDataObject | undefined;
+		// Asking for a token is idempotent (each answer is a fresh token, nothing else changes), so it
+		// follows the transport's policy for reads: 429 after Retry-After, 502/503/504 and broken
+		// connections with backoff; bounded in attempts and in each wait.
+		for (let attempt = 1; answer === undefined; attempt++) {
+			let response: { statusCode: number; headers: IDataObject; body: unknown };
+			try {
+				response = (await this.helpers.httpRequest({
+					method: 'POST',
+					url: `${base}/oauth/token`,
+					headers: {
+						Authorization: `Basic ${basic}`,
+						'Content-Type': 'application/x-www-form-urlencoded',
+					},
+					body: new URLSearchParams({ grant_type: 'client_credentials', scope }).toString(),
+					json: true,
+					disableFollowRedirect: true,
+					returnFullResponse: true,
+					ignoreHttpStatusErrors: true,
+					timeout: TOKEN_TIMEOUT_MS,
+				})) as typeof response;
+			} catch (error) {
+				const failure = tokenError(error);
+				const code = (failure as { code?: unknown }).code;
+				if (attempt < TOKEN_MAX_ATTEMPTS && typeof code === 'string' && RETRYABLE_CODES.has(code)) {
+					await sleep(tokenBackoff(attempt));
+					continue;
+				}
+				throw failure;
+			}
+			const status = response.statusCode;
+			if (status >= 200 && status < 300) {
+				answer = (response.body && typeof response.body === 'object' ? response.body : {}) as IDataObject;
+				break;
+			}
+			if (attempt < TOKEN_MAX_ATTEMPTS && (status === 429 || RETRYABLE_STATUS.has(status))) {
+				const wait = status === 429 ? retryAfterMs(response.headers['retry-after']) : undefined;
+				if (wait === undefined || wait <= TOKEN_MAX_WAIT_MS) {
+					await sleep(wait ?? tokenBackoff(attempt));
+					continue;
+				}
+			}
+			throw tokenError({ response: { status, data: response.body } });
 		}
 		const accessToken = answer?.access_token;
 		if (typeof accessToken !== 'string' || accessToken === '') {

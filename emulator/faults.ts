@@ -14,6 +14,8 @@ export type { FaultAction, FaultRule } from './types';
 interface ActiveRule {
 	rule: FaultRule;
 	remaining: number;
+	/** Matching requests still to let through before the rule applies. */
+	skip: number;
 }
 
 /** A fault picked for one request on arrival; applied before the handler or on send. */
@@ -44,7 +46,9 @@ export class FaultRegistry {
 	add(rule: FaultRule): void {
 		const times = rule.times ?? 1;
 		if (!(times > 0)) throw new Error('fault times must be > 0');
-		this.rules.push({ rule, remaining: times });
+		const skip = rule.skip ?? 0;
+		if (!(skip >= 0) || !Number.isInteger(skip)) throw new Error('fault skip must be a whole number >= 0');
+		this.rules.push({ rule, remaining: times, skip });
 	}
 
 	clear(): void {
@@ -59,10 +63,14 @@ export class FaultRegistry {
 	/** Consumes one application of the first rule matching this request, if any. */
 	take(method: string, path: string): PickedFault | undefined {
 		const m = method.toUpperCase();
-		const idx = this.rules.findIndex(
+		const matching = this.rules.filter(
 			(r) => (r.rule.method === undefined || r.rule.method.toUpperCase() === m) && pathMatches(r.rule.path, path),
 		);
-		if (idx === -1) return undefined;
+		const picked = matching.find((r) => r.skip === 0);
+		// Every matching rule still skipping counts this request, whichever rule (if any) applies.
+		for (const r of matching) if (r.skip > 0) r.skip -= 1;
+		if (!picked) return undefined;
+		const idx = this.rules.indexOf(picked);
 		const active = this.rules[idx];
 		active.remaining -= 1;
 		if (active.remaining <= 0) this.rules.splice(idx, 1);
@@ -87,6 +95,7 @@ export function ruleFromJson(input: unknown): FaultRule {
 	let times: number | undefined;
 	if (o.times === null || o.times === 'Infinity') times = Infinity;
 	else if (typeof o.times === 'number') times = o.times;
+	if (o.skip !== undefined && typeof o.skip !== 'number') throw new Error('skip must be a number');
 	const phase = o.phase === 'after' ? 'after' : o.phase === 'before' || o.phase === undefined ? o.phase : undefined;
 	if (o.phase !== undefined && phase === undefined) throw new Error("phase must be 'before' or 'after'");
 	return {
@@ -94,6 +103,7 @@ export function ruleFromJson(input: unknown): FaultRule {
 		method: typeof o.method === 'string' ? o.method : undefined,
 		path,
 		times,
+		...(typeof o.skip === 'number' ? { skip: o.skip } : {}),
 		phase,
 		action,
 	};

@@ -112,6 +112,8 @@ export interface FaultRule {
 	path?: string | RegExp;
 	/** How many matching requests the rule applies to; default 1, Infinity allowed. */
 	times?: number;
+	/** Matching requests to let through untouched before the rule applies (default 0), to aim a fault at the Nth request. */
+	skip?: number;
 	/**
 	 * `before` (default): answer instead of running the handler. `after`: run the handler
 	 * (state changes happen), then replace the response. truncate and resetMidBody always

@@ -229,6 +229,17 @@ describe('rule matching', () => {
 		expect(em.faults.pending()).toBe(0);
 		expect((await kb(em, '/knowledge/1')).status).toBe(200);
 	});
+
+	it('skip lets that many matching requests through first; every skipping rule counts each request', async () => {
+		em.faults.add({ method: 'GET', path: '/api/v1/knowledge/1', skip: 2, action: { kind: 'status', status: 503 } });
+		em.faults.add({ method: 'GET', path: '/api/v1/knowledge/1', skip: 1, action: { kind: 'status', status: 500 } });
+		expect(() => em.faults.add({ path: '/x', skip: -1, action: { kind: 'reset' } })).toThrow(/skip/);
+		const statuses: number[] = [];
+		for (let n = 0; n < 4; n++) statuses.push((await kb(em, '/knowledge/1')).status);
+		// 1st: both skip; 2nd: the 500 rule is due; 3rd: the 503 rule is due; 4th: none left.
+		expect(statuses).toEqual([200, 500, 503, 200]);
+		expect(em.faults.pending()).toBe(0);
+	});
 });
 
 describe('rate limiter', () => {

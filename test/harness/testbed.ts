@@ -5,6 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { inspect } from 'node:util';
 
 import type {
 	ICredentialDataDecryptedObject,
@@ -15,6 +16,10 @@ import type {
 	INodeParameters,
 	IWorkflowSettings,
 } from 'n8n-workflow';
+
+import { Logger } from '@n8n/backend-common';
+import { Container } from '@n8n/di';
+import { LoggerProxy } from 'n8n-workflow';
 
 import { startEmulator, type Emulator } from '../../emulator/server';
 import type { EmulatorConfig } from '../../emulator/types';
@@ -58,6 +63,39 @@ export interface RunNodeOptions {
 	settings?: IWorkflowSettings;
 }
 
+/** Every log line n8n (and the node, through this.logger) wrote during the current run. */
+export const capturedLogs: Array<{ level: string; message: string; metadata?: string }> = [];
+let logsCaptured = false;
+
+/**
+ * Records what is logged through n8n's Logger (node contexts' this.logger) and
+ * LoggerProxy (the engine), whatever N8N_LOG_LEVEL lets through, so runs can be
+ * scanned for secrets in their logs too.
+ */
+function captureLogs(): void {
+	if (logsCaptured) return;
+	logsCaptured = true;
+	const levels = ['error', 'warn', 'info', 'debug'] as const;
+	const record = (level: string) => (message: string, metadata?: unknown) => {
+		// Metadata can be circular (nodes, workflows); kept as text, deep enough for any error it carries.
+		capturedLogs.push({ level, message: String(message), metadata: metadata === undefined ? undefined : inspect(metadata, { depth: 8 }) });
+	};
+	const logger = Container.get(Logger);
+	for (const level of levels) {
+		const original = logger[level].bind(logger);
+		logger[level] = (message: string, metadata?: Parameters<Logger['info']>[1]) => {
+			record(level)(message, metadata);
+			original(message, metadata);
+		};
+	}
+	LoggerProxy.init({
+		error: record('error'),
+		warn: record('warn'),
+		info: record('info'),
+		debug: record('debug'),
+	} as Parameters<typeof LoggerProxy.init>[0]);
+}
+
 export class Testbed {
 	private constructor(
 		readonly emulator: Emulator,
@@ -70,6 +108,7 @@ export class Testbed {
 			throw new Error('dist/ is missing: run `npm run build` before the tests (npm test does)');
 		}
 		await initHarnessEnv({ binaryDataMode: binaryMode });
+		captureLogs();
 		const emulator = await startEmulator(config);
 		const { nodeTypes, credentialTypes } = loadCommunityPackage(ROOT);
 		const credentialsHelper = new InMemoryCredentialsHelper(credentialTypes);
@@ -97,12 +136,14 @@ export class Testbed {
 	}
 
 	async run(workflow: WorkflowJson): Promise<RunWorkflowResult> {
+		capturedLogs.length = 0;
 		const result = await runWorkflow({
 			workflow,
 			nodeTypes: this.nodeTypes,
 			credentialsHelper: this.credentialsHelper,
 		});
 		assertNoSecrets(result.run.data.resultData, this.secrets);
+		assertNoSecrets(capturedLogs, this.secrets);
 		return result;
 	}
 

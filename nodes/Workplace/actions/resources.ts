@@ -14,6 +14,7 @@ import { task } from './task';
 import { topic } from './topic';
 import { user } from './user';
 import type { OperationDefinition, ResourceDefinition } from './types';
+import { DEFAULT_RETRY_POLICY, DEFAULT_TIMEOUT_MS, RETRY_OPTIONS } from '../transport';
 
 export const RESOURCES: ResourceDefinition[] = [knowledgeBase, knowledgeFile, task, topic, group, groupTopic, user, messageAction];
 
@@ -57,5 +58,48 @@ export function describeResources(): INodeProperties[] {
 			);
 		}
 	}
+	// One "Retry and Timeout" collection for every resource that talks to the service; the transport reads it.
+	const sending = RESOURCES.filter((r) => r.operations.some((o) => o.request)).map((r) => r.value);
+	properties.push(retryOptions(sending));
 	return properties;
+}
+
+function retryOptions(resources: string[]): INodeProperties {
+	return {
+		displayName: 'Retry and Timeout',
+		name: RETRY_OPTIONS,
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		displayOptions: { show: { resource: resources } },
+		description:
+			'How requests are retried: reads, replaces and deletes after 429, 502, 503, 504 and broken connections; creates only when the service cannot have received them (429, connection refused)',
+		options: [
+			{
+				displayName: 'Max Attempts',
+				name: 'maxAttempts',
+				type: 'number',
+				typeOptions: { minValue: 1, maxValue: 10, numberPrecision: 0 },
+				default: DEFAULT_RETRY_POLICY.maxAttempts,
+				description: 'Attempts per request in all, the first included (1 turns retries off)',
+			},
+			{
+				displayName: 'Max Wait (Seconds)',
+				name: 'maxWaitSeconds',
+				type: 'number',
+				typeOptions: { minValue: 0, maxValue: 3600 },
+				default: DEFAULT_RETRY_POLICY.maxWaitMs / 1000,
+				description:
+					'Longest wait before a retry; when the service asks to wait longer (Retry-After), the item fails with the time to retry',
+			},
+			{
+				displayName: 'Timeout (Seconds)',
+				name: 'timeoutSeconds',
+				type: 'number',
+				typeOptions: { minValue: 1, maxValue: 3600 },
+				default: DEFAULT_TIMEOUT_MS / 1000,
+				description: 'How long to wait for the service to answer each attempt',
+			},
+		],
+	};
 }

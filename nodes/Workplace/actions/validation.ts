@@ -75,6 +75,8 @@ export function textId(ctx: IExecuteFunctions, i: number, parameter: string, fie
 	if (text === undefined) throw invalid(ctx, i, field, `expected an ID, got ${describe(raw)}`);
 	if (text === '') throw invalid(ctx, i, field, 'is required');
 	if (/\s/.test(text)) throw invalid(ctx, i, field, `must be one ID without spaces, got ${describe(text)}`);
+	// URL parsers read "." and ".." (even percent-encoded) as path steps; no service id is one.
+	if (text === '.' || text === '..') throw invalid(ctx, i, field, `must be an ID, got ${describe(text)}`);
 	return text;
 }
 

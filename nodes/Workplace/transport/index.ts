@@ -99,7 +99,52 @@ export interface RetryPolicy {
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = { maxAttempts: 4, maxWaitMs: 60_000, baseDelayMs: 500 };
 
-const DEFAULT_TIMEOUT_MS = 60_000;
+export const DEFAULT_TIMEOUT_MS = 60_000;
+
+/** Name of the node's "Retry and Timeout" collection (actions/resources.ts adds it to every resource that sends requests). */
+export const RETRY_OPTIONS = 'retryOptions';
+
+export interface RequestSettings {
+	policy: RetryPolicy;
+	timeoutMs: number;
+}
+
+function settingInvalid(ctx: Context, itemIndex: number, field: string, problem: string): NodeOperationError {
+	return new NodeOperationError(ctx.getNode(), `Invalid "${field}" in item ${itemIndex}: ${problem}`, { itemIndex });
+}
+
+/**
+ * The retry policy and timeout item i asked for in "Retry and Timeout", checked
+ * locally; the defaults where it asked for nothing. Load-options calls (no items) use the defaults.
+ */
+export function requestSettings(ctx: Context, itemIndex: number | undefined): RequestSettings {
+	const defaults = { policy: DEFAULT_RETRY_POLICY, timeoutMs: DEFAULT_TIMEOUT_MS };
+	if (itemIndex === undefined || !('getInputData' in ctx)) return defaults;
+	const raw = ctx.getNodeParameter(RETRY_OPTIONS, itemIndex, {}) as unknown;
+	if (!raw || typeof raw !== 'object') return defaults;
+	const options = raw as IDataObject;
+	const number = (key: string, field: string, min: number, max: number, whole: boolean): number | undefined => {
+		const value = options[key];
+		if (value === undefined || value === null || value === '') return undefined;
+		const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+		if (typeof n !== 'number' || !Number.isFinite(n) || (whole && !Number.isInteger(n))) {
+			throw settingInvalid(ctx, itemIndex, field, `expected ${whole ? 'a whole number' : 'a number'}, got ${JSON.stringify(value)}`);
+		}
+		if (n < min || n > max) throw settingInvalid(ctx, itemIndex, field, `must be between ${min} and ${max} (got ${n})`);
+		return n;
+	};
+	const maxAttempts = number('maxAttempts', 'Max Attempts', 1, 10, true);
+	const maxWait = number('maxWaitSeconds', 'Max Wait (Seconds)', 0, 3600, false);
+	const timeout = number('timeoutSeconds', 'Timeout (Seconds)', 1, 3600, false);
+	return {
+		policy: {
+			...DEFAULT_RETRY_POLICY,
+			...(maxAttempts === undefined ? {} : { maxAttempts }),
+			...(maxWait === undefined ? {} : { maxWaitMs: Math.round(maxWait * 1000) }),
+		},
+		timeoutMs: timeout === undefined ? DEFAULT_TIMEOUT_MS : Math.round(timeout * 1000),
+	};
+}
 const RETRYABLE_STATUS = new Set([502, 503, 504]);
 /** Failures where the request cannot have reached the service, so even a create may be resent. */
 const NEVER_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
@@ -155,9 +200,12 @@ export function buildPath(prefix: string, segments: Array<string | number>): str
 }
 
 function encodeSegment(segment: string): string {
-	// encodeURIComponent leaves "." alone; "." and ".." segments would be normalised away.
-	const encoded = encodeURIComponent(segment);
-	return encoded === '.' || encoded === '..' ? encoded.replace(/\./g, '%2E') : encoded;
+	// WHATWG URLs treat ".", ".." and their percent-encoded forms (%2E, %2e%2E, ...) as path
+	// steps, so no encoding keeps them in place; operations reject them, and this is the backstop.
+	if (segment === '.' || segment === '..' || segment === '') {
+		throw new Error(`A path segment cannot be "${segment}": it would change the request path`);
+	}
+	return encodeURIComponent(segment);
 }
 
 /** Seconds or an HTTP date, as RFC 9110 allows; undefined when absent or unreadable. */
@@ -253,9 +301,12 @@ export async function apiRequest<T = unknown>(
 	ctx: Context,
 	request: ApiRequest,
 	itemIndex?: number,
-	policy: RetryPolicy = DEFAULT_RETRY_POLICY,
+	policyOverride?: RetryPolicy,
 ): Promise<ApiResponse<T>> {
 	const { credential, prefix, refreshesOn401 } = AREAS[request.area];
+	// Checked before the credential is read, so a bad setting sends nothing.
+	const settings = requestSettings(ctx, itemIndex);
+	const policy = policyOverride ?? settings.policy;
 	let baseUrl: string;
 	try {
 		baseUrl = await baseUrlFor(ctx, request.area);
@@ -279,7 +330,7 @@ export async function apiRequest<T = unknown>(
 			ignoreHttpStatusErrors: refreshesOn401 ? { ignore: true, except: [401] } : true,
 			// A redirect could carry the credential's headers to another host; never follow one.
 			disableFollowRedirect: true,
-			timeout: request.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+			timeout: request.timeoutMs ?? settings.timeoutMs,
 		};
 		if (request.stream) {
 			options.encoding = 'stream';
@@ -337,6 +388,7 @@ export async function apiRequest<T = unknown>(
 		const status = response.statusCode;
 		if (status >= 200 && status < 300) {
 			if (request.stream) response.body = meterResponseBody(ctx, response, itemIndex);
+			else if (unreadableJson(response)) throw malformedAnswerError(ctx, request, itemIndex);
 			return response as ApiResponse<T>;
 		}
 
@@ -361,6 +413,29 @@ export async function apiRequest<T = unknown>(
 		if (status >= 500 && !request.idempotent) error.message += mayHaveBeenApplied(request);
 		throw error;
 	}
+}
+
+/** A 2xx that says it is JSON but does not parse: the HTTP client hands it on as text. */
+function unreadableJson(response: ApiResponse): boolean {
+	if (typeof response.body !== 'string' || response.body.trim() === '') return false;
+	const type = String(response.headers['content-type'] ?? '').toLowerCase();
+	if (!type.includes('json')) return false;
+	try {
+		JSON.parse(response.body);
+		return false;
+	} catch {
+		return true;
+	}
+}
+
+function malformedAnswerError(ctx: Context, request: ApiRequest, itemIndex: number | undefined): NodeApiError {
+	let message = 'The service\'s answer could not be read (malformed JSON)';
+	if (!request.idempotent) message += mayHaveBeenApplied(request);
+	return new NodeApiError(ctx.getNode(), { message } as JsonObject, {
+		message,
+		description: 'The service answered with a success status but a body that is not valid JSON; nothing from it was used.',
+		itemIndex,
+	});
 }
 
 /**
