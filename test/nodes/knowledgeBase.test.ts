@@ -139,6 +139,30 @@ describe('Knowledge Base → Create', () => {
 	});
 });
 
+describe('Knowledge Base credential Base URL', () => {
+	it.each([
+		['workplace.example.com', /Base URL is not a valid address/],
+		['file:///etc/passwd', /Base URL must start with http:\/\/ or https:\/\//],
+		[`http://127.0.0.1:1/#x`, /Base URL must not contain "\?" or "#"/],
+	])('refuses %p before any request', async (baseUrl, message) => {
+		bed.credentialsHelper.set({ ...CREDENTIALS.knowledgeBase, data: { baseUrl, apiKey: bed.emulator.credentials.apiKey } });
+		const run = await bed.runNode({ resource: 'knowledgeBase', operation: 'get', knowledgeId: byId(1) });
+		expect(run.error?.name).toBe('NodeOperationError');
+		expect(run.error?.message).toMatch(message);
+		expect(kbRequests()).toHaveLength(0);
+	});
+
+	it('drops trailing slashes of the Base URL', async () => {
+		bed.credentialsHelper.set({
+			...CREDENTIALS.knowledgeBase,
+			data: { baseUrl: `${bed.emulator.url}///`, apiKey: bed.emulator.credentials.apiKey },
+		});
+		const run = await bed.runNode({ resource: 'knowledgeBase', operation: 'get', knowledgeId: byId(1) });
+		expect(run.error).toBeUndefined();
+		expect(kbRequests()[0].path).toBe('/api/v1/knowledge/1');
+	});
+});
+
 describe('Knowledge Base → Get', () => {
 	it('gets a knowledge base by id', async () => {
 		const run = await bed.runNode({ resource: 'knowledgeBase', operation: 'get', knowledgeId: byId(1) });

@@ -531,6 +531,21 @@ describe('Workplace Task Projects API credential test', () => {
 		expect(result.message).toMatch(/^No task-projects interface at this Base URL \(the service answered 404\)/);
 	});
 
+	it.each([
+		['not-an-address', /is not a valid address/],
+		['ftp://workplace.example.com', /must start with http:\/\/ or https:\/\//],
+		['https://workplace.example.com/?x=1', /must not contain "\?" or "#"/],
+	])('fails for the Base URL %p without a request, as the node does', async (baseUrl, message) => {
+		useToken(bed.emulator.credentials.jwt, baseUrl);
+		const result = await bed.testCredential(CREDENTIALS.taskProjects.id);
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(message);
+		expect(tpRequests()).toHaveLength(0);
+		const run = await bed.runNode({ resource: 'task', operation: 'create', taskTitle: 'T' });
+		expect(run.error?.message).toMatch(message);
+		expect(tpRequests()).toHaveLength(0);
+	});
+
 	it('fails when the service cannot be reached', async () => {
 		useToken(bed.emulator.credentials.jwt, 'http://127.0.0.1:9');
 		const result = await bed.testCredential(CREDENTIALS.taskProjects.id);

@@ -9,6 +9,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { apiRequest, paginate } from '../transport';
 import { findOperation } from './resources';
 import type { OperationDefinition } from './types';
+import { invalid } from './validation';
 
 async function runOperation(
 	ctx: IExecuteFunctions,
@@ -26,9 +27,7 @@ async function runOperation(
 		if (!returnAll) {
 			limit = ctx.getNodeParameter('limit', i, 50) as number;
 			if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1) {
-				throw new NodeOperationError(ctx.getNode(), `Invalid "Limit" in item ${i}: must be a whole number of at least 1`, {
-					itemIndex: i,
-				});
+				throw invalid(ctx, i, 'Limit', 'must be a whole number of at least 1');
 			}
 		}
 		const filter = operation.list.filter?.call(ctx, i);

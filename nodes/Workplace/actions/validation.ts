@@ -2,10 +2,11 @@
  * Local checks of item parameters. Each failure is a NodeOperationError that
  * names the field and the item, thrown before any request is sent.
  */
-import type { IExecuteFunctions } from 'n8n-workflow';
+import type { IExecuteFunctions, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-export function invalid(ctx: IExecuteFunctions, i: number, field: string, problem: string): NodeOperationError {
+/** The one form of every local-check error: `Invalid "<field>" in item <i>: <problem>`. */
+export function invalid(ctx: { getNode(): INode }, i: number, field: string, problem: string): NodeOperationError {
 	return new NodeOperationError(ctx.getNode(), `Invalid "${field}" in item ${i}: ${problem}`, {
 		itemIndex: i,
 	});

@@ -18,6 +18,7 @@ import type {
 	INodeCredentialTestResult,
 } from 'n8n-workflow';
 
+import { parseBaseUrl } from '../transport';
 import { jwtProblem, bareToken } from '../transport/jwt';
 
 interface LegacyFullResponse {
@@ -39,17 +40,6 @@ function safeJson(text: string): unknown {
 	}
 }
 
-function baseUrlOf(value: unknown): string | undefined {
-	try {
-		const parsed = new URL(typeof value === 'string' ? value.trim() : '');
-		if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return undefined;
-		if (parsed.search || parsed.hash) return undefined;
-		return `${parsed.origin}${parsed.pathname.replace(/\/+$/, '')}`;
-	} catch {
-		return undefined;
-	}
-}
-
 export async function workplaceTaskProjectsApiTest(
 	this: ICredentialTestFunctions,
 	credential: ICredentialsDecrypted,
@@ -57,13 +47,9 @@ export async function workplaceTaskProjectsApiTest(
 	const data = credential.data ?? {};
 	const problem = jwtProblem(data.token);
 	if (problem) return { status: 'Error', message: problem };
-	const baseUrl = baseUrlOf(data.baseUrl);
-	if (!baseUrl) {
-		return {
-			status: 'Error',
-			message: 'The Base URL is not a valid http(s) address without "?" or "#" (e.g. "https://workplace.example.com")',
-		};
-	}
+	const parsed = parseBaseUrl(data.baseUrl);
+	if ('problem' in parsed) return { status: 'Error', message: parsed.problem };
+	const baseUrl = parsed.url;
 
 	let response: LegacyFullResponse;
 	try {

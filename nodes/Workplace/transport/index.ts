@@ -16,6 +16,7 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 import { createHash } from 'crypto';
 import { finished, Stream, Transform, type Readable, type TransformCallback } from 'stream';
 
+import { invalid } from '../actions/validation';
 import { jwtProblem } from './jwt';
 
 export type ApiArea = 'knowledgeBase' | 'taskProjects' | 'bot';
@@ -109,10 +110,6 @@ export interface RequestSettings {
 	timeoutMs: number;
 }
 
-function settingInvalid(ctx: Context, itemIndex: number, field: string, problem: string): NodeOperationError {
-	return new NodeOperationError(ctx.getNode(), `Invalid "${field}" in item ${itemIndex}: ${problem}`, { itemIndex });
-}
-
 /**
  * The retry policy and timeout item i asked for in "Retry and Timeout", checked
  * locally; the defaults where it asked for nothing. Load-options calls (no items) use the defaults.
@@ -128,9 +125,9 @@ export function requestSettings(ctx: Context, itemIndex: number | undefined): Re
 		if (value === undefined || value === null || value === '') return undefined;
 		const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
 		if (typeof n !== 'number' || !Number.isFinite(n) || (whole && !Number.isInteger(n))) {
-			throw settingInvalid(ctx, itemIndex, field, `expected ${whole ? 'a whole number' : 'a number'}, got ${JSON.stringify(value)}`);
+			throw invalid(ctx, itemIndex, field, `expected ${whole ? 'a whole number' : 'a number'}, got ${JSON.stringify(value)}`);
 		}
-		if (n < min || n > max) throw settingInvalid(ctx, itemIndex, field, `must be between ${min} and ${max} (got ${n})`);
+		if (n < min || n > max) throw invalid(ctx, itemIndex, field, `must be between ${min} and ${max} (got ${n})`);
 		return n;
 	};
 	const maxAttempts = number('maxAttempts', 'Max Attempts', 1, 10, true);
@@ -174,24 +171,29 @@ async function baseUrlFor(ctx: Context, area: ApiArea): Promise<string> {
 	return await url;
 }
 
-export function normaliseBaseUrl(ctx: Context, value: unknown): string {
-	const raw = typeof value === 'string' ? value.trim() : '';
+/**
+ * The service address a credential's Base URL names, or why it cannot be one:
+ * an http(s) address without "?" or "#", trailing slashes dropped. Used by the
+ * transport and by credential tests, so both accept exactly the same addresses.
+ */
+export function parseBaseUrl(value: unknown): { url: string } | { problem: string } {
 	let parsed: URL;
 	try {
-		parsed = new URL(raw);
+		parsed = new URL(typeof value === 'string' ? value.trim() : '');
 	} catch {
-		throw new NodeOperationError(
-			ctx.getNode(),
-			'The credential\'s Base URL is not a valid address (expected e.g. "https://workplace.example.com")',
-		);
+		return { problem: 'The credential\'s Base URL is not a valid address (expected e.g. "https://workplace.example.com")' };
 	}
 	if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-		throw new NodeOperationError(ctx.getNode(), 'The credential\'s Base URL must start with http:// or https://');
+		return { problem: 'The credential\'s Base URL must start with http:// or https://' };
 	}
-	if (parsed.search || parsed.hash) {
-		throw new NodeOperationError(ctx.getNode(), 'The credential\'s Base URL must not contain "?" or "#"');
-	}
-	return `${parsed.origin}${parsed.pathname.replace(/\/+$/, '')}`;
+	if (parsed.search || parsed.hash) return { problem: 'The credential\'s Base URL must not contain "?" or "#"' };
+	return { url: `${parsed.origin}${parsed.pathname.replace(/\/+$/, '')}` };
+}
+
+export function normaliseBaseUrl(ctx: Context, value: unknown): string {
+	const parsed = parseBaseUrl(value);
+	if ('problem' in parsed) throw new NodeOperationError(ctx.getNode(), parsed.problem);
+	return parsed.url;
 }
 
 /** Joins encoded segments: "a/b", "..", "?" or "#" inside an id stay inside that one segment. */
