@@ -1,0 +1,331 @@
+/**
+ * A real n8n 2.41.1 (installed in e2e/node_modules) with this package installed
+ * the way n8n installs a community package: `npm pack`, unpacked into
+ * <user folder>/.n8n/nodes/node_modules/<name> with dev/peer/optional
+ * dependencies stripped, then `npm install --ignore-scripts` there (see n8n's
+ * CommunityPackagesService.downloadPackage). n8n loads every package in that
+ * folder at start-up.
+ *
+ * Used by `npm run dev` and by the end-to-end suites; nothing here ships.
+ */
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+/** The project's root (this file runs from e2e/lib or build/e2e/lib). */
+export const ROOT = findRoot(__dirname);
+export const E2E_DIR = path.join(ROOT, 'e2e');
+export const N8N_BIN = path.join(E2E_DIR, 'node_modules', 'n8n', 'bin', 'n8n');
+export const PACKAGE_NAME = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { name: string }).name;
+
+/** The owner account `npm run dev` and the tests create. */
+export const OWNER = {
+	email: 'owner@workplace.example',
+	firstName: 'Workplace',
+	lastName: 'Developer',
+	password: 'Workplace-dev-2026',
+} as const;
+
+function findRoot(from: string): string {
+	let dir = from;
+	while (!existsSync(path.join(dir, 'e2e', 'package.json'))) {
+		const up = path.dirname(dir);
+		if (up === dir) throw new Error(`no project root above ${from}`);
+		dir = up;
+	}
+	return dir;
+}
+
+export async function freePort(): Promise<number> {
+	return await new Promise((resolve, reject) => {
+		const server = createServer();
+		server.once('error', reject);
+		server.listen(0, '127.0.0.1', () => {
+			const { port } = server.address() as { port: number };
+			server.close(() => resolve(port));
+		});
+	});
+}
+
+export function assertN8nInstalled(): void {
+	if (!existsSync(N8N_BIN)) {
+		throw new Error(`n8n is not installed in e2e/ (run: bash e2e/install.sh)`);
+	}
+}
+
+let packed: Promise<string> | undefined;
+
+/** `npm pack` of the built package, once per process. dist/ must be built. */
+async function packTarball(): Promise<string> {
+	packed ??= (async () => {
+		if (!existsSync(path.join(ROOT, 'dist', 'nodes'))) throw new Error('dist/ is missing: run `npm run build` first');
+		const dir = mkdtempSync(path.join(os.tmpdir(), 'workplace-pack-'));
+		const { stdout } = await run('npm', ['pack', '--silent', '--pack-destination', dir], { cwd: ROOT });
+		return path.join(dir, stdout.trim().split('\n').pop() as string);
+	})();
+	return await packed;
+}
+
+/** Installs this package into a user folder as n8n's community-package installer does. */
+export async function installCommunityPackage(userFolder: string): Promise<string> {
+	const tarball = await packTarball();
+	const nodesDir = path.join(userFolder, '.n8n', 'nodes');
+	const packageDir = path.join(nodesDir, 'node_modules', PACKAGE_NAME);
+	rmSync(packageDir, { recursive: true, force: true });
+	mkdirSync(packageDir, { recursive: true });
+	await run('tar', ['-xzf', tarball, '-C', packageDir, '--strip-components=1']);
+	const manifestPath = path.join(packageDir, 'package.json');
+	const { devDependencies, peerDependencies, optionalDependencies, ...manifest } = JSON.parse(
+		readFileSync(manifestPath, 'utf8'),
+	) as Record<string, unknown>;
+	void devDependencies;
+	void peerDependencies;
+	void optionalDependencies;
+	writeFileSync(manifestPath, JSON.stringify(manifest, null, 2));
+	await run(
+		'npm',
+		[
+			'install',
+			'--audit=false',
+			'--fund=false',
+			'--bin-links=false',
+			'--install-strategy=shallow',
+			'--ignore-scripts=true',
+			'--package-lock=false',
+			'--loglevel=error',
+		],
+		{ cwd: packageDir },
+	);
+	writeFileSync(
+		path.join(nodesDir, 'package.json'),
+		JSON.stringify({ name: 'installed-nodes', private: true, dependencies: { [PACKAGE_NAME]: manifest.version } }, null, 2),
+	);
+	return packageDir;
+}
+
+export interface N8nOptions {
+	/** Folder that holds .n8n/ (database, settings, community packages); a new temp folder by default. */
+	userFolder?: string;
+	/** Extra environment, e.g. queue mode or N8N_DEFAULT_BINARY_DATA_MODE. */
+	env?: Record<string, string>;
+	/** Where the process output goes besides the in-memory log; default nowhere. */
+	echo?: NodeJS.WritableStream;
+}
+
+/**
+ * One n8n user folder and the processes started on it: `n8n start`, workers,
+ * and CLI commands (each with its own task-runner broker port).
+ */
+export class N8n {
+	readonly userFolder: string;
+	readonly env: Record<string, string>;
+	port = 0;
+	url = '';
+	/** Everything the started processes printed. */
+	readonly output: string[] = [];
+	private readonly processes: ChildProcess[] = [];
+	private readonly echo?: NodeJS.WritableStream;
+
+	constructor(options: N8nOptions = {}) {
+		this.userFolder = options.userFolder ?? mkdtempSync(path.join(os.tmpdir(), 'workplace-n8n-'));
+		this.echo = options.echo;
+		this.env = {
+			N8N_USER_FOLDER: this.userFolder,
+			N8N_ENCRYPTION_KEY: 'workplace-e2e-encryption-key',
+			N8N_LISTEN_ADDRESS: '127.0.0.1',
+			N8N_HOST: 'localhost',
+			N8N_SECURE_COOKIE: 'false',
+			N8N_DIAGNOSTICS_ENABLED: 'false',
+			N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+			N8N_PERSONALIZATION_ENABLED: 'false',
+			N8N_TEMPLATES_ENABLED: 'false',
+			N8N_HIRING_BANNER_ENABLED: 'false',
+			N8N_COMMUNITY_PACKAGES_ENABLED: 'true',
+			N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
+			N8N_LOG_LEVEL: 'info',
+			...options.env,
+		};
+	}
+
+	/** Environment of one n8n process: the folder's settings plus a broker port of its own. */
+	private async processEnv(extra: Record<string, string> = {}): Promise<NodeJS.ProcessEnv> {
+		return {
+			...process.env,
+			...this.env,
+			N8N_RUNNERS_BROKER_PORT: String(await freePort()),
+			...extra,
+		};
+	}
+
+	/** Runs an n8n CLI command to completion and returns what it printed on stdout. */
+	async cli(args: string[], extraEnv: Record<string, string> = {}): Promise<string> {
+		assertN8nInstalled();
+		try {
+			const { stdout } = await run(process.execPath, [N8N_BIN, ...args], {
+				env: await this.processEnv(extraEnv),
+				maxBuffer: 64 * 1024 * 1024,
+			});
+			return stdout;
+		} catch (error) {
+			const { stdout, stderr } = error as { stdout?: string; stderr?: string };
+			throw new Error(`n8n ${args.join(' ')} failed:\n${stderr ?? ''}\n${stdout ?? ''}`);
+		}
+	}
+
+	/** Starts a long-running n8n command (`start`, `worker`, `webhook`). */
+	async spawn(args: string[], extraEnv: Record<string, string> = {}): Promise<ChildProcess> {
+		assertN8nInstalled();
+		const child = spawn(process.execPath, [N8N_BIN, ...args], {
+			env: await this.processEnv(extraEnv),
+			stdio: ['ignore', 'pipe', 'pipe'],
+		});
+		const label = args[0];
+		for (const stream of [child.stdout, child.stderr]) {
+			stream?.on('data', (chunk: Buffer) => {
+				const text = chunk.toString();
+				this.output.push(text);
+				this.echo?.write(text.replace(/^(?=.)/gm, `[n8n ${label}] `));
+			});
+		}
+		this.processes.push(child);
+		return child;
+	}
+
+	/** `n8n start` on a free port (or N8N_PORT from the options); resolves once it answers readiness. */
+	async start(port?: number): Promise<void> {
+		this.port = port ?? Number(this.env.N8N_PORT ?? 0) ?? 0;
+		if (!this.port) this.port = await freePort();
+		this.url = `http://localhost:${this.port}`;
+		const child = await this.spawn(['start'], { N8N_PORT: String(this.port) });
+		await waitFor(`${this.url}/healthz/readiness`, child, 180_000, () => this.output.join(''));
+	}
+
+	/** Stops every process this instance started (SIGTERM, then SIGKILL after 15 s). */
+	async stop(): Promise<void> {
+		await Promise.all(
+			this.processes.map(
+				(child) =>
+					new Promise<void>((resolve) => {
+						if (child.exitCode !== null || child.signalCode !== null) return resolve();
+						const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+						child.once('exit', () => {
+							clearTimeout(timer);
+							resolve();
+						});
+						child.kill('SIGTERM');
+					}),
+			),
+		);
+		this.processes.length = 0;
+	}
+
+	/** Imports credentials with plain (unencrypted) data, as `n8n import:credentials` accepts. */
+	async importCredentials(credentials: StoredCredential[]): Promise<void> {
+		const file = path.join(this.userFolder, `credentials-${Date.now()}.json`);
+		writeFileSync(file, JSON.stringify(credentials, null, 2));
+		await this.cli(['import:credentials', `--input=${file}`]);
+	}
+
+	/** Imports workflows (each needs an `id`) with `n8n import:workflow`. */
+	async importWorkflows(workflows: Array<Record<string, unknown> & { id: string }>): Promise<void> {
+		const file = path.join(this.userFolder, `workflows-${Date.now()}.json`);
+		writeFileSync(file, JSON.stringify(workflows, null, 2));
+		await this.cli(['import:workflow', `--input=${file}`]);
+	}
+
+	/** `n8n execute --id` and the run data it prints (the JSON starts at the first line that is just `{`). */
+	async execute(workflowId: string, extraEnv: Record<string, string> = {}): Promise<ExecuteResult> {
+		const stdout = await this.cli(['execute', `--id=${workflowId}`, '--rawOutput'], extraEnv);
+		return parseRawOutput(stdout);
+	}
+}
+
+export interface StoredCredential {
+	id: string;
+	name: string;
+	type: string;
+	data: Record<string, unknown>;
+}
+
+/** What `n8n execute --rawOutput` prints: the execution's run data. */
+export interface ExecuteResult {
+	data: {
+		resultData: {
+			runData: Record<string, Array<{ data?: { main: Array<Array<{ json: Record<string, unknown> }> | null> }; error?: unknown }>>;
+			error?: { message: string };
+			lastNodeExecuted?: string;
+		};
+	};
+	status?: string;
+	[key: string]: unknown;
+}
+
+export function parseRawOutput(stdout: string): ExecuteResult {
+	const lines = stdout.split('\n');
+	const start = lines.findIndex((line) => line.trim() === '{');
+	if (start < 0) throw new Error(`n8n execute printed no JSON:\n${stdout}`);
+	return JSON.parse(lines.slice(start).join('\n')) as ExecuteResult;
+}
+
+/** The JSON of every item a node output (first run, first output), from execute's run data. */
+export function nodeOutput(result: ExecuteResult, nodeName: string): Array<Record<string, unknown>> {
+	const runs = result.data.resultData.runData[nodeName];
+	if (!runs) throw new Error(`node "${nodeName}" did not run (ran: ${Object.keys(result.data.resultData.runData).join(', ')})`);
+	return (runs[0].data?.main[0] ?? []).map((item) => item.json);
+}
+
+async function waitFor(url: string, child: ChildProcess, timeoutMs: number, output: () => string): Promise<void> {
+	const deadline = Date.now() + timeoutMs;
+	while (Date.now() < deadline) {
+		if (child.exitCode !== null) throw new Error(`n8n exited with ${child.exitCode} before it was ready:\n${output().slice(-4000)}`);
+		try {
+			const response = await fetch(url);
+			if (response.ok) return;
+		} catch {
+			// not listening yet
+		}
+		await new Promise((resolve) => setTimeout(resolve, 500));
+	}
+	throw new Error(`n8n was not ready at ${url} within ${timeoutMs / 1000} s:\n${output().slice(-4000)}`);
+}
+
+/** n8n's REST API as the editor uses it: a session cookie from /rest/login. */
+export class N8nRest {
+	private cookie = '';
+
+	constructor(readonly url: string) {}
+
+	/** Creates the owner account (first start only). */
+	async setupOwner(owner = OWNER): Promise<void> {
+		await this.request('POST', '/rest/owner/setup', owner);
+	}
+
+	async login(owner = OWNER): Promise<void> {
+		await this.request('POST', '/rest/login', { emailOrLdapLoginId: owner.email, password: owner.password });
+	}
+
+	async request<T = unknown>(method: string, route: string, body?: unknown): Promise<T> {
+		const response = await fetch(this.url + route, {
+			method,
+			headers: {
+				...(body === undefined ? {} : { 'content-type': 'application/json' }),
+				...(this.cookie ? { cookie: this.cookie } : {}),
+				// n8n's browser-id check ties a session to the client that logged in.
+				'browser-id': 'workplace-e2e',
+			},
+			body: body === undefined ? undefined : JSON.stringify(body),
+		});
+		const setCookie = response.headers.getSetCookie();
+		const auth = setCookie.find((value) => value.startsWith('n8n-auth='));
+		if (auth) this.cookie = auth.split(';')[0];
+		const text = await response.text();
+		if (!response.ok) throw new Error(`${method} ${route} → ${response.status}: ${text.slice(0, 500)}`);
+		const parsed = text ? (JSON.parse(text) as { data?: T }) : {};
+		return (parsed && typeof parsed === 'object' && 'data' in parsed ? parsed.data : parsed) as T;
+	}
+}
