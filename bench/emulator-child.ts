@@ -1,6 +1,8 @@
 /**
- * The emulator for bench/knowledge-file-memory.ts, in its own process so its
- * memory is not counted. Seeds a 100 MB file and answers questions over IPC.
+ * The emulator for the benchmarks, in its own process so its memory and CPU are
+ * not counted with the client's. Seeds a 100 MB knowledge file (BENCH_FILE_BYTES)
+ * and answers questions over IPC; everything else goes through the emulator's
+ * own admin routes (/__emulator: faults, log, config).
  */
 import { randomBytes } from 'node:crypto';
 
@@ -10,20 +12,31 @@ export interface ChildReady {
 	kind: 'ready';
 	url: string;
 	apiKey: string;
+	jwt: string;
+	clientId: string;
+	clientSecret: string;
 	knowledgeId: number;
 	fileId: number;
 	size: number;
 	sha256: string;
 }
 
+type Message = { kind: 'file'; fileId: number } | { kind: 'addFiles'; knowledgeId: number; count: number } | { kind: 'tokenRequests' } | { kind: 'close' };
+
 async function main(): Promise<void> {
 	const emulator = await startEmulator();
 	const size = Number(process.env.BENCH_FILE_BYTES ?? 100 * 1024 * 1024);
 	const file = emulator.knowledge.addFile(1, { originalName: 'big-report.pdf', mimetype: 'application/pdf', content: randomBytes(size) });
-	process.on('message', (message: { kind: string; fileId?: number }) => {
+	process.on('message', (message: Message) => {
 		if (message.kind === 'file') {
-			const f = emulator.knowledge.files.get(message.fileId!);
+			const f = emulator.knowledge.files.get(message.fileId);
 			process.send!({ kind: 'file', sha256: f?.sha256, size: f?.meta.size });
+		} else if (message.kind === 'addFiles') {
+			emulator.knowledge.addFiles(message.knowledgeId, message.count);
+			const total = emulator.knowledge.filesOf(message.knowledgeId).length;
+			process.send!({ kind: 'addFiles', total });
+		} else if (message.kind === 'tokenRequests') {
+			process.send!({ kind: 'tokenRequests', count: emulator.bot.tokenRequests });
 		} else if (message.kind === 'close') {
 			void emulator.close().then(() => process.exit(0));
 		}
@@ -32,6 +45,9 @@ async function main(): Promise<void> {
 		kind: 'ready',
 		url: emulator.url,
 		apiKey: emulator.credentials.apiKey,
+		jwt: emulator.credentials.jwt,
+		clientId: emulator.credentials.clientId,
+		clientSecret: emulator.credentials.clientSecret,
 		knowledgeId: 1,
 		fileId: file.id,
 		size,

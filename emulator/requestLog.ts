@@ -37,6 +37,9 @@ type WithEntry = FastifyRequest & { [kEntry]?: RequestLogEntry };
 export class RequestLog {
 	readonly entries: RequestLogEntry[] = [];
 	private seq = 0;
+	/** Numbers the sockets requests arrive on; a socket forgotten by the server is forgotten here. */
+	private readonly connections = new WeakMap<object, number>();
+	private connectionSeq = 0;
 
 	/** Starts an entry for a request that just arrived. */
 	begin(request: FastifyRequest): RequestLogEntry {
@@ -54,10 +57,22 @@ export class RequestLog {
 			rawUrl: raw.url ?? '/',
 			headers,
 			contentType: typeof raw.headers['content-type'] === 'string' ? raw.headers['content-type'] : undefined,
+			connection: this.connectionOf(raw.socket),
+			remotePort: raw.socket?.remotePort,
 		};
 		this.entries.push(entry);
 		(request as WithEntry)[kEntry] = entry;
 		return entry;
+	}
+
+	private connectionOf(socket: object | null | undefined): number {
+		if (!socket) return 0;
+		let id = this.connections.get(socket);
+		if (id === undefined) {
+			id = ++this.connectionSeq;
+			this.connections.set(socket, id);
+		}
+		return id;
 	}
 
 	/** Wires completion to the raw response; call once per request after begin(). */

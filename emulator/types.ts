@@ -85,6 +85,10 @@ export interface RequestLogEntry {
 	aborted?: boolean;
 	/** Milliseconds from arrival to the end of the response (or the connection closing). */
 	durationMs?: number;
+	/** The TCP connection it came on: 1, 2, … in order of first use, so reuse (keep-alive) shows as a repeated number. */
+	connection: number;
+	/** The client's port of that connection. */
+	remotePort?: number;
 }
 
 export type FaultAction =

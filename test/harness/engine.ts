@@ -339,7 +339,9 @@ export interface StoredCredential {
 export type CredentialEvent =
 	| { kind: 'preAuthentication'; type: string; expired: boolean; output: IDataObject }
 	| { kind: 'updateCredentials'; id: string | null; type: string; data: ICredentialDataDecryptedObject }
-	| { kind: 'authenticate'; type: string; url?: string };
+	| { kind: 'authenticate'; type: string; url?: string }
+	/** A credential read (getDecrypted), as n8n does it for nodes' getCredentials: a database read and a decryption in n8n. */
+	| { kind: 'read'; type: string };
 
 const PLACEHOLDER_NODE: INode = {
 	id: 'harness-credential-node',
@@ -369,6 +371,11 @@ export class InMemoryCredentialsHelper extends ICredentialsHelper {
 	/** Add/replace a credential. Nodes reference it via node.credentials[type] = { id, name }. */
 	set(cred: Omit<StoredCredential, 'name'> & { name?: string }) {
 		this.store.set(cred.id, { name: cred.name ?? cred.id, ...cred, data: { ...cred.data } });
+	}
+
+	/** How many times credentials of `type` were read (decrypted) since `events` was last emptied. */
+	reads(type: string): number {
+		return this.events.filter((e) => e.kind === 'read' && e.type === type).length;
 	}
 
 	/** Current stored (raw, pre-defaults) data, e.g. to assert a persisted refreshed token. */
@@ -436,6 +443,7 @@ export class InMemoryCredentialsHelper extends ICredentialsHelper {
 		expressionResolveValues?: ICredentialsExpressionResolveValues,
 	): Promise<ICredentialDataDecryptedObject> {
 		const stored = this.find(nodeCredentials, type);
+		this.events.push({ kind: 'read', type });
 		const data = structuredClone(stored.data);
 		if (raw) return data;
 		let decrypted = this.applyDefaults(type, data);

@@ -14,7 +14,13 @@ import { task } from './task';
 import { topic } from './topic';
 import { user } from './user';
 import type { OperationDefinition, ResourceDefinition } from './types';
-import { DEFAULT_RETRY_POLICY, DEFAULT_TIMEOUT_MS, RETRY_OPTIONS } from '../transport';
+import {
+	DEFAULT_RETRY_POLICY,
+	DEFAULT_TIMEOUT_MS,
+	MAX_REQUESTS_IN_PARALLEL,
+	REQUESTS_IN_PARALLEL,
+	RETRY_OPTIONS,
+} from '../transport';
 
 export const RESOURCES: ResourceDefinition[] = [knowledgeBase, knowledgeFile, task, topic, group, groupTopic, user, messageAction];
 
@@ -60,8 +66,22 @@ export function describeResources(): INodeProperties[] {
 	}
 	// One "Retry and Timeout" collection for every resource that talks to the service; the transport reads it.
 	const sending = RESOURCES.filter((r) => r.operations.some((o) => o.request)).map((r) => r.value);
+	properties.push(requestsInParallel(sending));
 	properties.push(retryOptions(sending));
 	return properties;
+}
+
+function requestsInParallel(resources: string[]): INodeProperties {
+	return {
+		displayName: 'Requests in Parallel',
+		name: REQUESTS_IN_PARALLEL,
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: MAX_REQUESTS_IN_PARALLEL, numberPrecision: 0 },
+		default: 1,
+		displayOptions: { show: { resource: resources } },
+		description:
+			'How many items are sent to the service at the same time (1 sends them one after another). Output keeps the input order. A rate limit (429) pauses them all. Without Continue On Fail, the first failure stops new items, but items already sent complete.',
+	};
 }
 
 function retryOptions(resources: string[]): INodeProperties {

@@ -1,12 +1,13 @@
 /**
- * Runs the selected operation for every input item through the transport.
- * Output items are paired to their input; with Continue On Fail each failed
- * item becomes an error item paired to the input that failed.
+ * Runs the selected operation for every input item through the transport,
+ * one by one or several at a time ("Requests in Parallel"). Output items keep
+ * the input order and are paired to their input; with Continue On Fail each
+ * failed item becomes an error item paired to the input that failed.
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { apiRequest, paginate } from '../transport';
+import { apiRequest, MAX_REQUESTS_IN_PARALLEL, paginate, REQUESTS_IN_PARALLEL } from '../transport';
 import { findOperation } from './resources';
 import type { OperationDefinition } from './types';
 import { invalid } from './validation';
@@ -42,6 +43,84 @@ async function runOperation(
 	return [{ json: body && typeof body === 'object' ? (body as IDataObject) : { response: body ?? null } }];
 }
 
+/** "Requests in Parallel", read once per run (item 0) and checked before anything is sent. */
+function requestsInParallel(ctx: IExecuteFunctions): number {
+	const value = ctx.getNodeParameter(REQUESTS_IN_PARALLEL, 0, 1) as unknown;
+	const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+	if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > MAX_REQUESTS_IN_PARALLEL) {
+		throw invalid(ctx, 0, 'Requests in Parallel', `must be a whole number from 1 to ${MAX_REQUESTS_IN_PARALLEL} (got ${JSON.stringify(value)})`);
+	}
+	return n;
+}
+
+/** Any failure of item i as the node error n8n shows, in the operation's terms. */
+function nodeErrorOf(
+	ctx: IExecuteFunctions,
+	operation: OperationDefinition,
+	error: unknown,
+	i: number,
+): NodeApiError | NodeOperationError {
+	let nodeError =
+		error instanceof NodeApiError || error instanceof NodeOperationError
+			? error
+			: new NodeOperationError(ctx.getNode(), error as Error, { itemIndex: i });
+	if (nodeError instanceof NodeApiError && operation.explainError) {
+		nodeError = operation.explainError.call(ctx, nodeError, i) ?? nodeError;
+	}
+	if (nodeError.context.itemIndex === undefined) nodeError.context.itemIndex = i;
+	return nodeError;
+}
+
+/**
+ * Runs every item, up to `parallel` at a time, and returns each item's output by
+ * input index, so the output keeps the input order and pairing whatever order
+ * the answers come in. Items run one by one until one succeeds: that first
+ * success has read the credential and fetched any token, so the items started
+ * together afterwards share them (one token request per run, not one per worker).
+ * Without Continue On Fail, a failure stops new items from starting; those
+ * already sent finish, and the failure of the lowest item index is thrown
+ * (items after it may have been sent already).
+ */
+async function runItems(
+	ctx: IExecuteFunctions,
+	operation: OperationDefinition,
+	count: number,
+	parallel: number,
+): Promise<INodeExecutionData[][]> {
+	const continueOnFail = ctx.continueOnFail();
+	const results: INodeExecutionData[][] = new Array<INodeExecutionData[]>(count);
+	const failures = new Map<number, NodeApiError | NodeOperationError>();
+	let next = 0;
+	let succeeded = false;
+
+	const runOne = async (i: number): Promise<void> => {
+		try {
+			const outputs = await runOperation(ctx, operation, i);
+			results[i] = outputs.map((result) => ({ ...result, pairedItem: { item: i } }));
+			succeeded = true;
+		} catch (error) {
+			const nodeError = nodeErrorOf(ctx, operation, error, i);
+			if (!continueOnFail) {
+				failures.set(i, nodeError);
+				return;
+			}
+			const json: IDataObject = { error: nodeError.message };
+			if (nodeError.description) json.description = nodeError.description;
+			if (nodeError instanceof NodeApiError && nodeError.httpCode) json.httpCode = nodeError.httpCode;
+			results[i] = [{ json, pairedItem: { item: i } }];
+		}
+	};
+
+	while (next < count && failures.size === 0 && (parallel === 1 || !succeeded)) await runOne(next++);
+	const worker = async (): Promise<void> => {
+		while (next < count && failures.size === 0) await runOne(next++);
+	};
+	await Promise.all(Array.from({ length: Math.min(parallel, count - next) }, worker));
+
+	if (failures.size > 0) throw failures.get(Math.min(...failures.keys()))!;
+	return results;
+}
+
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
 	const resource = this.getNodeParameter('resource', 0) as string;
@@ -50,31 +129,9 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	if (!operation) {
 		throw new NodeOperationError(this.getNode(), `The operation "${operationName}" of "${resource}" is not supported`);
 	}
+	const parallel = operation.request ? requestsInParallel(this) : 1;
 
-	const output: INodeExecutionData[] = [];
-	for (let i = 0; i < items.length; i++) {
-		try {
-			const results = await runOperation(this, operation, i);
-			for (const result of results) output.push({ ...result, pairedItem: { item: i } });
-		} catch (error) {
-			let nodeError =
-				error instanceof NodeApiError || error instanceof NodeOperationError
-					? error
-					: new NodeOperationError(this.getNode(), error as Error, { itemIndex: i });
-			if (nodeError instanceof NodeApiError && operation.explainError) {
-				nodeError = operation.explainError.call(this, nodeError, i) ?? nodeError;
-			}
-			if (nodeError.context.itemIndex === undefined) nodeError.context.itemIndex = i;
-			if (this.continueOnFail()) {
-				const json: IDataObject = { error: nodeError.message };
-				if (nodeError.description) json.description = nodeError.description;
-				if (nodeError instanceof NodeApiError && nodeError.httpCode) json.httpCode = nodeError.httpCode;
-				output.push({ json, pairedItem: { item: i } });
-				continue;
-			}
-			throw nodeError;
-		}
-	}
+	const output = (await runItems(this, operation, items.length, parallel)).flat();
 	const hints = operation.hints?.call(this, output) ?? [];
 	if (hints.length > 0) this.addExecutionHints(...hints);
 	return [output];

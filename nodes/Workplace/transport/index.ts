@@ -5,6 +5,7 @@
  */
 import type {
 	ICredentialDataDecryptedObject,
+	ICredentialsDecrypted,
 	IDataObject,
 	IExecuteFunctions,
 	IHttpRequestMethods,
@@ -105,6 +106,10 @@ export const DEFAULT_TIMEOUT_MS = 60_000;
 /** Name of the node's "Retry and Timeout" collection (actions/resources.ts adds it to every resource that sends requests). */
 export const RETRY_OPTIONS = 'retryOptions';
 
+/** Name of the node's "Requests in Parallel" option (read by actions/router.ts), and its largest value. */
+export const REQUESTS_IN_PARALLEL = 'requestsInParallel';
+export const MAX_REQUESTS_IN_PARALLEL = 50;
+
 export interface RequestSettings {
 	policy: RetryPolicy;
 	timeoutMs: number;
@@ -146,29 +151,64 @@ const RETRYABLE_STATUS = new Set([502, 503, 504]);
 /** Failures where the request cannot have reached the service, so even a create may be resent. */
 const NEVER_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
 
-const baseUrls = new WeakMap<object, Map<string, Promise<string>>>();
+interface RunCredential {
+	/** The credential as n8n decrypted it for this run; n8n writes a fetched token into it (preAuthentication). */
+	decrypted: ICredentialsDecrypted;
+	baseUrl: string;
+}
+
+const runCredentials = new WeakMap<object, Map<string, Promise<RunCredential>>>();
 
 /**
- * Reads the credential's base URL, and runs the area's credential check, once
- * per node run, not once per item.
+ * Reads the area's credential, its base URL, and runs its check, once per node
+ * run, not once per item or request. The decrypted object is handed to n8n with
+ * every request (credentialsDecrypted), so n8n still runs preAuthentication,
+ * authenticate and the 401 refresh on it, and a token it fetches lands in this
+ * one object: later items use it without reading the credential again.
  */
-async function baseUrlFor(ctx: Context, area: ApiArea): Promise<string> {
+async function credentialFor(ctx: Context, area: ApiArea): Promise<RunCredential> {
 	const { credential, check } = AREAS[area];
-	let perRun = baseUrls.get(ctx);
+	let perRun = runCredentials.get(ctx);
 	if (!perRun) {
 		perRun = new Map();
-		baseUrls.set(ctx, perRun);
+		runCredentials.set(ctx, perRun);
 	}
-	let url = perRun.get(credential);
-	if (!url) {
-		url = ctx.getCredentials(credential).then((data) => {
+	let entry = perRun.get(credential);
+	if (!entry) {
+		entry = ctx.getCredentials(credential).then((data) => {
 			const problem = check?.(data);
 			if (problem) throw new NodeOperationError(ctx.getNode(), `${problem} (nothing was sent)`);
-			return normaliseBaseUrl(ctx, data.baseUrl);
+			const details = ctx.getNode().credentials?.[credential];
+			return {
+				decrypted: { id: details?.id ?? '', name: details?.name ?? '', type: credential, data },
+				baseUrl: normaliseBaseUrl(ctx, data.baseUrl),
+			};
 		});
-		perRun.set(credential, url);
+		perRun.set(credential, entry);
 	}
-	return await url;
+	return await entry;
+}
+
+/**
+ * One pause shared by every request of a node run: a 429 with Retry-After holds
+ * back all of the run's requests (every worker of "Requests in Parallel"), not
+ * only the one that was refused.
+ */
+const rateLimitPauses = new WeakMap<object, { until: number }>();
+
+function pauseRun(ctx: Context, waitMs: number): void {
+	const until = Date.now() + waitMs;
+	const pause = rateLimitPauses.get(ctx);
+	if (!pause) rateLimitPauses.set(ctx, { until });
+	else if (until > pause.until) pause.until = until;
+}
+
+/** Waits out the run's pause, if any (it may be extended while waiting). */
+async function afterPause(ctx: Context): Promise<void> {
+	const pause = rateLimitPauses.get(ctx);
+	for (let left = pause ? pause.until - Date.now() : 0; left > 0; left = pause!.until - Date.now()) {
+		await sleep(left);
+	}
 }
 
 /**
@@ -309,15 +349,15 @@ export async function apiRequest<T = unknown>(
 	// Checked before the credential is read, so a bad setting sends nothing.
 	const settings = requestSettings(ctx, itemIndex);
 	const policy = policyOverride ?? settings.policy;
-	let baseUrl: string;
+	let run: RunCredential;
 	try {
-		baseUrl = await baseUrlFor(ctx, request.area);
+		run = await credentialFor(ctx, request.area);
 	} catch (error) {
 		// The cached failure is shared by the run's items; each item gets its own error.
 		const { message, description } = error as NodeOperationError;
 		throw new NodeOperationError(ctx.getNode(), message, { itemIndex, description: description ?? undefined });
 	}
-	const url = baseUrl + buildPath(prefix, request.path);
+	const url = run.baseUrl + buildPath(prefix, request.path);
 	let resentAfterRefresh = false;
 
 	for (let attempt = 1; ; attempt++) {
@@ -351,12 +391,11 @@ export async function apiRequest<T = unknown>(
 		}
 
 		let response: ApiResponse;
+		await afterPause(ctx);
 		try {
-			response = (await ctx.helpers.httpRequestWithAuthentication.call(
-				ctx,
-				credential,
-				options,
-			)) as ApiResponse;
+			response = (await ctx.helpers.httpRequestWithAuthentication.call(ctx, credential, options, {
+				credentialsDecrypted: run.decrypted,
+			})) as ApiResponse;
 		} catch (error) {
 			const answered = thrownResponse(error);
 			if (answered) {
@@ -400,7 +439,8 @@ export async function apiRequest<T = unknown>(
 			// Refused before processing: safe to resend, creates included.
 			const wait = parseRetryAfter(response.headers['retry-after']) ?? backoffDelay(attempt, policy);
 			if (wait > policy.maxWaitMs) throw rateLimitError(ctx, body, wait, itemIndex);
-			await sleep(wait);
+			// The whole run waits; the next attempt starts once the pause is over.
+			pauseRun(ctx, wait);
 			continue;
 		}
 		if (RETRYABLE_STATUS.has(status) && request.idempotent && attempt < policy.maxAttempts) {

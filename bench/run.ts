@@ -1,0 +1,560 @@
+/**
+ * `npm run bench`: the Workplace node against baselines measured in the same
+ * run, in n8n-core's real engine, against the emulator on 127.0.0.1 in a child
+ * process (so only the client side is measured). Prints a table of ratios and
+ * writes docs/performance-parallelism.png and build/bench-results.json.
+ *
+ *   a. 1,000 × Knowledge Base → Get: node (1 and 8 in parallel) vs a raw
+ *      keep-alive HTTP loop (and one that opens a connection per request) vs
+ *      n8n's HTTP Request node, every one of them a node in the same engine.
+ *   b. Knowledge File → Get Many, Return All over 10,000 files: requests made
+ *      and time vs a raw paging loop.
+ *   c. 100 MB download and 100 MB replace: throughput vs raw streams and peak
+ *      RSS growth (n8n binary data in filesystem mode).
+ *   d. 1,000 × Task → Create with 50 ms injected latency at 1, 2, 4, 8, 16 in parallel.
+ *
+ * Medians of BENCH_RUNS (5) runs for a–c and BENCH_D_RUNS (3) for d; variants
+ * take turns within each run so drift hits them alike. Sizes: BENCH_ITEMS,
+ * BENCH_FILES, BENCH_TASKS, BENCH_LATENCY_MS, BENCH_FILE_BYTES. Parts: the
+ * first argument, e.g. `c` or `a,b` (`files` = c). Figures, not tests: nothing
+ * here asserts timing. Run with --expose-gc for steadier memory baselines.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { createReadStream, createWriteStream, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import * as http from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+
+import FormData from 'form-data';
+import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeParameters, INodeType, INodeTypeDescription } from 'n8n-workflow';
+
+import { InMemoryCredentialsHelper, initHarnessEnv, loadCommunityPackage, runWorkflow, type RunWorkflowResult, type WorkflowJson } from '../test/harness/engine';
+import { CREDENTIALS, singleNodeWorkflow } from '../test/harness/testbed';
+import { writeLineChart } from './chart';
+import type { ChildReady } from './emulator-child';
+
+const ROOT = path.resolve(__dirname, '../..');
+const MB = 1024 * 1024;
+const int = (name: string, fallback: number) => (process.env[name] ? Number(process.env[name]) : fallback);
+const RUNS = int('BENCH_RUNS', 5);
+const D_RUNS = int('BENCH_D_RUNS', 3);
+const ITEMS = int('BENCH_ITEMS', 1000);
+const FILES = int('BENCH_FILES', 10_000);
+const TASKS = int('BENCH_TASKS', 1000);
+const LATENCY_MS = int('BENCH_LATENCY_MS', 50);
+const PARALLELISM = [1, 2, 4, 8, 16];
+const FILES_KB = 2;
+const REPLACE_TARGET = { knowledgeId: 2, fileId: 7 };
+
+// ---------------------------------------------------------------------------
+// The emulator child and its admin routes
+
+let child: ChildProcess;
+let ready: ChildReady;
+
+function ask<T>(message: object, kind: string): Promise<T> {
+	return new Promise((resolve) => {
+		const listener = (answer: { kind: string }) => {
+			if (answer.kind !== kind) return;
+			child.off('message', listener);
+			resolve(answer as T);
+		};
+		child.on('message', listener);
+		if (Object.keys(message).length > 0) child.send(message);
+	});
+}
+
+async function admin<T = unknown>(method: string, route: string, body?: unknown): Promise<T> {
+	const response = await fetch(`${ready.url}/__emulator${route}`, {
+		method,
+		headers: body === undefined ? {} : { 'content-type': 'application/json' },
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+	if (!response.ok) throw new Error(`admin ${method} ${route} answered ${response.status}`);
+	return (response.status === 204 ? undefined : await response.json()) as T;
+}
+
+async function requestsTo(method: string, route: string): Promise<Array<{ path: string; connection: number }>> {
+	const { entries } = await admin<{ entries: Array<{ path: string; connection: number }> }>(
+		'GET',
+		`/log?method=${method}&path=${encodeURIComponent(route)}`,
+	);
+	return entries;
+}
+
+// ---------------------------------------------------------------------------
+// Raw clients: node:http with a keep-alive agent, the practical limit
+
+const keepAlive = new http.Agent({ keepAlive: true, maxSockets: 64 });
+const perRequest = new http.Agent({ keepAlive: false });
+
+function send(agent: http.Agent, method: string, url: string, headers: Record<string, string>, body?: string): Promise<unknown> {
+	return new Promise((resolve, reject) => {
+		const request = http.request(url, { method, agent, headers }, (response) => {
+			const chunks: Buffer[] = [];
+			response.on('data', (chunk: Buffer) => chunks.push(chunk));
+			response.on('end', () => {
+				if ((response.statusCode ?? 0) >= 300) reject(new Error(`${method} ${url} answered ${response.statusCode}`));
+				else resolve(chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : null);
+			});
+			response.on('error', reject);
+		});
+		request.on('error', reject);
+		request.end(body);
+	});
+}
+
+/** Raw jobs run inside the engine as a node (below), so they pay the same engine costs per item. */
+const RAW_JOBS = new Map<string, (items: INodeExecutionData[]) => Promise<INodeExecutionData[]>>();
+
+class BenchRaw implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Bench Raw',
+		name: 'bench.raw',
+		group: ['transform'],
+		version: 1,
+		description: 'A raw HTTP loop, for comparison',
+		defaults: { name: 'Raw' },
+		inputs: ['main' as never],
+		outputs: ['main' as never],
+		properties: [{ displayName: 'Job', name: 'job', type: 'string', default: '' }],
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const job = RAW_JOBS.get(this.getNodeParameter('job', 0) as string);
+		if (!job) throw new Error('unknown raw job');
+		const output = await job(this.getInputData());
+		return [output.map((item, i) => ({ ...item, pairedItem: { item: Math.min(i, this.getInputData().length - 1) } }))];
+	}
+}
+
+// ---------------------------------------------------------------------------
+// Engine and workflows
+
+let helper: InMemoryCredentialsHelper;
+let nodeTypes: ReturnType<typeof loadCommunityPackage>['nodeTypes'];
+
+function setBotCredentialWithoutToken(): void {
+	helper.set({ ...CREDENTIALS.bot, data: { baseUrl: ready.url, clientId: ready.clientId, clientSecret: ready.clientSecret } });
+}
+
+async function setUpEngine(): Promise<void> {
+	await initHarnessEnv({ binaryDataMode: 'filesystem' });
+	const loaded = loadCommunityPackage(ROOT);
+	nodeTypes = loaded.nodeTypes;
+	nodeTypes.add(new BenchRaw(), 'bench.raw');
+	helper = new InMemoryCredentialsHelper(loaded.credentialTypes);
+	helper.set({ ...CREDENTIALS.knowledgeBase, data: { baseUrl: ready.url, apiKey: ready.apiKey } });
+	helper.set({ ...CREDENTIALS.taskProjects, data: { baseUrl: ready.url, token: ready.jwt } });
+	setBotCredentialWithoutToken();
+}
+
+async function run(workflow: WorkflowJson): Promise<{ ms: number; result: RunWorkflowResult }> {
+	const started = performance.now();
+	const result = await runWorkflow({ workflow, nodeTypes, credentialsHelper: helper });
+	const ms = performance.now() - started;
+	if (result.status !== 'success') throw new Error(`bench workflow failed: ${result.error?.message}`);
+	return { ms, result };
+}
+
+/** Manual Trigger (pinned items) → one node named "Workplace", whatever its type. */
+function oneNode(node: Omit<INode, 'id' | 'name' | 'position' | 'typeVersion'> & { typeVersion?: number }, items: INodeExecutionData[]): WorkflowJson {
+	const workflow = singleNodeWorkflow({}, { items });
+	workflow.nodes[1] = { ...workflow.nodes[1], typeVersion: 1, ...node } as INode;
+	return workflow;
+}
+
+const workplace = (parameters: INodeParameters, items: INodeExecutionData[]) => singleNodeWorkflow(parameters, { items });
+const raw = (job: string, items: INodeExecutionData[]) => oneNode({ type: 'bench.raw', parameters: { job } }, items);
+const outputOf = (result: RunWorkflowResult) => result.items('Workplace');
+const byId = (value: string | number) => ({ __rl: true, mode: 'id', value: String(value) });
+
+// ---------------------------------------------------------------------------
+// Measuring
+
+const median = (values: number[]) => {
+	const sorted = [...values].sort((a, b) => a - b);
+	const mid = Math.floor(sorted.length / 2);
+	return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+/** Runs each variant `runs` times, taking turns; returns the median ms of each. */
+async function measure(variants: Record<string, () => Promise<number>>, runs: number): Promise<Record<string, number>> {
+	const times: Record<string, number[]> = Object.fromEntries(Object.keys(variants).map((k) => [k, []]));
+	for (let r = 0; r < runs; r++) {
+		for (const [name, variant] of Object.entries(variants)) times[name].push(await variant());
+	}
+	return Object.fromEntries(Object.entries(times).map(([k, v]) => [k, median(v)]));
+}
+
+function settle(): void {
+	const gc = (globalThis as { gc?: () => void }).gc;
+	if (gc) {
+		gc();
+		gc();
+	}
+}
+
+/** Runs `work` and returns the highest RSS seen above the RSS just before it (sampled every 2 ms). */
+async function peakGrowth(work: () => Promise<void>): Promise<number> {
+	settle();
+	await new Promise((resolve) => setTimeout(resolve, 200));
+	const baseline = process.memoryUsage.rss();
+	let peak = baseline;
+	const sample = () => {
+		const rss = process.memoryUsage.rss();
+		if (rss > peak) peak = rss;
+	};
+	const timer = setInterval(sample, 2);
+	try {
+		await work();
+	} finally {
+		sample();
+		clearInterval(timer);
+	}
+	return peak - baseline;
+}
+
+interface Row {
+	part: string;
+	what: string;
+	value: string;
+	ratio?: string;
+	goal?: string;
+}
+const rows: Row[] = [];
+const results: IDataObject = {};
+const ms = (v: number) => `${v.toFixed(3)} ms/item`;
+const x = (v: number) => `${v.toFixed(2)}×`;
+const check = (ok: boolean, goal: string) => `${goal} ${ok ? '✓' : '✗'}`;
+
+// ---------------------------------------------------------------------------
+// a. Knowledge Base → Get
+
+async function partA(): Promise<void> {
+	const items = Array.from({ length: ITEMS }, () => ({ json: { id: 1 } }));
+	const headers = { 'x-api-key': ready.apiKey, accept: 'application/json' };
+	for (const [job, agent] of [['kbGet', keepAlive], ['kbGetClose', perRequest]] as const) {
+		RAW_JOBS.set(job, async (input) => {
+			const out: INodeExecutionData[] = [];
+			for (const item of input) out.push({ json: (await send(agent, 'GET', `${ready.url}/api/v1/knowledge/${String(item.json.id)}`, headers)) as IDataObject });
+			return out;
+		});
+	}
+	const node = (parallel: number) => workplace({ resource: 'knowledgeBase', operation: 'get', knowledgeId: byId('={{ $json.id }}'), requestsInParallel: parallel }, items);
+	const httpRequest = oneNode(
+		{
+			type: 'n8n-nodes-base.httpRequest',
+			typeVersion: 4.2,
+			parameters: {
+				method: 'GET',
+				url: `=${ready.url}/api/v1/knowledge/{{ $json.id }}`,
+				authentication: 'predefinedCredentialType',
+				nodeCredentialType: 'workplaceKnowledgeBaseApi',
+				options: {},
+			},
+		},
+		items,
+	);
+	const timed = (workflow: WorkflowJson) => async () => {
+		const { ms: took, result } = await run(workflow);
+		const out = outputOf(result);
+		if (out.length !== ITEMS || out.some((o) => o.json.id !== 1)) throw new Error('a: wrong output');
+		return took / ITEMS;
+	};
+	const variants = {
+		raw: timed(raw('kbGet', items)),
+		rawClose: timed(raw('kbGetClose', items)),
+		node1: timed(node(1)),
+		node8: timed(node(8)),
+		httpRequest: timed(httpRequest),
+	};
+	// Warm-up: JIT, module loading, the HTTP Request node's first load.
+	for (const variant of Object.values(variants)) await variant();
+	const m = await measure(variants, RUNS);
+	results.a = m;
+
+	// Connections and credential reads of one node run (parallel 1), from the emulator's log.
+	await admin('DELETE', '/log');
+	helper.events.length = 0;
+	await run(node(1));
+	const sent = await requestsTo('GET', '/api/v1/knowledge/1');
+	results.aConnections = { requests: sent.length, connections: new Set(sent.map((e) => e.connection)).size, credentialReads: helper.reads('workplaceKnowledgeBaseApi') };
+
+	const label = `a. ${ITEMS} × Knowledge Base → Get`;
+	rows.push({ part: label, what: 'raw keep-alive loop (node:http, in the engine)', value: ms(m.raw), ratio: '1.00× (baseline)' });
+	rows.push({ part: '', what: 'raw loop, new connection per request', value: ms(m.rawClose), ratio: x(m.rawClose / m.raw) });
+	rows.push({ part: '', what: 'HTTP Request node 4.2, defaults (all items at once)', value: ms(m.httpRequest), ratio: x(m.httpRequest / m.raw) });
+	rows.push({ part: '', what: 'Workplace node, 1 at a time (default)', value: ms(m.node1), ratio: x(m.node1 / m.raw), goal: check(m.node1 / m.raw <= 1.5, 'node/raw ≤ 1.5') });
+	rows.push({ part: '', what: 'Workplace node, 8 in parallel', value: ms(m.node8), ratio: x(m.node8 / m.raw), goal: check(m.node8 / m.raw <= 1.5, 'node/raw ≤ 1.5') });
+	rows.push({ part: '', what: 'node(1) / HTTP Request node', value: '', ratio: x(m.node1 / m.httpRequest), goal: check(m.node1 / m.httpRequest <= 1, '≤ 1.0') });
+	rows.push({ part: '', what: 'node(8) / HTTP Request node', value: '', ratio: x(m.node8 / m.httpRequest), goal: check(m.node8 / m.httpRequest <= 1, '≤ 1.0') });
+	const c = results.aConnections as IDataObject;
+	rows.push({ part: '', what: 'one node run: requests / TCP connections / credential reads', value: `${c.requests} / ${c.connections} / ${c.credentialReads}` });
+}
+
+// ---------------------------------------------------------------------------
+// b. Get Many, Return All
+
+async function partB(): Promise<void> {
+	const { total } = await ask<{ total: number }>({ kind: 'addFiles', knowledgeId: FILES_KB, count: FILES }, 'addFiles');
+	const pageSize = 100; // the emulator's maxPageSize, the largest the service is known to accept
+	const headers = { 'x-api-key': ready.apiKey, accept: 'application/json' };
+	RAW_JOBS.set('listAll', async () => {
+		const out: INodeExecutionData[] = [];
+		for (let page = 1; ; page++) {
+			const body = (await send(keepAlive, 'GET', `${ready.url}/api/v1/knowledge/${FILES_KB}/files?pagination%5Bpage%5D=${page}&pagination%5BpageSize%5D=${pageSize}`, headers)) as IDataObject;
+			const data = body.data as IDataObject[];
+			for (const json of data) out.push({ json });
+			if (data.length < pageSize || page * pageSize >= total) break;
+		}
+		return out;
+	});
+	const one = [{ json: {} }];
+	const node = workplace({ resource: 'knowledgeFile', operation: 'getAll', knowledgeId: byId(FILES_KB), returnAll: true }, one);
+	const timed = (workflow: WorkflowJson) => async () => {
+		const { ms: took, result } = await run(workflow);
+		if (outputOf(result).length !== total) throw new Error(`b: ${outputOf(result).length} of ${total} files`);
+		return took;
+	};
+	const variants = { raw: timed(raw('listAll', one)), node: timed(node) };
+	for (const variant of Object.values(variants)) await variant();
+	const m = await measure(variants, RUNS);
+	await admin('DELETE', '/log');
+	await run(node);
+	const requests = (await requestsTo('GET', `/api/v1/knowledge/${FILES_KB}/files`)).length;
+	const expected = Math.ceil(total / pageSize);
+	results.b = { ...m, total, requests, expected, pageSize };
+	const label = `b. Get Many, Return All, ${total} files`;
+	rows.push({ part: label, what: `requests made (page size ${pageSize})`, value: `${requests}`, goal: check(requests === expected, `= ceil(${total}/${pageSize}) = ${expected}`) });
+	rows.push({ part: '', what: 'raw keep-alive paging loop', value: `${m.raw.toFixed(0)} ms`, ratio: '1.00× (baseline)' });
+	rows.push({ part: '', what: 'Workplace node', value: `${m.node.toFixed(0)} ms`, ratio: x(m.node / m.raw) });
+}
+
+// ---------------------------------------------------------------------------
+// c. 100 MB download and replace
+
+async function partC(): Promise<void> {
+	const dir = mkdtempSync(path.join(tmpdir(), 'workplace-bench-'));
+	const file = path.join(dir, 'download.bin');
+	const headers = { 'x-api-key': ready.apiKey };
+	const downloadUrl = `${ready.url}/api/v1/knowledge/${ready.knowledgeId}/files/${ready.fileId}/download`;
+	const verify = async (label: string) => {
+		const stored = await ask<{ sha256: string }>({ kind: 'file', fileId: REPLACE_TARGET.fileId }, 'file');
+		if (stored.sha256 !== ready.sha256) throw new Error(`c: ${label}: the replaced file's sha256 does not match the original`);
+	};
+	const rawDownload = () =>
+		new Promise<void>((resolve, reject) => {
+			http.get(downloadUrl, { agent: keepAlive, headers }, (response) => {
+				const hash = createHash('sha256');
+				response.on('data', (chunk: Buffer) => hash.update(chunk));
+				pipeline(response, createWriteStream(file)).then(() => {
+					if (hash.digest('hex') !== ready.sha256) reject(new Error('c: raw download sha256 mismatch'));
+					else resolve();
+				}, reject);
+			}).on('error', reject);
+		});
+	const rawReplace = () =>
+		new Promise<void>((resolve, reject) => {
+			const form = new FormData();
+			form.append('file', createReadStream(file), { filename: 'big-report.pdf', contentType: 'application/pdf', knownLength: ready.size });
+			const request = http.request(
+				`${ready.url}/api/v1/knowledge/${REPLACE_TARGET.knowledgeId}/files/${REPLACE_TARGET.fileId}`,
+				{ method: 'PUT', agent: keepAlive, headers: { ...headers, ...form.getHeaders(), 'content-length': String(form.getLengthSync()) } },
+				(response) => {
+					response.resume();
+					response.on('end', () => ((response.statusCode ?? 0) < 300 ? resolve() : reject(new Error(`c: raw replace answered ${response.statusCode}`))));
+				},
+			);
+			request.on('error', reject);
+			form.pipe(request);
+		});
+	const step = (name: string, nodeName: string, x0: number, parameters: INodeParameters): INode => ({
+		id: nodeName,
+		name: nodeName,
+		type: 'n8n-nodes-workplace.workplace',
+		typeVersion: 1,
+		position: [x0, 0],
+		parameters: { resource: 'knowledgeFile', operation: name, binaryPropertyName: 'data', ...parameters },
+		credentials: { workplaceKnowledgeBaseApi: { id: CREDENTIALS.knowledgeBase.id, name: CREDENTIALS.knowledgeBase.name } },
+	});
+	const trigger: INode = { id: 't', name: 'Manual Trigger', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} };
+	const download = step('download', 'Download', 200, { knowledgeId: byId(ready.knowledgeId), fileId: byId(ready.fileId) });
+	const replace = step('replace', 'Replace', 400, { knowledgeId: byId(REPLACE_TARGET.knowledgeId), fileId: byId(REPLACE_TARGET.fileId) });
+	const downloadOnly: WorkflowJson = { name: 'download', nodes: [trigger, download], connections: { 'Manual Trigger': { main: [[{ node: 'Download', type: 'main', index: 0 }]] } } };
+	const roundTrip: WorkflowJson = {
+		name: 'round trip',
+		nodes: [trigger, download, replace],
+		connections: {
+			'Manual Trigger': { main: [[{ node: 'Download', type: 'main', index: 0 }]] },
+			Download: { main: [[{ node: 'Replace', type: 'main', index: 0 }]] },
+		},
+	};
+	const executionTime = (result: RunWorkflowResult, name: string) => result.run.data.resultData.runData[name][0].executionTime;
+
+	const figures: Record<string, { ms: number[]; rss: number[] }> = {};
+	const record = (name: string, took: number, rss: number) => {
+		figures[name] ??= { ms: [], rss: [] };
+		figures[name].ms.push(took);
+		figures[name].rss.push(rss);
+	};
+	// Warm-up with the real size, so both paths have loaded what they need.
+	await rawDownload();
+	await run(roundTrip);
+	for (let r = 0; r < RUNS; r++) {
+		let took = 0;
+		let rss = await peakGrowth(async () => {
+			const started = performance.now();
+			await rawDownload();
+			took = performance.now() - started;
+		});
+		record('rawDownload', took, rss);
+		rss = await peakGrowth(async () => {
+			const started = performance.now();
+			await rawReplace();
+			took = performance.now() - started;
+		});
+		record('rawReplace', took, rss);
+		await verify('raw');
+		let sha: unknown;
+		rss = await peakGrowth(async () => {
+			const { result } = await run(downloadOnly);
+			took = executionTime(result, 'Download');
+			sha = result.json('Download')[0].sha256;
+		});
+		if (sha !== ready.sha256) throw new Error('c: node download sha256 mismatch');
+		record('nodeDownload', took, rss);
+		let replaceTook = 0;
+		rss = await peakGrowth(async () => {
+			const { result } = await run(roundTrip);
+			replaceTook = executionTime(result, 'Replace');
+		});
+		record('nodeReplace', replaceTook, rss);
+		await verify('node');
+	}
+	rmSync(dir, { recursive: true, force: true });
+	const mbps = (msValue: number) => ready.size / MB / (msValue / 1000);
+	const m = Object.fromEntries(Object.entries(figures).map(([k, v]) => [k, { ms: median(v.ms), rssMB: median(v.rss) / MB, rssMaxMB: Math.max(...v.rss) / MB }]));
+	results.c = { ...m, sizeMB: ready.size / MB };
+	const size = (ready.size / MB).toFixed(0);
+	const label = `c. ${size} MB file (sha256 checked)`;
+	const rssText = (k: string) => `${m[k].rssMB.toFixed(1)} MB (max ${m[k].rssMaxMB.toFixed(1)})`;
+	rows.push({ part: label, what: 'download, raw http.get → file', value: `${mbps(m.rawDownload.ms).toFixed(0)} MB/s`, ratio: '1.00× (baseline)' });
+	rows.push({ part: '', what: 'download, Workplace node → n8n binary store', value: `${mbps(m.nodeDownload.ms).toFixed(0)} MB/s`, ratio: `${x(mbps(m.nodeDownload.ms) / mbps(m.rawDownload.ms))} throughput` });
+	rows.push({ part: '', what: 'replace, raw streamed multipart PUT', value: `${mbps(m.rawReplace.ms).toFixed(0)} MB/s`, ratio: '1.00× (baseline)' });
+	rows.push({ part: '', what: 'replace, Workplace node from the binary store', value: `${mbps(m.nodeReplace.ms).toFixed(0)} MB/s`, ratio: `${x(mbps(m.nodeReplace.ms) / mbps(m.rawReplace.ms))} throughput` });
+	rows.push({ part: '', what: 'peak RSS growth, raw download / raw replace', value: `${rssText('rawDownload')} / ${rssText('rawReplace')}` });
+	rows.push({ part: '', what: 'peak RSS growth, node download', value: rssText('nodeDownload'), goal: check(m.nodeDownload.rssMaxMB < 64, '< 64 MB') });
+	rows.push({ part: '', what: 'peak RSS growth, node download → replace', value: rssText('nodeReplace'), goal: check(m.nodeReplace.rssMaxMB < 64, '< 64 MB') });
+}
+
+// ---------------------------------------------------------------------------
+// d. Task creations with injected latency, by parallelism
+
+async function partD(): Promise<void> {
+	await admin('DELETE', '/faults');
+	await admin('POST', '/faults', { method: 'POST', path: '/api/v1/task-projects/tasks', times: 'Infinity', action: { kind: 'delay', ms: LATENCY_MS } });
+	const items = Array.from({ length: TASKS }, (_, n) => ({ json: { title: `Bench task ${n}` } }));
+	const variants = Object.fromEntries(
+		PARALLELISM.map((parallel) => [
+			String(parallel),
+			async () => {
+				const { ms: took, result } = await run(workplace({ resource: 'task', operation: 'create', taskTitle: '={{ $json.title }}', requestsInParallel: parallel }, items));
+				const out = outputOf(result);
+				if (out.length !== TASKS || out.some((o, n) => o.json.taskTitle !== `Bench task ${n}`)) throw new Error('d: output out of order or incomplete');
+				return took / TASKS;
+			},
+		]),
+	);
+	const m = await measure(variants, D_RUNS);
+	await admin('DELETE', '/faults');
+	results.d = { latencyMs: LATENCY_MS, msPerItem: m };
+	const label = `d. ${TASKS} × Task → Create, ${LATENCY_MS} ms latency`;
+	for (const parallel of PARALLELISM) {
+		const speedup = m['1'] / m[String(parallel)];
+		rows.push({
+			part: parallel === 1 ? label : '',
+			what: parallel === 1 ? 'sequential (Requests in Parallel = 1)' : `Requests in Parallel = ${parallel}`,
+			value: ms(m[String(parallel)]),
+			ratio: `${x(speedup)} faster`,
+			goal: parallel === 8 ? check(speedup >= 5, '≥ 5× at 8') : undefined,
+		});
+	}
+	mkdirSync(path.join(ROOT, 'docs'), { recursive: true });
+	writeLineChart(
+		path.join(ROOT, 'docs/performance-parallelism.png'),
+		`Task → Create: time per item vs Requests in Parallel (${LATENCY_MS} ms latency)`,
+		'Requests in Parallel',
+		'time per item (ms, median)',
+		PARALLELISM.map((p) => ({ x: p, y: m[String(p)] })),
+		`${TASKS} items per run, median of ${D_RUNS} runs, n8n-core engine, emulator on 127.0.0.1 (npm run bench)`,
+	);
+}
+
+// ---------------------------------------------------------------------------
+// Token requests of a parallel bot run
+
+async function tokens(): Promise<void> {
+	setBotCredentialWithoutToken();
+	helper.events.length = 0;
+	const before = (await ask<{ count: number }>({ kind: 'tokenRequests' }, 'tokenRequests')).count;
+	const items = Array.from({ length: 100 }, () => ({ json: { username: 'nattaya.p' } }));
+	await run(workplace({ resource: 'user', operation: 'findByUsername', username: '={{ $json.username }}', requestsInParallel: 8 }, items));
+	const after = (await ask<{ count: number }>({ kind: 'tokenRequests' }, 'tokenRequests')).count;
+	results.tokens = { tokenRequests: after - before, credentialReads: helper.reads('workplaceBotApi') };
+	rows.push({
+		part: 'Bot: 100 × User → Find, 8 in parallel',
+		what: 'token requests / credential reads (no token stored at start)',
+		value: `${after - before} / ${helper.reads('workplaceBotApi')}`,
+		goal: check(after - before === 1, '1 token request'),
+	});
+}
+
+function printTable(): void {
+	const widths = { part: 0, what: 0, value: 0, ratio: 0 };
+	for (const row of rows) {
+		widths.part = Math.max(widths.part, row.part.length);
+		widths.what = Math.max(widths.what, row.what.length);
+		widths.value = Math.max(widths.value, row.value.length);
+		widths.ratio = Math.max(widths.ratio, (row.ratio ?? '').length);
+	}
+	console.log('');
+	for (const row of rows) {
+		console.log(
+			[row.part.padEnd(widths.part), row.what.padEnd(widths.what), row.value.padStart(widths.value), (row.ratio ?? '').padEnd(widths.ratio), row.goal ?? '']
+				.join('  ')
+				.trimEnd(),
+		);
+	}
+}
+
+async function main(): Promise<void> {
+	if (!(globalThis as { gc?: unknown }).gc) console.warn('(run with --expose-gc for steadier memory baselines)');
+	const arg = process.argv[2] ?? 'a,b,c,d';
+	const parts = new Set(arg.replace('files', 'c').split(','));
+	child = fork(path.join(__dirname, 'emulator-child.js'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+	try {
+		ready = await ask<ChildReady>({}, 'ready');
+		console.log(`Emulator in child process ${child.pid} at ${ready.url}; Node ${process.version}; runs: ${RUNS} (a–c), ${D_RUNS} (d)`);
+		await setUpEngine();
+		if (parts.has('a')) await partA();
+		if (parts.has('b')) await partB();
+		if (parts.has('c')) await partC();
+		if (parts.has('d')) await partD();
+		if (parts.has('a') || parts.has('tokens')) await tokens();
+		printTable();
+		mkdirSync(path.join(ROOT, 'build'), { recursive: true });
+		writeFileSync(path.join(ROOT, 'build/bench-results.json'), `${JSON.stringify({ node: process.version, runs: RUNS, dRuns: D_RUNS, results, rows }, null, 2)}\n`);
+	} finally {
+		keepAlive.destroy();
+		child.send({ kind: 'close' });
+	}
+}
+
+main().catch((error: unknown) => {
+	console.error(error);
+	process.exitCode = 1;
+	child?.send({ kind: 'close' });
+});
