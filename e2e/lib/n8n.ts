@@ -128,6 +128,8 @@ export class N8n {
 	url = '';
 	/** Everything the started processes printed. */
 	readonly output: string[] = [];
+	/** The `n8n start` process, once start() has spawned it. */
+	server?: ChildProcess;
 	private readonly processes: ChildProcess[] = [];
 	private readonly echo?: NodeJS.WritableStream;
 
@@ -202,6 +204,7 @@ export class N8n {
 		if (!this.port) this.port = await freePort();
 		this.url = `http://localhost:${this.port}`;
 		const child = await this.spawn(['start'], { N8N_PORT: String(this.port) });
+		this.server = child;
 		await waitFor(`${this.url}/healthz/readiness`, child, 180_000, () => this.output.join(''));
 	}
 
