@@ -158,6 +158,8 @@ export class N8n {
 	private async processEnv(extra: Record<string, string> = {}): Promise<NodeJS.ProcessEnv> {
 		return {
 			...process.env,
+			// jest sets NODE_ENV=test, and in that mode n8n's server never listens: run n8n as a shell would.
+			NODE_ENV: undefined,
 			...this.env,
 			N8N_RUNNERS_BROKER_PORT: String(await freePort()),
 			...extra,
