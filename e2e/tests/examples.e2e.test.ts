@@ -132,7 +132,7 @@ describe('scheduled-knowledge-base-sync (Schedule Trigger)', () => {
 		const [replaced] = nodeOutput(first, 'Replace faq.csv');
 		const after = emulator.knowledge.files.get(7);
 		expect(after?.sha256).not.toBe(shaBefore);
-		expect(replaced).toMatchObject({ id: 7, upload: { fileName: 'faq.csv', mimeType: 'text/csv', sha256: after?.sha256 } });
+		expect(replaced).toMatchObject({ id: 7, upload: { originalName: 'faq.csv', mimetype: 'text/csv', sha256: after?.sha256 } });
 		const [desired] = nodeOutput(first, 'Fingerprint desired file');
 		expect(desired.desiredSha256).toBe(after?.sha256);
 		const stored = readFileSync(String(after?.contentPath), 'utf8');
