@@ -8,6 +8,7 @@ import path from 'node:path';
 
 import type { IDataObject } from 'n8n-workflow';
 
+import { exampleCredentials } from '../e2e/lib/examples';
 import { startEmulator } from '../emulator/server';
 import {
 	InMemoryCredentialsHelper,
@@ -42,30 +43,7 @@ async function main(): Promise<void> {
 		const { nodeTypes, credentialTypes } = loadCommunityPackage(ROOT);
 		const credentials = new InMemoryCredentialsHelper(credentialTypes);
 		// The ids the example workflows reference, as after importing them into n8n.
-		const stored: StoredCredential[] = [
-			{
-				id: 'workplace-kb',
-				name: 'Workplace Knowledge Base (emulator)',
-				type: 'workplaceKnowledgeBaseApi',
-				data: { baseUrl: emulator.url, apiKey: emulator.credentials.apiKey },
-			},
-			{
-				id: 'workplace-tasks',
-				name: 'Workplace Task Projects (emulator)',
-				type: 'workplaceTaskProjectsApi',
-				data: { baseUrl: emulator.url, token: emulator.credentials.jwt },
-			},
-			{
-				id: 'workplace-bot',
-				name: 'Workplace Bot (emulator)',
-				type: 'workplaceBotApi',
-				data: {
-					baseUrl: emulator.url,
-					clientId: emulator.credentials.clientId,
-					clientSecret: emulator.credentials.clientSecret,
-				},
-			},
-		];
+		const stored = exampleCredentials(emulator) as StoredCredential[];
 		console.log(`Emulator: ${emulator.url}`);
 		for (const credential of stored) {
 			credentials.set(credential);

@@ -10,6 +10,7 @@
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -128,6 +129,8 @@ export class N8n {
 	url = '';
 	/** Everything the started processes printed. */
 	readonly output: string[] = [];
+	/** The `n8n start` process, once start() has spawned it. */
+	server?: ChildProcess;
 	private readonly processes: ChildProcess[] = [];
 	private readonly echo?: NodeJS.WritableStream;
 
@@ -156,6 +159,8 @@ export class N8n {
 	private async processEnv(extra: Record<string, string> = {}): Promise<NodeJS.ProcessEnv> {
 		return {
 			...process.env,
+			// jest sets NODE_ENV=test, and in that mode n8n's server never listens: run n8n as a shell would.
+			NODE_ENV: undefined,
 			...this.env,
 			N8N_RUNNERS_BROKER_PORT: String(await freePort()),
 			...extra,
@@ -202,6 +207,7 @@ export class N8n {
 		if (!this.port) this.port = await freePort();
 		this.url = `http://localhost:${this.port}`;
 		const child = await this.spawn(['start'], { N8N_PORT: String(this.port) });
+		this.server = child;
 		await waitFor(`${this.url}/healthz/readiness`, child, 180_000, () => this.output.join(''));
 	}
 
@@ -279,6 +285,11 @@ export function nodeOutput(result: ExecuteResult, nodeName: string): Array<Recor
 	return (runs[0].data?.main[0] ?? []).map((item) => item.json);
 }
 
+/** n8n's own copy of flatted (e2e/node_modules), so the root project needs no new dependency. */
+function flatted(): { parse(text: string): unknown } {
+	return createRequire(path.join(E2E_DIR, 'package.json'))('flatted') as { parse(text: string): unknown };
+}
+
 async function waitFor(url: string, child: ChildProcess, timeoutMs: number, output: () => string): Promise<void> {
 	const deadline = Date.now() + timeoutMs;
 	while (Date.now() < deadline) {
@@ -307,6 +318,31 @@ export class N8nRest {
 
 	async login(owner = OWNER): Promise<void> {
 		await this.request('POST', '/rest/login', { emailOrLdapLoginId: owner.email, password: owner.password });
+	}
+
+	/**
+	 * Runs a saved workflow as the editor's "Execute workflow" button does
+	 * (POST /rest/workflows/:id/run from the given trigger) and returns its run data
+	 * once the execution has finished. This is how a workflow whose only trigger is
+	 * not a Manual Trigger (e.g. a Schedule Trigger) runs on demand: `n8n execute`
+	 * refuses those.
+	 */
+	async runManually(workflowId: string, triggerName: string, timeoutMs = 300_000): Promise<ExecuteResult & { id: string }> {
+		const started = await this.request<{ executionId?: string; waitingForWebhook?: boolean }>('POST', `/rest/workflows/${workflowId}/run`, {
+			triggerToStartFrom: { name: triggerName },
+		});
+		if (!started.executionId) throw new Error(`workflow ${workflowId} did not start: ${JSON.stringify(started)}`);
+		const deadline = Date.now() + timeoutMs;
+		for (;;) {
+			const execution = await this.request<{ id: string; status: string; finished: boolean; data: string }>('GET', `/rest/executions/${started.executionId}`);
+			if (!['new', 'running', 'waiting'].includes(execution.status)) {
+				// Execution data travels in flatted's JSON form (it may hold cycles).
+				const data = flatted().parse(execution.data) as ExecuteResult['data'];
+				return { ...execution, data };
+			}
+			if (Date.now() > deadline) throw new Error(`execution ${started.executionId} still ${execution.status} after ${timeoutMs / 1000} s`);
+			await new Promise((resolve) => setTimeout(resolve, 250));
+		}
 	}
 
 	async request<T = unknown>(method: string, route: string, body?: unknown): Promise<T> {

@@ -1,0 +1,64 @@
+/**
+ * The example workflows (examples/*.json) and the credentials they reference,
+ * as `npm run dev`, `npm run demo` and the end-to-end suites load them.
+ */
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+
+import { ROOT, type StoredCredential } from './n8n';
+
+export const EXAMPLES_DIR = path.join(ROOT, 'examples');
+
+/** The emulator's address and secrets (emulator/server.ts `Emulator`), all this module needs of it. */
+export interface EmulatorAccess {
+	url: string;
+	credentials: { apiKey: string; jwt: string; clientId: string; clientSecret: string };
+}
+
+/** One credential of every type, with the ids and names the example workflows reference. */
+export function exampleCredentials(emulator: EmulatorAccess): StoredCredential[] {
+	const { url, credentials } = emulator;
+	return [
+		{
+			id: 'workplace-kb',
+			name: 'Workplace Knowledge Base (emulator)',
+			type: 'workplaceKnowledgeBaseApi',
+			data: { baseUrl: url, apiKey: credentials.apiKey },
+		},
+		{
+			id: 'workplace-tasks',
+			name: 'Workplace Task Projects (emulator)',
+			type: 'workplaceTaskProjectsApi',
+			data: { baseUrl: url, token: credentials.jwt },
+		},
+		{
+			id: 'workplace-bot',
+			name: 'Workplace Bot (emulator)',
+			type: 'workplaceBotApi',
+			data: { baseUrl: url, clientId: credentials.clientId, clientSecret: credentials.clientSecret },
+		},
+	];
+}
+
+export interface ExampleWorkflow {
+	/** File name in examples/. */
+	file: string;
+	/** A stable workflow id derived from the file name (16 characters, as n8n's own ids). */
+	id: string;
+	name: string;
+	workflow: Record<string, unknown> & { id: string; name: string; nodes: Array<{ name: string; type: string }> };
+}
+
+/** Every examples/*.json, sorted by file name, each with its stable id. */
+export function exampleWorkflows(): ExampleWorkflow[] {
+	return readdirSync(EXAMPLES_DIR)
+		.filter((file) => file.endsWith('.json'))
+		.sort()
+		.map((file) => {
+			const json = JSON.parse(readFileSync(path.join(EXAMPLES_DIR, file), 'utf8')) as ExampleWorkflow['workflow'];
+			// n8n's CLI treats ids longer than 21 characters as invalid; a hash keeps every name short.
+			const id = createHash('sha256').update(`examples/${file}`).digest('hex').slice(0, 16);
+			return { file, id, name: json.name, workflow: { ...json, id } };
+		});
+}

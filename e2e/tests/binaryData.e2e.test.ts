@@ -1,0 +1,180 @@
+/**
+ * Knowledge File download and replace in a real n8n 2.41.1, with binary data
+ * on disk (N8N_DEFAULT_BINARY_DATA_MODE=filesystem) and in memory (`default`).
+ *
+ * - A dedicated workflow (Manual Trigger → Download faq.csv from knowledge base
+ *   2 → Replace a file of knowledge base 1 with it) runs with `n8n execute` in
+ *   both modes: the emulator's copy must then have the downloaded sha256; in
+ *   filesystem mode the binary is a reference to a file under the user folder's
+ *   storage directory holding exactly those bytes, in memory mode it is base64
+ *   in the run data and nothing is written there.
+ * - The scheduled sync example (download → compare → replace) runs in
+ *   filesystem mode from its Schedule Trigger through the editor's manual run
+ *   (examples.e2e.test.ts runs it in memory mode).
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+import { startEmulator, type Emulator } from '../../emulator/server';
+import { exampleCredentials, exampleWorkflows } from '../lib/examples';
+import { N8n, N8nRest, installCommunityPackage, nodeOutput, type ExecuteResult } from '../lib/n8n';
+
+const KB_CREDENTIAL = { workplaceKnowledgeBaseApi: { id: 'workplace-kb', name: 'Workplace Knowledge Base (emulator)' } };
+const TARGET_FILE = 1; // a file of knowledge base 1, replaced with the download of file 7 (faq.csv, knowledge base 2)
+
+const downloadReplace = {
+	id: 'e2eDownloadReplace',
+	name: 'Download and replace (e2e)',
+	nodes: [
+		{ parameters: {}, id: 'd0000000-0000-4000-8000-000000000001', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0] },
+		{
+			parameters: {
+				resource: 'knowledgeFile',
+				operation: 'download',
+				knowledgeId: { __rl: true, mode: 'id', value: '2' },
+				fileId: { __rl: true, mode: 'id', value: '7' },
+				binaryPropertyName: 'data',
+			},
+			id: 'd0000000-0000-4000-8000-000000000002',
+			name: 'Download',
+			type: 'n8n-nodes-workplace.workplace',
+			typeVersion: 1,
+			position: [220, 0],
+			credentials: KB_CREDENTIAL,
+		},
+		{
+			parameters: {
+				resource: 'knowledgeFile',
+				operation: 'replace',
+				knowledgeId: { __rl: true, mode: 'id', value: '1' },
+				fileId: { __rl: true, mode: 'id', value: String(TARGET_FILE) },
+				binaryPropertyName: 'data',
+				options: {},
+			},
+			id: 'd0000000-0000-4000-8000-000000000003',
+			name: 'Replace',
+			type: 'n8n-nodes-workplace.workplace',
+			typeVersion: 1,
+			position: [440, 0],
+			credentials: KB_CREDENTIAL,
+		},
+	],
+	connections: {
+		Start: { main: [[{ node: 'Download', type: 'main', index: 0 }]] },
+		Download: { main: [[{ node: 'Replace', type: 'main', index: 0 }]] },
+	},
+	settings: { executionOrder: 'v1' },
+};
+
+interface Binary {
+	id?: string;
+	data?: string;
+	fileName?: string;
+	mimeType?: string;
+}
+
+/** The binary field of a node's first output item, from the run data. */
+function binaryOf(result: ExecuteResult, nodeName: string, field: string): Binary {
+	const item = result.data.resultData.runData[nodeName]?.[0]?.data?.main[0]?.[0] as { binary?: Record<string, Binary> } | undefined;
+	const binary = item?.binary?.[field];
+	if (!binary) throw new Error(`${nodeName} output no binary "${field}"`);
+	return binary;
+}
+
+const sha256 = (data: Buffer | string) => createHash('sha256').update(data).digest('hex');
+
+function filesUnder(dir: string): string[] {
+	if (!existsSync(dir)) return [];
+	return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+		.map((name) => path.join(dir, name))
+		.filter((file) => statSync(file).isFile() && !file.endsWith('.metadata'));
+}
+
+let emulator: Emulator;
+let n8n: N8n;
+let storage: string;
+
+beforeAll(async () => {
+	emulator = await startEmulator();
+	n8n = new N8n({ env: { N8N_DEFAULT_BINARY_DATA_MODE: 'filesystem' } });
+	// n8n 2.41's filesystem store (N8N_BINARY_DATA_STORAGE_PATH unset): <user folder>/.n8n/storage
+	storage = path.join(n8n.userFolder, '.n8n', 'storage');
+	await installCommunityPackage(n8n.userFolder);
+	await n8n.importCredentials(exampleCredentials(emulator));
+	await n8n.importWorkflows([downloadReplace, ...exampleWorkflows().map((e) => e.workflow)]);
+});
+afterAll(async () => {
+	await n8n?.stop();
+	await emulator?.close();
+	if (n8n) rmSync(n8n.userFolder, { recursive: true, force: true });
+});
+beforeEach(() => emulator.reset());
+
+/** Runs the dedicated workflow and checks the replaced file carries the downloaded bytes. */
+async function downloadAndReplace(mode: 'filesystem' | 'default'): Promise<{ result: ExecuteResult; binary: Binary; downloadedSha: string }> {
+	const source = emulator.knowledge.files.get(7);
+	const target = emulator.knowledge.files.get(TARGET_FILE);
+	expect(source?.meta.originalName).toBe('faq.csv');
+	expect(target?.sha256).not.toBe(source?.sha256);
+
+	const result = await n8n.execute(downloadReplace.id, { N8N_DEFAULT_BINARY_DATA_MODE: mode });
+	expect(result.data.resultData.error).toBeUndefined();
+	const [downloaded] = nodeOutput(result, 'Download');
+	expect(downloaded).toMatchObject({ id: 7, sha256: source?.sha256, size: source?.meta.size });
+	const [replaced] = nodeOutput(result, 'Replace');
+	expect(replaced).toMatchObject({ id: TARGET_FILE, upload: { originalName: 'faq.csv', mimetype: 'text/csv', sha256: source?.sha256 } });
+	// The emulator's stored copy is the downloaded file, byte for byte.
+	const after = emulator.knowledge.files.get(TARGET_FILE);
+	expect(after?.sha256).toBe(downloaded.sha256);
+	expect(sha256(readFileSync(String(after?.contentPath)))).toBe(downloaded.sha256);
+	expect(emulator.logFor('PUT', `/api/v1/knowledge/1/files/${TARGET_FILE}`)).toHaveLength(1);
+
+	const binary = binaryOf(result, 'Download', 'data');
+	expect(binary).toMatchObject({ fileName: 'faq.csv', mimeType: 'text/csv' });
+	return { result, binary, downloadedSha: String(downloaded.sha256) };
+}
+
+it('filesystem mode: the download lands under the user folder\'s storage, and the replace sends those bytes', async () => {
+	const { binary, downloadedSha } = await downloadAndReplace('filesystem');
+	// A reference to a file on disk, not base64 in the run data.
+	expect(binary.id).toMatch(/^filesystem-v2:/);
+	expect(binary.data).toBe('filesystem-v2');
+	const file = path.join(storage, String(binary.id).slice('filesystem-v2:'.length));
+	expect(existsSync(file)).toBe(true);
+	expect(sha256(readFileSync(file))).toBe(downloadedSha);
+	expect(file.startsWith(n8n.userFolder)).toBe(true);
+});
+
+it('default (memory) mode: the same run keeps the binary in the run data and writes nothing to storage', async () => {
+	const before = filesUnder(storage).length;
+	const { binary, downloadedSha } = await downloadAndReplace('default');
+	expect(binary.id).toBeUndefined();
+	expect(sha256(Buffer.from(String(binary.data), 'base64'))).toBe(downloadedSha);
+	expect(filesUnder(storage)).toHaveLength(before);
+});
+
+it('filesystem mode: the scheduled sync example downloads to disk and replaces faq.csv with the rendered file', async () => {
+	const sync = exampleWorkflows().find((e) => e.file === 'scheduled-knowledge-base-sync.json');
+	if (!sync) throw new Error('no scheduled sync example');
+	await n8n.start();
+	const rest = new N8nRest(n8n.url);
+	await rest.setupOwner();
+	await rest.login();
+	const shaBefore = emulator.knowledge.files.get(7)?.sha256;
+
+	const result = await rest.runManually(sync.id, 'Every night at 02:00');
+	expect(result.status).toBe('success');
+	const current = binaryOf(result, 'Download current file', 'current');
+	expect(current.id).toMatch(/^filesystem-v2:/);
+	const currentFile = path.join(storage, String(current.id).slice('filesystem-v2:'.length));
+	expect(sha256(readFileSync(currentFile))).toBe(shaBefore);
+
+	const rendered = binaryOf(result, 'Render faq.csv', 'data');
+	expect(rendered.id).toMatch(/^filesystem-v2:/);
+	const renderedSha = sha256(readFileSync(path.join(storage, String(rendered.id).slice('filesystem-v2:'.length))));
+	const [replaced] = nodeOutput(result, 'Replace faq.csv');
+	expect(replaced).toMatchObject({ id: 7, upload: { originalName: 'faq.csv', mimetype: 'text/csv', sha256: renderedSha } });
+	expect(emulator.knowledge.files.get(7)?.sha256).toBe(renderedSha);
+	expect(renderedSha).not.toBe(shaBefore);
+});

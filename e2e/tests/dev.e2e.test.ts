@@ -1,0 +1,156 @@
+/**
+ * `npm run dev` without a terminal: build/scripts/dev.js on a temp user folder
+ * and free ports, twice on the same folder (the second run finds the owner,
+ * the credentials and the workflows already there). Each run must print its
+ * ready line, leave a working editor with the package's nodes, the three
+ * credentials and every example, never print a secret, and on SIGINT stop
+ * n8n, its task runner and the emulator and exit 0.
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+import { DEV_CREDENTIALS } from '../../emulator/main';
+import { exampleWorkflows } from '../lib/examples';
+import { N8nRest, OWNER, ROOT, freePort } from '../lib/n8n';
+
+const userFolder = mkdtempSync(path.join(os.tmpdir(), 'workplace-dev-'));
+afterAll(() => rmSync(userFolder, { recursive: true, force: true }));
+
+interface DevRun {
+	child: ChildProcess;
+	output: () => string;
+	n8nPort: number;
+	emulatorPort: number;
+}
+
+async function startDev(): Promise<DevRun> {
+	const n8nPort = await freePort();
+	const emulatorPort = await freePort();
+	const child = spawn(process.execPath, [path.join(ROOT, 'build', 'scripts', 'dev.js')], {
+		cwd: ROOT,
+		env: { ...process.env, WORKPLACE_DEV_FOLDER: userFolder, N8N_PORT: String(n8nPort), EMULATOR_PORT: String(emulatorPort) },
+		stdio: ['ignore', 'pipe', 'pipe'],
+	});
+	let text = '';
+	child.stdout?.on('data', (chunk: Buffer) => (text += chunk.toString()));
+	child.stderr?.on('data', (chunk: Buffer) => (text += chunk.toString()));
+	const run = { child, output: () => text, n8nPort, emulatorPort };
+	const deadline = Date.now() + 300_000;
+	while (!/^Ready: /m.test(text)) {
+		if (child.exitCode !== null) throw new Error(`dev.js exited with ${child.exitCode} before it was ready:\n${text}`);
+		if (Date.now() > deadline) throw new Error(`dev.js printed no ready line in 300 s:\n${text}`);
+		await new Promise((resolve) => setTimeout(resolve, 250));
+	}
+	return run;
+}
+
+/** The process and every descendant (n8n start, its task runner). */
+function processTree(pid: number): number[] {
+	let children: number[] = [];
+	try {
+		children = execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' })
+			.split('\n')
+			.filter((line) => line.trim())
+			.map(Number);
+	} catch {
+		// ps exits 1 when there are none
+	}
+	return [pid, ...children.flatMap(processTree)];
+}
+
+const alive = (pid: number) => {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch {
+		return false;
+	}
+};
+
+const portFree = async (port: number) =>
+	await new Promise<boolean>((resolve) => {
+		const server = createServer();
+		server.once('error', () => resolve(false));
+		server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+	});
+
+async function interrupt(run: DevRun): Promise<{ code: number | null; tree: number[] }> {
+	const tree = processTree(run.child.pid as number);
+	const exited = new Promise<number | null>((resolve) => run.child.once('exit', (code) => resolve(code)));
+	run.child.kill('SIGINT');
+	return { code: await exited, tree };
+}
+
+async function checkEditor(run: DevRun): Promise<void> {
+	const url = `http://localhost:${run.n8nPort}`;
+	expect(run.output()).toContain(`Ready: the n8n editor is at ${url}`);
+	expect(run.output()).toContain(`Login:       ${OWNER.email} / ${OWNER.password}`);
+	for (const secret of [DEV_CREDENTIALS.apiKey, DEV_CREDENTIALS.clientSecret, DEV_CREDENTIALS.jwtSecret, 'eyJ']) {
+		expect(run.output()).not.toContain(secret);
+	}
+
+	const editor = await fetch(url);
+	expect(editor.status).toBe(200);
+	expect(await editor.text()).toContain('<title>n8n.io');
+
+	const rest = new N8nRest(url);
+	await rest.login();
+	const credentials = await rest.request<Array<{ id: string; type: string }>>('GET', '/rest/credentials');
+	expect(credentials.map((c) => `${c.id} ${c.type}`).sort()).toEqual([
+		'workplace-bot workplaceBotApi',
+		'workplace-kb workplaceKnowledgeBaseApi',
+		'workplace-tasks workplaceTaskProjectsApi',
+	]);
+	const workflows = await rest.request<Array<{ id: string; name: string }>>('GET', '/rest/workflows');
+	const examples = exampleWorkflows();
+	expect(examples.length).toBeGreaterThanOrEqual(4);
+	expect(workflows.map((w) => `${w.id} ${w.name}`).sort()).toEqual(examples.map((e) => `${e.id} ${e.name}`).sort());
+	for (const example of examples) expect(run.output()).toContain(`${url}/workflow/${example.id}`);
+
+	const nodeTypes = await rest.request<Array<{ name: string }>>('GET', '/types/nodes.json');
+	const ours = new Set(nodeTypes.map((t) => t.name).filter((name) => name.startsWith('n8n-nodes-workplace.')));
+	expect([...ours].sort()).toEqual(['n8n-nodes-workplace.workplace', 'n8n-nodes-workplace.workplaceTool', 'n8n-nodes-workplace.workplaceTrigger']);
+
+	// Each stored credential passes its test against the emulator this run started, as the
+	// editor tests it: the stored data comes back redacted and n8n fills the secrets in.
+	for (const { id } of credentials) {
+		const stored = await rest.request<{ id: string; name: string; type: string; data: Record<string, unknown> }>('GET', `/rest/credentials/${id}?includeData=true`);
+		expect(stored.data.baseUrl).toBe(`http://127.0.0.1:${run.emulatorPort}`);
+		expect(JSON.stringify(stored)).not.toContain(DEV_CREDENTIALS.apiKey);
+		const test = await rest.request<{ status: string; message: string }>('POST', '/rest/credentials/test', {
+			credentials: { id: stored.id, name: stored.name, type: stored.type, data: stored.data },
+		});
+		expect(`${id}: ${test.status} ${test.message}`).toMatch(new RegExp(`^${id}: OK`));
+	}
+}
+
+async function checkStopped(run: DevRun): Promise<void> {
+	const { code, tree } = await interrupt(run);
+	expect(code).toBe(0);
+	expect(tree.length).toBeGreaterThanOrEqual(2); // dev.js and n8n start at least
+	expect(tree.filter(alive)).toEqual([]);
+	expect(await portFree(run.n8nPort)).toBe(true);
+	expect(await portFree(run.emulatorPort)).toBe(true);
+	expect(run.output()).toContain('SIGINT: stopping n8n and the emulator');
+}
+
+let current: DevRun | undefined;
+afterEach(async () => {
+	if (current && current.child.exitCode === null) await interrupt(current);
+	current = undefined;
+});
+
+it('first run: sets the owner up and leaves a working editor; SIGINT stops everything', async () => {
+	current = await startDev();
+	await checkEditor(current);
+	await checkStopped(current);
+});
+
+it('second run on the same folder: the owner logs in and nothing is duplicated', async () => {
+	current = await startDev();
+	await checkEditor(current);
+	await checkStopped(current);
+});

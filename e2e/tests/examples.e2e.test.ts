@@ -1,0 +1,150 @@
+/**
+ * Every example workflow in a real n8n 2.41.1 with the package installed as a
+ * community package: imported with `n8n import:workflow`, run with
+ * `n8n execute --id`, and the outputs checked against the emulator's state.
+ *
+ * The scheduled sync example starts with a Schedule Trigger. `n8n execute`
+ * starts a workflow only from a Manual (or Execute Workflow / manual chat)
+ * trigger (findCliWorkflowStart in n8n/dist/utils.js) and refuses it with
+ * "Missing node to start execution"; the test pins that, then runs the example
+ * unchanged the way a user runs it on demand: the editor's "Execute workflow"
+ * (POST /rest/workflows/:id/run from the Schedule Trigger) on `n8n start`.
+ * n8n 2.41 keeps binary data on disk unless told otherwise, so this suite runs
+ * in the in-memory mode (`default`); binaryData.e2e.test.ts covers `filesystem`.
+ */
+import { readFileSync, rmSync } from 'node:fs';
+
+import { startEmulator, type Emulator } from '../../emulator/server';
+import { exampleCredentials, exampleWorkflows } from '../lib/examples';
+import { N8n, N8nRest, installCommunityPackage, nodeOutput } from '../lib/n8n';
+
+const examples = exampleWorkflows();
+const example = (file: string) => {
+	const found = examples.find((e) => e.file === file);
+	if (!found) throw new Error(`no examples/${file}`);
+	return found;
+};
+
+let emulator: Emulator;
+let n8n: N8n;
+
+beforeAll(async () => {
+	emulator = await startEmulator();
+	n8n = new N8n({ env: { N8N_DEFAULT_BINARY_DATA_MODE: 'default' } });
+	await installCommunityPackage(n8n.userFolder);
+	await n8n.importCredentials(exampleCredentials(emulator));
+	await n8n.importWorkflows(examples.map((e) => e.workflow));
+});
+afterAll(async () => {
+	await n8n?.stop();
+	await emulator?.close();
+	if (n8n) rmSync(n8n.userFolder, { recursive: true, force: true });
+});
+beforeEach(() => emulator.reset());
+
+/** No emulator secret in anything n8n printed or returned. */
+function expectNoSecrets(text: string): void {
+	const { apiKey, jwt, clientSecret } = emulator.credentials;
+	for (const secret of [apiKey, jwt, clientSecret]) expect(text).not.toContain(secret);
+}
+
+it('there are examples to run, each with a stable id', () => {
+	expect(examples.map((e) => e.file)).toEqual(
+		expect.arrayContaining(['incident-room.json', 'knowledge-base-inventory.json', 'scheduled-knowledge-base-sync.json', 'ticket-to-task.json']),
+	);
+	expect(new Set(examples.map((e) => e.id)).size).toBe(examples.length);
+});
+
+it('knowledge-base-inventory: lists every knowledge base and gets each one', async () => {
+	const result = await n8n.execute(example('knowledge-base-inventory.json').id);
+	expect(result.data.resultData.error).toBeUndefined();
+	const seeded = [...emulator.knowledge.bases.values()].sort((a, b) => a.id - b.id);
+	expect(seeded.length).toBeGreaterThan(1);
+	const listed = nodeOutput(result, 'List knowledge bases');
+	expect(listed.map((kb) => kb.id)).toEqual(seeded.map((kb) => kb.id));
+	const got = nodeOutput(result, 'Get each knowledge base');
+	expect(got.map((kb) => [kb.id, kb.name, kb.supportedLanguages])).toEqual(seeded.map((kb) => [kb.id, kb.name, kb.supportedLanguages]));
+	expect(emulator.logFor('GET', /^\/api\/v1\/knowledge\/\d+$/)).toHaveLength(seeded.length);
+	expectNoSecrets(JSON.stringify(result));
+});
+
+it('incident-room: finds the engineer, opens a group with them, adds a topic and builds the button', async () => {
+	const result = await n8n.execute(example('incident-room.json').id);
+	expect(result.data.resultData.error).toBeUndefined();
+	const [engineer] = nodeOutput(result, 'Find the on-call engineer');
+	expect(engineer).toMatchObject({ _id: '64b7f0a1c2d3e4f5a6b7c801', username: 'somchai.k' });
+
+	const [group] = nodeOutput(result, 'Open the incident group');
+	const stored = emulator.bot.groups.get(String(group._id));
+	expect(stored).toMatchObject({ name: 'Incident 4711', type: 'group_chatv2' });
+	expect(stored?.members.has('64b7f0a1c2d3e4f5a6b7c801')).toBe(true);
+
+	const [topic] = nodeOutput(result, 'Add a timeline topic');
+	expect(emulator.bot.topics.get(String(topic._id))).toEqual({ _id: topic._id, name: 'Timeline', gid: group._id });
+	expect(nodeOutput(result, 'Build the acknowledge button')).toEqual([{ type: 'postback', label: 'Acknowledge', data: `ack:${String(group._id)}` }]);
+	expectNoSecrets(JSON.stringify(result) + n8n.output.join(''));
+});
+
+it('ticket-to-task: creates the subtask with a Bangkok 17:00 due date sent as 10:00Z', async () => {
+	const before = new Set(emulator.taskProjects.tasks.keys());
+	const result = await n8n.execute(example('ticket-to-task.json').id);
+	expect(result.data.resultData.error).toBeUndefined();
+	const [created] = nodeOutput(result, 'Create the follow-up task');
+	expect(before.has(String(created.id))).toBe(false);
+	expect(emulator.taskProjects.tasks.get(String(created.id))).toMatchObject({
+		taskTitle: 'Call the customer back about ticket 4711',
+		priority: 1,
+		dueDate: '2026-12-01T10:00:00Z',
+		assigneeId: '64b7f0a1c2d3e4f5a6b7c803',
+		parentId: 'top_seed0001',
+		checklist: [
+			{ description: 'Reproduce the export', isDone: false },
+			{ description: 'Reply to the customer', isDone: false },
+		],
+		status: 'open',
+	});
+	expect(created).toMatchObject({ id: created.id, dueDate: '2026-12-01T10:00:00Z' });
+	expectNoSecrets(JSON.stringify(result));
+});
+
+describe('scheduled-knowledge-base-sync (Schedule Trigger)', () => {
+	const sync = () => example('scheduled-knowledge-base-sync.json');
+
+	it('`n8n execute` refuses it: the CLI starts only from a manual trigger', async () => {
+		await expect(n8n.execute(sync().id)).rejects.toThrow(/Missing node to start execution/);
+		expect(emulator.log).toHaveLength(0);
+	});
+
+	it('runs from its Schedule Trigger as the editor runs it: replaces faq.csv, then finds it up to date', async () => {
+		await n8n.start();
+		const rest = new N8nRest(n8n.url);
+		await rest.setupOwner();
+		await rest.login();
+		const trigger = 'Every night at 02:00';
+		const before = emulator.knowledge.files.get(7);
+		expect(before?.meta.originalName).toBe('faq.csv');
+		const shaBefore = before?.sha256;
+
+		const first = await rest.runManually(sync().id, trigger);
+		expect(first.status).toBe('success');
+		const [downloaded] = nodeOutput(first, 'Download current file');
+		expect(downloaded).toMatchObject({ id: 7, sha256: shaBefore });
+		const [replaced] = nodeOutput(first, 'Replace faq.csv');
+		const after = emulator.knowledge.files.get(7);
+		expect(after?.sha256).not.toBe(shaBefore);
+		expect(replaced).toMatchObject({ id: 7, upload: { originalName: 'faq.csv', mimetype: 'text/csv', sha256: after?.sha256 } });
+		const [desired] = nodeOutput(first, 'Fingerprint desired file');
+		expect(desired.desiredSha256).toBe(after?.sha256);
+		const stored = readFileSync(String(after?.contentPath), 'utf8');
+		expect(stored).toContain('Which languages are supported?');
+		expect(emulator.logFor('PUT', '/api/v1/knowledge/2/files/7')).toHaveLength(1);
+
+		emulator.clearLog();
+		const second = await rest.runManually(sync().id, trigger);
+		expect(second.status).toBe('success');
+		expect(second.data.resultData.runData['Replace faq.csv']).toBeUndefined();
+		expect(nodeOutput(second, 'Already up to date')).toHaveLength(1);
+		expect(emulator.logFor('PUT', '/api/v1')).toHaveLength(0);
+		expectNoSecrets(JSON.stringify([first, second]) + n8n.output.join(''));
+	});
+});
