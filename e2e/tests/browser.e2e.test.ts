@@ -116,7 +116,7 @@ describe('the Workplace node in n8n 2.41.1, in headless Chromium', () => {
 			const offered = await dropdownOptions(page, ndv.getByTestId('parameter-input-resource'));
 			expect(RESOURCES.map((r) => r.name).filter((name) => !offered.includes(name))).toEqual([]);
 			await page.screenshot({ path: path.join(DOCS, 'e2e-resources.png') });
-			await page.keyboard.press('Escape');
+			await closeDropdown(page, ndv.getByTestId('parameter-input-resource'));
 
 			const missing: string[] = [];
 			for (const resource of RESOURCES) {
@@ -126,7 +126,7 @@ describe('the Workplace node in n8n 2.41.1, in headless Chromium', () => {
 					if (!operations.includes(operation.name)) missing.push(`${resource.name} → ${operation.name}`);
 				}
 				if (resource.value === 'knowledgeFile') await page.screenshot({ path: path.join(DOCS, 'e2e-operations.png') });
-				await page.keyboard.press('Escape');
+				await closeDropdown(page, ndv.getByTestId('parameter-input-operation'));
 			}
 			expect(missing).toEqual([]);
 		});
@@ -193,6 +193,13 @@ async function openDropdown(page: Page, parameter: Locator): Promise<Locator> {
 	const list = page.locator(`[id="${id}"]`);
 	await list.waitFor();
 	return list;
+}
+
+/** Closes an open dropdown with Escape (which the open dropdown takes, so the node view stays). */
+async function closeDropdown(page: Page, parameter: Locator): Promise<void> {
+	const input = parameter.locator('input[role="combobox"]');
+	await page.keyboard.press('Escape');
+	await poll('dropdown closed', async () => ((await input.getAttribute('aria-expanded')) === 'false' ? true : undefined));
 }
 
 /** Chooses the option with this name in an options parameter, and waits until it shows. */
