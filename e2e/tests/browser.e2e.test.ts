@@ -1,0 +1,244 @@
+/**
+ * The package in n8n's editor, driven through headless Chromium the way a user
+ * works: sign in, find the node in the nodes panel by its name, see every
+ * resource and operation offered, and run Knowledge Base → Get Many against the
+ * emulator with the knowledge base credential. Screenshots of the key moments
+ * go to docs/ (the README shows them); a failing step leaves its screenshot and
+ * page HTML in test-results/.
+ */
+import { rmSync } from 'node:fs';
+import path from 'node:path';
+import { selectors, type Locator, type Page } from 'playwright-core';
+
+import { startEmulator, type Emulator } from '../../emulator/server';
+import type { ResourceDefinition } from '../../nodes/Workplace/actions/types';
+import { launchChromium, step, type Chromium } from '../lib/browser';
+import { N8n, N8nRest, OWNER, ROOT, installCommunityPackage } from '../lib/n8n';
+
+// The package as n8n loads it: the table from dist/, not from the sources.
+const { RESOURCES } = require(path.join(ROOT, 'dist', 'nodes', 'Workplace', 'actions', 'resources.js')) as {
+	RESOURCES: ResourceDefinition[];
+};
+
+const DOCS = path.join(ROOT, 'docs');
+const KB_CREDENTIAL = { id: 'workplace-kb', name: 'Workplace Knowledge Base (emulator)' };
+// Generous: the CI machine has two cores, shared with other n8n instances.
+const UI_TIMEOUT = 60_000;
+
+let emulator: Emulator;
+let n8n: N8n;
+let browser: Chromium;
+let page: Page;
+
+// n8n's editor marks its elements with data-test-id.
+selectors.setTestIdAttribute('data-test-id');
+
+beforeAll(async () => {
+	// Jest sets NODE_ENV=test, with which `n8n start` exits 1 without a word; n8n inherits this environment.
+	delete process.env.NODE_ENV;
+	emulator = await startEmulator();
+	n8n = new N8n();
+	await installCommunityPackage(n8n.userFolder);
+	await n8n.importCredentials([
+		{
+			...KB_CREDENTIAL,
+			type: 'workplaceKnowledgeBaseApi',
+			data: { baseUrl: emulator.url, apiKey: emulator.credentials.apiKey },
+		},
+	]);
+	await n8n.start();
+	await new N8nRest(n8n.url).setupOwner();
+	browser = await launchChromium();
+	page = browser.page;
+	page.setDefaultTimeout(UI_TIMEOUT);
+	page.setDefaultNavigationTimeout(120_000);
+}, 600_000);
+
+afterAll(async () => {
+	await browser?.close();
+	await n8n?.stop();
+	await emulator?.close();
+	if (n8n) rmSync(n8n.userFolder, { recursive: true, force: true });
+}, 120_000);
+
+describe('the Workplace node in n8n 2.41.1, in headless Chromium', () => {
+	test('signs in through the sign-in form', async () => {
+		await step(page, 'sign-in', async () => {
+			await page.goto(`${n8n.url}/signin`);
+			await page.getByTestId('emailOrLdapLoginId').locator('input').fill(OWNER.email);
+			await page.getByTestId('password').locator('input').fill(OWNER.password);
+			await page.getByTestId('form-submit-button').click();
+			await page.waitForURL((url) => !url.pathname.startsWith('/signin'));
+			await dismissDialogs(page);
+			await page.getByTestId('project-home-menu-item').waitFor();
+		});
+	});
+
+	test('finds the node by its name in the nodes panel, with every operation of the package as an action', async () => {
+		await step(page, 'nodes-panel', async () => {
+			await page.goto(`${n8n.url}/workflow/new`);
+			await dismissDialogs(page);
+			await page.getByTestId('node-creator-plus-button').click();
+			const creator = page.getByTestId('node-creator');
+			await creator.getByTestId('node-creator-search-bar').fill('Workplace');
+			const found = creator.getByTestId('item-iterator-item').filter({ has: exactText(page, 'node-creator-item-name', 'Workplace') });
+			await found.first().waitFor();
+			await page.screenshot({ path: path.join(DOCS, 'e2e-nodes-search.png') });
+			await found.first().click();
+
+			// The node's page lists the trigger's events and, under "Actions", every operation's `action` text.
+			const actions = creator.getByTestId('node-creator-category-item').filter({ hasText: /^\s*Actions/ });
+			await actions.waitFor();
+			const wanted = RESOURCES.flatMap((resource) => resource.operations.map((operation) => operation.action));
+			// The count in the heading is the node's own: no action of another node slipped in.
+			expect(await actions.innerText()).toMatch(new RegExp(`Actions \\(${wanted.length}\\)`));
+			if ((await actions.locator('..').getAttribute('data-category-collapsed')) === 'true') await actions.click();
+			const names = creator.getByTestId('node-creator-item-name');
+			const listed = await poll('every action listed', async () => {
+				const texts = (await names.allInnerTexts()).map((text) => text.trim());
+				return wanted.every((action) => texts.includes(action)) ? texts : undefined;
+			});
+			expect(wanted.filter((action) => !listed.includes(action))).toEqual([]);
+			// Keep the actions in view for the picture: fold the trigger events away.
+			const triggers = creator.getByTestId('node-creator-category-item').filter({ hasText: /^\s*Triggers/ });
+			if ((await triggers.locator('..').getAttribute('data-category-collapsed')) === 'false') await triggers.click();
+			await names.filter({ hasText: wanted[wanted.length - 1] }).waitFor();
+			await page.screenshot({ path: path.join(DOCS, 'e2e-nodes-panel.png') });
+
+			await creator.getByTestId('item-iterator-item').filter({ has: exactText(page, 'node-creator-item-name', 'Get many knowledge bases') }).click();
+			await page.getByTestId('ndv').waitFor();
+		});
+	});
+
+	test('offers every resource, and for each resource every operation, in the node parameters', async () => {
+		await step(page, 'resources-and-operations', async () => {
+			const ndv = page.getByTestId('ndv');
+			const offered = await dropdownOptions(page, ndv.getByTestId('parameter-input-resource'));
+			expect(RESOURCES.map((r) => r.name).filter((name) => !offered.includes(name))).toEqual([]);
+			await page.screenshot({ path: path.join(DOCS, 'e2e-resources.png') });
+			await closeDropdown(page, ndv.getByTestId('parameter-input-resource'));
+
+			const missing: string[] = [];
+			for (const resource of RESOURCES) {
+				await choose(page, ndv.getByTestId('parameter-input-resource'), resource.name);
+				const operations = await dropdownOptions(page, ndv.getByTestId('parameter-input-operation'));
+				for (const operation of resource.operations) {
+					if (!operations.includes(operation.name)) missing.push(`${resource.name} → ${operation.name}`);
+				}
+				if (resource.value === 'knowledgeFile') await page.screenshot({ path: path.join(DOCS, 'e2e-operations.png') });
+				await closeDropdown(page, ndv.getByTestId('parameter-input-operation'));
+			}
+			expect(missing).toEqual([]);
+		});
+	});
+
+	test('runs Knowledge Base → Get Many with the knowledge base credential and shows the rows', async () => {
+		await step(page, 'get-many', async () => {
+			const ndv = page.getByTestId('ndv');
+			await choose(page, ndv.getByTestId('parameter-input-resource'), 'Knowledge Base');
+			await choose(page, ndv.getByTestId('parameter-input-operation'), 'Get Many');
+			const credential = ndv.getByTestId('node-credentials-select');
+			await credential.click();
+			await page.getByTestId(`node-credentials-select-item-${KB_CREDENTIAL.id}`).click();
+			await poll('credential selected', async () =>
+				(await credential.locator('input').inputValue()) === KB_CREDENTIAL.name ? true : undefined,
+			);
+
+			emulator.clearLog();
+			await ndv.getByTestId('node-execute-button').click();
+			const served = emulator.knowledge.listBases().map((base) => base.name);
+			expect(served).toContain('Employee Handbook');
+			const output = ndv.getByTestId('output-panel').getByTestId('ndv-data-container');
+			const cells = output.locator('table tbody td');
+			const shown = await poll('rows in the output panel', async () => {
+				const texts = (await cells.allInnerTexts()).map((text) => text.trim());
+				return served.every((name) => texts.includes(name)) ? texts : undefined;
+			});
+			expect(shown).toEqual(expect.arrayContaining(served));
+			expect(await ndv.getByTestId('output-panel').innerText()).toContain(`${served.length} items`);
+			// The rows came from the emulator, asked with the credential's key (compared, never printed).
+			const calls = emulator.logFor('GET', '/api/v1/knowledge');
+			expect(calls.length).toBeGreaterThan(0);
+			expect(calls.map((call) => call.status)).toEqual(calls.map(() => 200));
+			expect(calls.every((call) => call.headers['x-api-key'] === emulator.credentials.apiKey)).toBe(true);
+			await page.screenshot({ path: path.join(DOCS, 'e2e-get-many-output.png') });
+		});
+	});
+});
+
+/** An item whose name element (by test id) has exactly this text. */
+function exactText(page: Page, testId: string, text: string): Locator {
+	return page.getByTestId(testId).filter({ hasText: new RegExp(`^\\s*${escapeRegExp(text)}\\s*$`) });
+}
+
+function escapeRegExp(text: string): string {
+	return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Opens an options parameter's dropdown and returns the option names it offers (left open). */
+async function dropdownOptions(page: Page, parameter: Locator): Promise<string[]> {
+	const list = await openDropdown(page, parameter);
+	const headlines = list.locator('[role="option"] .option-headline');
+	await headlines.first().waitFor();
+	return (await headlines.allInnerTexts()).map((text) => text.trim());
+}
+
+/** The listbox of an options parameter, opened. */
+async function openDropdown(page: Page, parameter: Locator): Promise<Locator> {
+	const input = parameter.locator('input[role="combobox"]');
+	await input.click();
+	await poll('dropdown open', async () => ((await input.getAttribute('aria-expanded')) === 'true' ? true : undefined));
+	const id = await input.getAttribute('aria-controls');
+	if (!id) throw new Error('the dropdown names no listbox');
+	const list = page.locator(`[id="${id}"]`);
+	await list.waitFor();
+	return list;
+}
+
+/** Closes an open dropdown with Escape (which the open dropdown takes, so the node view stays). */
+async function closeDropdown(page: Page, parameter: Locator): Promise<void> {
+	const input = parameter.locator('input[role="combobox"]');
+	await page.keyboard.press('Escape');
+	await poll('dropdown closed', async () => ((await input.getAttribute('aria-expanded')) === 'false' ? true : undefined));
+}
+
+/** Chooses the option with this name in an options parameter, and waits until it shows. */
+async function choose(page: Page, parameter: Locator, name: string): Promise<void> {
+	const input = parameter.locator('input[role="combobox"]');
+	if ((await input.inputValue()) === name) return;
+	const list = await openDropdown(page, parameter);
+	await list
+		.locator('[role="option"]')
+		.filter({ has: page.locator('.option-headline', { hasText: new RegExp(`^\\s*${escapeRegExp(name)}\\s*$`) }) })
+		.click();
+	await poll(`"${name}" chosen`, async () => ((await input.inputValue()) === name ? true : undefined));
+}
+
+/** Closes first-run dialogs if any show up (survey, what's new, …); they vary between versions. */
+async function dismissDialogs(page: Page): Promise<void> {
+	const closers = page.locator('.el-dialog:visible .el-dialog__headerbtn, [role="dialog"]:visible button[aria-label="Close"]');
+	for (let i = 0; i < 5 && (await closers.count()) > 0; i++) {
+		await closers.first().click().catch(() => undefined);
+		await page
+			.locator('.el-dialog:visible, [role="dialog"]:visible')
+			.first()
+			.waitFor({ state: 'hidden', timeout: 5_000 })
+			.catch(() => undefined);
+	}
+}
+
+/** Re-evaluates a condition until it yields a value (not undefined), or fails after the UI timeout. */
+async function poll<T>(what: string, condition: () => Promise<T | undefined>, timeoutMs = UI_TIMEOUT): Promise<T> {
+	const deadline = Date.now() + timeoutMs;
+	let last: unknown;
+	for (;;) {
+		try {
+			const value = await condition();
+			if (value !== undefined) return value;
+		} catch (error) {
+			last = error;
+		}
+		if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+		await new Promise((resolve) => setTimeout(resolve, 250));
+	}
+}
