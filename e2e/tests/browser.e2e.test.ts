@@ -34,8 +34,6 @@ let page: Page;
 selectors.setTestIdAttribute('data-test-id');
 
 beforeAll(async () => {
-	// Jest sets NODE_ENV=test, with which `n8n start` exits 1 without a word; n8n inherits this environment.
-	delete process.env.NODE_ENV;
 	emulator = await startEmulator();
 	n8n = new N8n();
 	await installCommunityPackage(n8n.userFolder);
