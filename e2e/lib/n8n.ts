@@ -154,8 +154,11 @@ export class N8n {
 
 	/** Environment of one n8n process: the folder's settings plus a broker port of its own. */
 	private async processEnv(extra: Record<string, string> = {}): Promise<NodeJS.ProcessEnv> {
+		// Jest sets NODE_ENV=test, with which `n8n start` exits 1 silently (its logger is muted in tests).
+		const { NODE_ENV, ...inherited } = process.env;
+		void NODE_ENV;
 		return {
-			...process.env,
+			...inherited,
 			...this.env,
 			N8N_RUNNERS_BROKER_PORT: String(await freePort()),
 			...extra,
@@ -202,6 +205,23 @@ export class N8n {
 		if (!this.port) this.port = await freePort();
 		this.url = `http://localhost:${this.port}`;
 		const child = await this.spawn(['start'], { N8N_PORT: String(this.port) });
+		await waitFor(`${this.url}/healthz/readiness`, child, 180_000, () => this.output.join(''));
+	}
+
+	/**
+	 * `n8n worker` (queue mode: put Redis's queueEnv in the options' env) with its
+	 * health server on a free port; resolves once the worker is ready (database,
+	 * Redis, job processing). Give a worker its own N8n on the main's user folder,
+	 * so its output is apart from the main's.
+	 */
+	async startWorker(concurrency = 10): Promise<void> {
+		this.port = await freePort();
+		this.url = `http://127.0.0.1:${this.port}`;
+		const child = await this.spawn(['worker', `--concurrency=${concurrency}`], {
+			QUEUE_HEALTH_CHECK_ACTIVE: 'true',
+			QUEUE_HEALTH_CHECK_PORT: String(this.port),
+			QUEUE_HEALTH_CHECK_ADDRESS: '127.0.0.1',
+		});
 		await waitFor(`${this.url}/healthz/readiness`, child, 180_000, () => this.output.join(''));
 	}
 
