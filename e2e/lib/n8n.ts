@@ -227,20 +227,7 @@ export class N8n {
 
 	/** Stops every process this instance started (SIGTERM, then SIGKILL after 15 s). */
 	async stop(): Promise<void> {
-		await Promise.all(
-			this.processes.map(
-				(child) =>
-					new Promise<void>((resolve) => {
-						if (child.exitCode !== null || child.signalCode !== null) return resolve();
-						const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-						child.once('exit', () => {
-							clearTimeout(timer);
-							resolve();
-						});
-						child.kill('SIGTERM');
-					}),
-			),
-		);
+		await Promise.all(this.processes.map((child) => stopProcess(child, 15_000)));
 		this.processes.length = 0;
 	}
 
@@ -263,6 +250,19 @@ export class N8n {
 		const stdout = await this.cli(['execute', `--id=${workflowId}`, '--rawOutput'], extraEnv);
 		return parseRawOutput(stdout);
 	}
+}
+
+/** SIGTERM, then SIGKILL after graceMs; resolves once the process has exited. */
+export async function stopProcess(child: ChildProcess, graceMs: number): Promise<void> {
+	await new Promise<void>((resolve) => {
+		if (child.exitCode !== null || child.signalCode !== null) return resolve();
+		const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+		child.once('exit', () => {
+			clearTimeout(timer);
+			resolve();
+		});
+		child.kill('SIGTERM');
+	});
 }
 
 export interface StoredCredential {

@@ -9,7 +9,7 @@ import { connect } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
-import { freePort } from './n8n';
+import { freePort, stopProcess } from './n8n';
 
 export const REDIS_BIN = 'redis-server';
 
@@ -85,17 +85,7 @@ export class Redis {
 
 	/** Stops redis-server (SIGTERM, SIGKILL after 10 s) and removes its directory. */
 	async stop(): Promise<void> {
-		const child = this.child;
-		if (child && child.exitCode === null && child.signalCode === null) {
-			await new Promise<void>((resolve) => {
-				const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-				child.once('exit', () => {
-					clearTimeout(timer);
-					resolve();
-				});
-				child.kill('SIGTERM');
-			});
-		}
+		if (this.child) await stopProcess(this.child, 10_000);
 		this.child = undefined;
 		if (this.dir) rmSync(this.dir, { recursive: true, force: true });
 		this.dir = undefined;

@@ -15,6 +15,7 @@
  * worker runs. Completion is therefore observed by polling the executions.
  */
 import { randomUUID } from 'node:crypto';
+import { rmSync } from 'node:fs';
 
 import { startEmulator, type Emulator } from '../../emulator/server';
 import { SEED_USER_IDS } from '../../emulator/botSeed';
@@ -186,6 +187,7 @@ afterAll(async () => {
 	await main?.stop().catch(() => undefined);
 	await redis?.stop().catch(() => undefined);
 	await emulator?.close().catch(() => undefined);
+	if (main) rmSync(main.userFolder, { recursive: true, force: true });
 });
 
 test('a wrong or missing secret is answered 401 and starts nothing', async () => {
