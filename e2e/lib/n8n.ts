@@ -53,6 +53,21 @@ export async function freePort(): Promise<number> {
 	});
 }
 
+/**
+ * Environment for n8n processes sharing one SQLite file (queue mode's main and
+ * workers): preloads build/e2e/lib/sqlite-busy-timeout.js (from `npm run
+ * build:dev`), which gives SQLite a busy timeout n8n does not set, so a writer
+ * waits for the other process's lock instead of failing with SQLITE_BUSY.
+ */
+export function sqliteBusyTimeoutEnv(timeoutMs = 30_000): Record<string, string> {
+	const preload = path.join(ROOT, 'build', 'e2e', 'lib', 'sqlite-busy-timeout.js');
+	if (!existsSync(preload)) throw new Error(`${preload} is missing: run \`npm run build:dev\` first`);
+	return {
+		NODE_OPTIONS: [process.env.NODE_OPTIONS, `--require=${preload}`].filter(Boolean).join(' '),
+		WORKPLACE_E2E_SQLITE_BUSY_TIMEOUT_MS: String(timeoutMs),
+	};
+}
+
 export function assertN8nInstalled(): void {
 	if (!existsSync(N8N_BIN)) {
 		throw new Error(`n8n is not installed in e2e/ (run: bash e2e/install.sh)`);
@@ -157,10 +172,11 @@ export class N8n {
 
 	/** Environment of one n8n process: the folder's settings plus a broker port of its own. */
 	private async processEnv(extra: Record<string, string> = {}): Promise<NodeJS.ProcessEnv> {
+		// Jest sets NODE_ENV=test, with which `n8n start` exits 1 silently (its logger is muted in tests).
+		const { NODE_ENV, ...inherited } = process.env;
+		void NODE_ENV;
 		return {
-			...process.env,
-			// jest sets NODE_ENV=test, and in that mode n8n's server never listens: run n8n as a shell would.
-			NODE_ENV: undefined,
+			...inherited,
 			...this.env,
 			N8N_RUNNERS_BROKER_PORT: String(await freePort()),
 			...extra,
@@ -211,22 +227,26 @@ export class N8n {
 		await waitFor(`${this.url}/healthz/readiness`, child, 180_000, () => this.output.join(''));
 	}
 
+	/**
+	 * `n8n worker` (queue mode: put Redis's queueEnv in the options' env) with its
+	 * health server on a free port; resolves once the worker is ready (database,
+	 * Redis, job processing). Give a worker its own N8n on the main's user folder,
+	 * so its output is apart from the main's.
+	 */
+	async startWorker(concurrency = 10): Promise<void> {
+		this.port = await freePort();
+		this.url = `http://127.0.0.1:${this.port}`;
+		const child = await this.spawn(['worker', `--concurrency=${concurrency}`], {
+			QUEUE_HEALTH_CHECK_ACTIVE: 'true',
+			QUEUE_HEALTH_CHECK_PORT: String(this.port),
+			QUEUE_HEALTH_CHECK_ADDRESS: '127.0.0.1',
+		});
+		await waitFor(`${this.url}/healthz/readiness`, child, 180_000, () => this.output.join(''));
+	}
+
 	/** Stops every process this instance started (SIGTERM, then SIGKILL after 15 s). */
 	async stop(): Promise<void> {
-		await Promise.all(
-			this.processes.map(
-				(child) =>
-					new Promise<void>((resolve) => {
-						if (child.exitCode !== null || child.signalCode !== null) return resolve();
-						const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-						child.once('exit', () => {
-							clearTimeout(timer);
-							resolve();
-						});
-						child.kill('SIGTERM');
-					}),
-			),
-		);
+		await Promise.all(this.processes.map((child) => stopProcess(child, 15_000)));
 		this.processes.length = 0;
 	}
 
@@ -249,6 +269,19 @@ export class N8n {
 		const stdout = await this.cli(['execute', `--id=${workflowId}`, '--rawOutput'], extraEnv);
 		return parseRawOutput(stdout);
 	}
+}
+
+/** SIGTERM, then SIGKILL after graceMs; resolves once the process has exited. */
+export async function stopProcess(child: ChildProcess, graceMs: number): Promise<void> {
+	await new Promise<void>((resolve) => {
+		if (child.exitCode !== null || child.signalCode !== null) return resolve();
+		const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+		child.once('exit', () => {
+			clearTimeout(timer);
+			resolve();
+		});
+		child.kill('SIGTERM');
+	});
 }
 
 export interface StoredCredential {

@@ -47,6 +47,9 @@ export class WorkplaceTrigger implements INodeType {
 				name: 'default',
 				httpMethod: 'POST',
 				responseMode: 'onReceived',
+				// Empty, so n8n answers with webhook()'s { received, accepted }: left undefined,
+				// n8n (2.x) defaults it to 'firstEntryJson' and sends that word as the body.
+				responseData: '',
 				path: 'webhook',
 			},
 		],

@@ -144,12 +144,17 @@ export async function startWebhookServer(options: WebhookServerOptions): Promise
 			return { status: 500 };
 		}
 
-		// handleImmediateWebhookResponse, responseMode "onReceived", response code 200.
+		// responseMode "onReceived", response code 200, as n8n 2.41's executeWebhook answers.
 		if (result.noWebhookResponse !== true) {
 			if (result.workflowData === undefined) {
 				sendJson(res, 200, result.webhookResponse !== undefined ? result.webhookResponse : { message: 'Webhook call received' });
 			} else {
-				sendJson(res, 200, result.webhookResponse !== undefined ? result.webhookResponse : { message: 'Workflow was started' });
+				// The description's responseData (default 'firstEntryJson') wins over the node's
+				// webhookResponse (webhook-on-received-response-extractor.ts); 'noData' sends no body.
+				const responseData = description.responseData === undefined ? 'firstEntryJson' : description.responseData;
+				if (responseData === 'noData') sendJson(res, 200, undefined);
+				else if (responseData) sendJson(res, 200, responseData);
+				else sendJson(res, 200, result.webhookResponse !== undefined ? result.webhookResponse : { message: 'Workflow was started' });
 			}
 		}
 		if (result.workflowData === undefined) return { result };
