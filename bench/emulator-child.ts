@@ -6,15 +6,11 @@
  */
 import { randomBytes } from 'node:crypto';
 
+import type { EmulatorAccess } from '../emulator/clientCredentials';
 import { startEmulator } from '../emulator/server';
 
-export interface ChildReady {
+export interface ChildReady extends EmulatorAccess {
 	kind: 'ready';
-	url: string;
-	apiKey: string;
-	jwt: string;
-	clientId: string;
-	clientSecret: string;
 	knowledgeId: number;
 	fileId: number;
 	size: number;
@@ -44,10 +40,7 @@ async function main(): Promise<void> {
 	const ready: ChildReady = {
 		kind: 'ready',
 		url: emulator.url,
-		apiKey: emulator.credentials.apiKey,
-		jwt: emulator.credentials.jwt,
-		clientId: emulator.credentials.clientId,
-		clientSecret: emulator.credentials.clientSecret,
+		credentials: emulator.credentials,
 		knowledgeId: 1,
 		fileId: file.id,
 		size,

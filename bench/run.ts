@@ -31,7 +31,7 @@ import FormData from 'form-data';
 import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeParameters, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
 import { InMemoryCredentialsHelper, initHarnessEnv, loadCommunityPackage, runWorkflow, type RunWorkflowResult, type WorkflowJson } from '../test/harness/engine';
-import { CREDENTIALS, singleNodeWorkflow } from '../test/harness/testbed';
+import { CREDENTIALS, emulatorCredential, singleNodeWorkflow } from '../test/harness/testbed';
 import { writeLineChart } from './chart';
 import type { ChildReady } from './emulator-child';
 
@@ -137,7 +137,7 @@ let helper: InMemoryCredentialsHelper;
 let nodeTypes: ReturnType<typeof loadCommunityPackage>['nodeTypes'];
 
 function setBotCredentialWithoutToken(): void {
-	helper.set({ ...CREDENTIALS.bot, data: { baseUrl: ready.url, clientId: ready.clientId, clientSecret: ready.clientSecret } });
+	helper.set(emulatorCredential(ready, 'bot'));
 }
 
 async function setUpEngine(): Promise<void> {
@@ -146,8 +146,8 @@ async function setUpEngine(): Promise<void> {
 	nodeTypes = loaded.nodeTypes;
 	nodeTypes.add(new BenchRaw(), 'bench.raw');
 	helper = new InMemoryCredentialsHelper(loaded.credentialTypes);
-	helper.set({ ...CREDENTIALS.knowledgeBase, data: { baseUrl: ready.url, apiKey: ready.apiKey } });
-	helper.set({ ...CREDENTIALS.taskProjects, data: { baseUrl: ready.url, token: ready.jwt } });
+	helper.set(emulatorCredential(ready, 'knowledgeBase'));
+	helper.set(emulatorCredential(ready, 'taskProjects'));
 	setBotCredentialWithoutToken();
 }
 
@@ -235,7 +235,7 @@ const check = (ok: boolean, goal: string) => `${goal} ${ok ? '✓' : '✗'}`;
 
 async function partA(): Promise<void> {
 	const items = Array.from({ length: ITEMS }, () => ({ json: { id: 1 } }));
-	const headers = { 'x-api-key': ready.apiKey, accept: 'application/json' };
+	const headers = { 'x-api-key': ready.credentials.apiKey, accept: 'application/json' };
 	for (const [job, agent] of [['kbGet', keepAlive], ['kbGetClose', perRequest]] as const) {
 		RAW_JOBS.set(job, async (input) => {
 			const out: INodeExecutionData[] = [];
@@ -301,7 +301,7 @@ async function partA(): Promise<void> {
 async function partB(): Promise<void> {
 	const { total } = await ask<{ total: number }>({ kind: 'addFiles', knowledgeId: FILES_KB, count: FILES }, 'addFiles');
 	const pageSize = 100; // the emulator's maxPageSize, the largest the service is known to accept
-	const headers = { 'x-api-key': ready.apiKey, accept: 'application/json' };
+	const headers = { 'x-api-key': ready.credentials.apiKey, accept: 'application/json' };
 	RAW_JOBS.set('listAll', async () => {
 		const out: INodeExecutionData[] = [];
 		for (let page = 1; ; page++) {
@@ -339,7 +339,7 @@ async function partB(): Promise<void> {
 async function partC(): Promise<void> {
 	const dir = mkdtempSync(path.join(tmpdir(), 'workplace-bench-'));
 	const file = path.join(dir, 'download.bin');
-	const headers = { 'x-api-key': ready.apiKey };
+	const headers = { 'x-api-key': ready.credentials.apiKey };
 	const downloadUrl = `${ready.url}/api/v1/knowledge/${ready.knowledgeId}/files/${ready.fileId}/download`;
 	const verify = async (label: string) => {
 		const stored = await ask<{ sha256: string }>({ kind: 'file', fileId: REPLACE_TARGET.fileId }, 'file');

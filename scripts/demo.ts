@@ -43,7 +43,7 @@ async function main(): Promise<void> {
 		const { nodeTypes, credentialTypes } = loadCommunityPackage(ROOT);
 		const credentials = new InMemoryCredentialsHelper(credentialTypes);
 		// The ids the example workflows reference, as after importing them into n8n.
-		const stored = exampleCredentials(emulator) as StoredCredential[];
+		const stored: StoredCredential[] = exampleCredentials(emulator);
 		console.log(`Emulator: ${emulator.url}`);
 		for (const credential of stored) {
 			credentials.set(credential);

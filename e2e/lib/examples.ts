@@ -6,39 +6,26 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
+import { credentialData, type CredentialType, type EmulatorAccess } from '../../emulator/clientCredentials';
 import { ROOT, type StoredCredential } from './n8n';
 
 export const EXAMPLES_DIR = path.join(ROOT, 'examples');
 
-/** The emulator's address and secrets (emulator/server.ts `Emulator`), all this module needs of it. */
-export interface EmulatorAccess {
-	url: string;
-	credentials: { apiKey: string; jwt: string; clientId: string; clientSecret: string };
+/** The id and name of the credential of every type, as the example workflows reference them. */
+export const EXAMPLE_CREDENTIALS: Record<CredentialType, { id: string; name: string }> = {
+	workplaceKnowledgeBaseApi: { id: 'workplace-kb', name: 'Workplace Knowledge Base (emulator)' },
+	workplaceTaskProjectsApi: { id: 'workplace-tasks', name: 'Workplace Task Projects (emulator)' },
+	workplaceBotApi: { id: 'workplace-bot', name: 'Workplace Bot (emulator)' },
+};
+
+/** The example credential of one type, pointing at the emulator. */
+export function exampleCredential(emulator: EmulatorAccess, type: CredentialType): StoredCredential {
+	return { ...EXAMPLE_CREDENTIALS[type], type, data: credentialData(emulator)[type] };
 }
 
 /** One credential of every type, with the ids and names the example workflows reference. */
 export function exampleCredentials(emulator: EmulatorAccess): StoredCredential[] {
-	const { url, credentials } = emulator;
-	return [
-		{
-			id: 'workplace-kb',
-			name: 'Workplace Knowledge Base (emulator)',
-			type: 'workplaceKnowledgeBaseApi',
-			data: { baseUrl: url, apiKey: credentials.apiKey },
-		},
-		{
-			id: 'workplace-tasks',
-			name: 'Workplace Task Projects (emulator)',
-			type: 'workplaceTaskProjectsApi',
-			data: { baseUrl: url, token: credentials.jwt },
-		},
-		{
-			id: 'workplace-bot',
-			name: 'Workplace Bot (emulator)',
-			type: 'workplaceBotApi',
-			data: { baseUrl: url, clientId: credentials.clientId, clientSecret: credentials.clientSecret },
-		},
-	];
+	return (Object.keys(EXAMPLE_CREDENTIALS) as CredentialType[]).map((type) => exampleCredential(emulator, type));
 }
 
 export interface ExampleWorkflow {

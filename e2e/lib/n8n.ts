@@ -288,7 +288,7 @@ export interface StoredCredential {
 	id: string;
 	name: string;
 	type: string;
-	data: Record<string, unknown>;
+	data: Record<string, string | number | boolean>;
 }
 
 /** What `n8n execute --rawOutput` prints: the execution's run data. */

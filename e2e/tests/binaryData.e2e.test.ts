@@ -17,10 +17,10 @@ import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs
 import path from 'node:path';
 
 import { startEmulator, type Emulator } from '../../emulator/server';
-import { exampleCredentials, exampleWorkflows } from '../lib/examples';
+import { EXAMPLE_CREDENTIALS, exampleCredentials, exampleWorkflows } from '../lib/examples';
 import { N8n, N8nRest, installCommunityPackage, nodeOutput, type ExecuteResult } from '../lib/n8n';
 
-const KB_CREDENTIAL = { workplaceKnowledgeBaseApi: { id: 'workplace-kb', name: 'Workplace Knowledge Base (emulator)' } };
+const KB_CREDENTIAL = { workplaceKnowledgeBaseApi: EXAMPLE_CREDENTIALS.workplaceKnowledgeBaseApi };
 const TARGET_FILE = 1; // a file of knowledge base 1, replaced with the download of file 7 (faq.csv, knowledge base 2)
 
 const downloadReplace = {

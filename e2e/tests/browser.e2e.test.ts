@@ -13,6 +13,7 @@ import { selectors, type Locator, type Page } from 'playwright-core';
 import { startEmulator, type Emulator } from '../../emulator/server';
 import type { ResourceDefinition } from '../../nodes/Workplace/actions/types';
 import { launchChromium, step, type Chromium } from '../lib/browser';
+import { EXAMPLE_CREDENTIALS, exampleCredential } from '../lib/examples';
 import { N8n, N8nRest, OWNER, ROOT, installCommunityPackage } from '../lib/n8n';
 
 // The package as n8n loads it: the table from dist/, not from the sources.
@@ -21,7 +22,7 @@ const { RESOURCES } = require(path.join(ROOT, 'dist', 'nodes', 'Workplace', 'act
 };
 
 const DOCS = path.join(ROOT, 'docs');
-const KB_CREDENTIAL = { id: 'workplace-kb', name: 'Workplace Knowledge Base (emulator)' };
+const KB_CREDENTIAL = EXAMPLE_CREDENTIALS.workplaceKnowledgeBaseApi;
 // Generous: the CI machine has two cores, shared with other n8n instances.
 const UI_TIMEOUT = 60_000;
 
@@ -37,13 +38,7 @@ beforeAll(async () => {
 	emulator = await startEmulator();
 	n8n = new N8n();
 	await installCommunityPackage(n8n.userFolder);
-	await n8n.importCredentials([
-		{
-			...KB_CREDENTIAL,
-			type: 'workplaceKnowledgeBaseApi',
-			data: { baseUrl: emulator.url, apiKey: emulator.credentials.apiKey },
-		},
-	]);
+	await n8n.importCredentials([exampleCredential(emulator, 'workplaceKnowledgeBaseApi')]);
 	await n8n.start();
 	await new N8nRest(n8n.url).setupOwner();
 	browser = await launchChromium();

@@ -19,6 +19,7 @@ import { rmSync } from 'node:fs';
 
 import { startEmulator, type Emulator } from '../../emulator/server';
 import { SEED_USER_IDS } from '../../emulator/botSeed';
+import { EXAMPLE_CREDENTIALS, exampleCredential } from '../lib/examples';
 import { N8n, N8nRest, installCommunityPackage, sqliteBusyTimeoutEnv } from '../lib/n8n';
 import { Redis } from '../lib/redis';
 
@@ -30,10 +31,7 @@ const SECRET = `queue-e2e-${randomUUID()}`;
 const SECRET_HEADER = 'X-Webhook-Secret';
 const REQUESTER = 'nattaya.p';
 
-const CREDENTIAL_REFS = {
-	workplaceBotApi: { id: 'workplace-bot', name: 'Workplace Bot (emulator)' },
-	workplaceTaskProjectsApi: { id: 'workplace-tasks', name: 'Workplace Task Projects (emulator)' },
-};
+const CREDENTIAL_REFS = EXAMPLE_CREDENTIALS;
 
 const workflow = {
 	id: WORKFLOW_ID,
@@ -162,16 +160,8 @@ beforeAll(async () => {
 	worker = new N8n({ userFolder: main.userFolder, env, echo });
 	await installCommunityPackage(main.userFolder);
 	await main.importCredentials([
-		{
-			...CREDENTIAL_REFS.workplaceBotApi,
-			type: 'workplaceBotApi',
-			data: { baseUrl: emulator.url, clientId: emulator.credentials.clientId, clientSecret: emulator.credentials.clientSecret },
-		},
-		{
-			...CREDENTIAL_REFS.workplaceTaskProjectsApi,
-			type: 'workplaceTaskProjectsApi',
-			data: { baseUrl: emulator.url, token: emulator.credentials.jwt },
-		},
+		exampleCredential(emulator, 'workplaceBotApi'),
+		exampleCredential(emulator, 'workplaceTaskProjectsApi'),
 	]);
 	await main.importWorkflows([workflow]);
 	// 2.x: publishing replaces activation; main activates published workflows at start.

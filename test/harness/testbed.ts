@@ -21,6 +21,7 @@ import { Logger } from '@n8n/backend-common';
 import { Container } from '@n8n/di';
 import { LoggerProxy } from 'n8n-workflow';
 
+import { credentialData, type EmulatorAccess } from '../../emulator/clientCredentials';
 import { startEmulator, type Emulator } from '../../emulator/server';
 import type { EmulatorConfig } from '../../emulator/types';
 import {
@@ -112,15 +113,7 @@ export class Testbed {
 		const emulator = await startEmulator(config);
 		const { nodeTypes, credentialTypes } = loadCommunityPackage(ROOT);
 		const credentialsHelper = new InMemoryCredentialsHelper(credentialTypes);
-		credentialsHelper.set({
-			...CREDENTIALS.knowledgeBase,
-			data: { baseUrl: emulator.url, apiKey: emulator.credentials.apiKey },
-		});
-		credentialsHelper.set({ ...CREDENTIALS.bot, data: botCredentialData(emulator) });
-		credentialsHelper.set({
-			...CREDENTIALS.taskProjects,
-			data: { baseUrl: emulator.url, token: emulator.credentials.jwt },
-		});
+		for (const area of CREDENTIAL_AREAS) credentialsHelper.set(emulatorCredential(emulator, area));
 		return new Testbed(emulator, credentialsHelper, nodeTypes);
 	}
 
@@ -198,12 +191,16 @@ export class Testbed {
 }
 
 /** A fresh bot credential for the emulator: client id and secret, no token yet. */
-export function botCredentialData(emulator: Emulator): ICredentialDataDecryptedObject {
-	return {
-		baseUrl: emulator.url,
-		clientId: emulator.credentials.clientId,
-		clientSecret: emulator.credentials.clientSecret,
-	};
+const CREDENTIAL_AREAS = Object.keys(CREDENTIALS) as Array<keyof typeof CREDENTIALS>;
+
+/** The test credential of one area (CREDENTIALS), pointing at the emulator with its valid secrets. */
+export function emulatorCredential(emulator: EmulatorAccess, area: keyof typeof CREDENTIALS) {
+	const credential = CREDENTIALS[area];
+	return { ...credential, data: credentialData(emulator)[credential.type] as ICredentialDataDecryptedObject };
+}
+
+export function botCredentialData(emulator: EmulatorAccess): ICredentialDataDecryptedObject {
+	return emulatorCredential(emulator, 'bot').data;
 }
 
 export function singleNodeWorkflow(parameters: INodeParameters, options: RunNodeOptions = {}): WorkflowJson {

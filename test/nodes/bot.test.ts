@@ -10,7 +10,7 @@ import type { IBinaryData, INodeExecutionData } from 'n8n-workflow';
 
 import { SEED_GROUP_IDS, SEED_USER_IDS } from '../../emulator/botSeed';
 import { initHarnessEnv } from '../harness/engine';
-import { CREDENTIALS, Testbed, botCredentialData } from '../harness/testbed';
+import { CREDENTIALS, Testbed, botCredentialData, emulatorCredential } from '../harness/testbed';
 
 let bed: Testbed;
 
@@ -23,7 +23,7 @@ afterAll(async () => {
 beforeEach(() => {
 	bed.emulator.reset();
 	// A fresh credential for every test: no token yet.
-	bed.credentialsHelper.set({ ...CREDENTIALS.bot, data: botCredentialData(bed.emulator) });
+	bed.credentialsHelper.set(emulatorCredential(bed.emulator, 'bot'));
 	bed.credentialsHelper.events.length = 0;
 });
 

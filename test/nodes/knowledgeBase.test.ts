@@ -2,7 +2,7 @@
  * Knowledge Base resource, executed in n8n-core's real engine against the
  * emulator over HTTP on 127.0.0.1.
  */
-import { CREDENTIALS, Testbed } from '../harness/testbed';
+import { CREDENTIALS, Testbed, emulatorCredential } from '../harness/testbed';
 
 let bed: Testbed;
 
@@ -15,10 +15,7 @@ afterAll(async () => {
 beforeEach(() => {
 	bed.emulator.reset();
 	bed.emulator.setConfig({ paginationMode: 'strapi', deleteResponse: 'empty' });
-	bed.credentialsHelper.set({
-		...CREDENTIALS.knowledgeBase,
-		data: { baseUrl: bed.emulator.url, apiKey: bed.emulator.credentials.apiKey },
-	});
+	bed.credentialsHelper.set(emulatorCredential(bed.emulator, 'knowledgeBase'));
 });
 
 const kbRequests = (method?: string) =>

@@ -13,7 +13,8 @@ import { BinaryDataService } from 'n8n-core';
 import type { IBinaryData, IDataObject, INode, INodeListSearchResult, INodeParameters } from 'n8n-workflow';
 
 import { initHarnessEnv, type WorkflowJson } from '../harness/engine';
-import { CREDENTIALS, NODE_TYPE, ROOT, Testbed } from '../harness/testbed';
+import { exampleCredential } from '../../e2e/lib/examples';
+import { CREDENTIALS, NODE_TYPE, ROOT, Testbed, emulatorCredential } from '../harness/testbed';
 
 let bed: Testbed;
 
@@ -27,10 +28,7 @@ beforeEach(async () => {
 	await initHarnessEnv({ binaryDataMode: 'filesystem' });
 	bed.emulator.reset();
 	bed.emulator.setConfig({ paginationMode: 'strapi', deleteResponse: 'empty' });
-	bed.credentialsHelper.set({
-		...CREDENTIALS.knowledgeBase,
-		data: { baseUrl: bed.emulator.url, apiKey: bed.emulator.credentials.apiKey },
-	});
+	bed.credentialsHelper.set(emulatorCredential(bed.emulator, 'knowledgeBase'));
 });
 
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
@@ -510,12 +508,7 @@ describe('Example: Scheduled knowledge base sync', () => {
 	const workflow = JSON.parse(readFileSync(path.join(ROOT, 'examples/scheduled-knowledge-base-sync.json'), 'utf8')) as WorkflowJson;
 
 	beforeEach(() => {
-		bed.credentialsHelper.set({
-			id: 'workplace-kb',
-			name: 'Workplace Knowledge Base (emulator)',
-			type: 'workplaceKnowledgeBaseApi',
-			data: { baseUrl: bed.emulator.url, apiKey: bed.emulator.credentials.apiKey },
-		});
+		bed.credentialsHelper.set(exampleCredential(bed.emulator, 'workplaceKnowledgeBaseApi'));
 	});
 
 	it('replaces faq.csv when it changed, and leaves it alone on the next run', async () => {

@@ -7,7 +7,7 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import type { RequestLogEntry } from '../../emulator/types';
 import { pairedItems } from '../harness/engine';
-import { CREDENTIALS, Testbed, botCredentialData } from '../harness/testbed';
+import { CREDENTIALS, Testbed, emulatorCredential } from '../harness/testbed';
 
 let bed: Testbed;
 
@@ -19,11 +19,8 @@ afterAll(async () => {
 });
 beforeEach(() => {
 	bed.emulator.reset();
-	bed.credentialsHelper.set({
-		...CREDENTIALS.knowledgeBase,
-		data: { baseUrl: bed.emulator.url, apiKey: bed.emulator.credentials.apiKey },
-	});
-	bed.credentialsHelper.set({ ...CREDENTIALS.bot, data: botCredentialData(bed.emulator) });
+	bed.credentialsHelper.set(emulatorCredential(bed.emulator, 'knowledgeBase'));
+	bed.credentialsHelper.set(emulatorCredential(bed.emulator, 'bot'));
 	bed.credentialsHelper.events.length = 0;
 });
 

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 
 import type { INodeParameters } from 'n8n-workflow';
 
-import { CREDENTIALS, Testbed, assertNoSecrets, botCredentialData, capturedLogs } from '../harness/testbed';
+import { Testbed, assertNoSecrets, capturedLogs, emulatorCredential } from '../harness/testbed';
 
 let bed: Testbed;
 /** Secrets checked per run by the testbed; counted here for the summary line. */
@@ -23,12 +23,9 @@ afterAll(async () => {
 });
 beforeEach(() => {
 	bed.emulator.reset();
-	bed.credentialsHelper.set({
-		...CREDENTIALS.knowledgeBase,
-		data: { baseUrl: bed.emulator.url, apiKey: bed.emulator.credentials.apiKey },
-	});
-	bed.credentialsHelper.set({ ...CREDENTIALS.taskProjects, data: { baseUrl: bed.emulator.url, token: bed.emulator.credentials.jwt } });
-	bed.credentialsHelper.set({ ...CREDENTIALS.bot, data: botCredentialData(bed.emulator) });
+	bed.credentialsHelper.set(emulatorCredential(bed.emulator, 'knowledgeBase'));
+	bed.credentialsHelper.set(emulatorCredential(bed.emulator, 'taskProjects'));
+	bed.credentialsHelper.set(emulatorCredential(bed.emulator, 'bot'));
 });
 
 /** Short waits: backoff capped at 0.2 s, Retry-After over 2 s fails at once. */
