@@ -81,6 +81,7 @@ async function packTarball(): Promise<string> {
 	packed ??= (async () => {
 		if (!existsSync(path.join(ROOT, 'dist', 'nodes'))) throw new Error('dist/ is missing: run `npm run build` first');
 		const dir = mkdtempSync(path.join(os.tmpdir(), 'workplace-pack-'));
+		process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
 		const { stdout } = await run('npm', ['pack', '--silent', '--pack-destination', dir], { cwd: ROOT });
 		return path.join(dir, stdout.trim().split('\n').pop() as string);
 	})();
@@ -219,8 +220,7 @@ export class N8n {
 
 	/** `n8n start` on a free port (or N8N_PORT from the options); resolves once it answers readiness. */
 	async start(port?: number): Promise<void> {
-		this.port = port ?? Number(this.env.N8N_PORT ?? 0) ?? 0;
-		if (!this.port) this.port = await freePort();
+		this.port = port ?? (Number(this.env.N8N_PORT) || (await freePort()));
 		this.url = `http://localhost:${this.port}`;
 		const child = await this.spawn(['start'], { N8N_PORT: String(this.port) });
 		this.server = child;
