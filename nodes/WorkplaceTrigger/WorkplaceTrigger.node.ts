@@ -1,7 +1,6 @@
 import { timingSafeEqual } from 'crypto';
 import type {
 	IDataObject,
-	IHookFunctions,
 	INodeExecutionData,
 	INodeType,
 	INodeTypeDescription,
@@ -116,21 +115,8 @@ export class WorkplaceTrigger implements INodeType {
 		],
 	};
 
-	// The document shows no way to register a webhook address: it is entered in the
-	// admin panel by hand, so there is nothing to check, create or delete remotely.
-	webhookMethods = {
-		default: {
-			async checkExists(this: IHookFunctions): Promise<boolean> {
-				return true;
-			},
-			async create(this: IHookFunctions): Promise<boolean> {
-				return true;
-			},
-			async delete(this: IHookFunctions): Promise<boolean> {
-				return true;
-			},
-		},
-	};
+	// No webhookMethods: the document shows no way to register a webhook address (it is
+	// entered in the admin panel by hand), so there is nothing to check, create or delete remotely.
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const authentication = this.getNodeParameter('authentication', 'none') as string;
