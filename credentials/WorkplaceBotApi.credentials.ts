@@ -33,7 +33,6 @@ function tokenFailure(error: unknown): TokenRequestFailure {
 	return new TokenRequestFailure(
 		`Could not obtain a bot access token: the token endpoint could not be reached${code ? ` (${code})` : ''}`,
 		undefined,
-		undefined,
 		code,
 	);
 }
@@ -42,7 +41,7 @@ function refusal(status: number, body: unknown, retryAfter: unknown): TokenReque
 	const data = object(body) ?? {};
 	const said = [text(data.error), text(data.error_description)].filter(Boolean).join(': ');
 	const reason = status === 401 ? 'the service rejected the client ID or client secret' : `the token endpoint answered ${status}`;
-	return new TokenRequestFailure(`Could not obtain a bot access token: ${reason}${said ? ` (${said})` : ''}`, status, retryAfter);
+	return new TokenRequestFailure(`Could not obtain a bot access token: ${reason}${said ? ` (${said})` : ''}`, { status, retryAfter });
 }
 
 /**

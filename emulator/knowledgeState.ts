@@ -295,6 +295,7 @@ export class KnowledgeState {
 	}
 }
 
+/** Fixed seed timestamps so answers are stable across runs. */
 function at(day: number, hour = 9): string {
 	return new Date(Date.UTC(2024, 0, day, hour, 0, 0)).toISOString();
 }

@@ -84,10 +84,12 @@ export async function credentialFor(ctx: Context, area: ApiArea): Promise<RunCre
 export class TokenRequestFailure extends Error {
 	constructor(
 		message: string,
-		readonly status?: number,
-		readonly retryAfter?: unknown,
-		readonly code?: string,
+		/** The token endpoint's answer: its status and Retry-After header. */
+		readonly answer?: { status: number; retryAfter?: unknown },
+		/** The network failure code when no answer came. */
+		readonly networkCode?: string,
 	) {
+		// Not under `status` or `code`: NodeApiError would swap the message for n8n's generic one.
 		super(message);
 		this.name = 'TokenRequestFailure';
 	}

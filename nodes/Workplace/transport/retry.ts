@@ -15,9 +15,14 @@ export interface RetryPolicy {
 	maxWaitMs: number;
 	/** First backoff step; doubles each attempt, with jitter. */
 	baseDelayMs: number;
+	/**
+	 * Longest wait the bot token request accepts from a Retry-After. The token
+	 * serves the whole run, not one item, so the item's Max Wait does not bound it.
+	 */
+	tokenMaxWaitMs: number;
 }
 
-export const DEFAULT_RETRY_POLICY: RetryPolicy = { maxAttempts: 4, maxWaitMs: 60_000, baseDelayMs: 500 };
+export const DEFAULT_RETRY_POLICY: RetryPolicy = { maxAttempts: 4, maxWaitMs: 60_000, baseDelayMs: 500, tokenMaxWaitMs: 30_000 };
 
 /** What the decision needs to know of a request. */
 export interface RetryRequest {
@@ -84,7 +89,8 @@ export function decideRetry(
 		const asked = parseRetryAfter(outcome.retryAfter, now);
 		if (!attemptsLeft) return { stop: 'attemptsUsed', waitMs: asked };
 		const wait = asked ?? backoffDelay(attempt, policy, random);
-		return wait > policy.maxWaitMs ? { stop: 'waitTooLong', waitMs: wait } : { retryAfterMs: wait };
+		const maxWait = request.token ? policy.tokenMaxWaitMs : policy.maxWaitMs;
+		return wait > maxWait ? { stop: 'waitTooLong', waitMs: wait } : { retryAfterMs: wait };
 	}
 	if (status >= 500 && !safeToRepeat(request)) return { stop: 'mayHaveBeenApplied' };
 	if (!TRANSIENT_STATUS.has(status)) return { stop: 'final' };
