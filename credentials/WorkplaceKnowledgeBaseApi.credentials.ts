@@ -6,6 +6,8 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import { BASE_URL_EXPRESSION } from '../nodes/Workplace/transport/baseUrl';
+
 /**
  * Knowledge-base interface: every request carries `x-api-key`. The service also
  * answers 401 when the caller's IP address is not whitelisted, so the test
@@ -56,7 +58,7 @@ export class WorkplaceKnowledgeBaseApi implements ICredentialType {
 	// Lists one knowledge base: cheap, read-only, and proves both key and IP whitelist.
 	test: ICredentialTestRequest = {
 		request: {
-			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}/api/v1',
+			baseURL: `${BASE_URL_EXPRESSION}/api/v1`,
 			url: '/knowledge',
 			method: 'GET',
 			qs: { 'pagination[page]': 1, 'pagination[pageSize]': 1 },

@@ -1,7 +1,6 @@
-import FormData from 'form-data';
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
 
-import type { BodyPart } from '../../transport';
+import { multipartBody, read, type BodyPart, type FilePart } from '../../transport';
 import type { OperationDefinition } from '../types';
 import { idList, invalid, requiredText } from '../validation';
 
@@ -25,25 +24,19 @@ async function groupBody(
 	members: string[],
 	property: string | undefined,
 ): Promise<BodyPart> {
-	const form = new FormData();
-	form.append('name', name);
-	for (const uid of members) form.append('uids[]', uid);
-	if (property !== undefined) {
-		const binary = ctx.helpers.assertBinaryData(i, property);
-		const filename = binary.fileName || 'picture';
-		const contentType = binary.mimeType || 'application/octet-stream';
-		if (binary.id) {
-			const { fileSize } = await ctx.helpers.getBinaryMetadata(binary.id);
-			const stream = await ctx.helpers.getBinaryStream(binary.id);
-			form.append('file', stream, { filename, contentType, knownLength: fileSize });
-		} else {
-			const buffer = await ctx.helpers.getBinaryDataBuffer(i, property);
-			form.append('file', buffer, { filename, contentType, knownLength: buffer.length });
-		}
+	const fields: Array<[string, string]> = [['name', name], ...members.map((uid): [string, string] => ['uids[]', uid])];
+	if (property === undefined) return multipartBody(fields);
+	const binary = ctx.helpers.assertBinaryData(i, property);
+	const file = { field: 'file', fileName: binary.fileName || 'picture', contentType: binary.mimeType || 'application/octet-stream' };
+	let picture: FilePart;
+	if (binary.id) {
+		const { fileSize } = await ctx.helpers.getBinaryMetadata(binary.id);
+		picture = { ...file, content: await ctx.helpers.getBinaryStream(binary.id), size: fileSize };
+	} else {
+		const buffer = await ctx.helpers.getBinaryDataBuffer(i, property);
+		picture = { ...file, content: buffer, size: buffer.length };
 	}
-	const headers: Record<string, string> = { ...(form.getHeaders() as Record<string, string>) };
-	headers['content-length'] = String(form.getLengthSync());
-	return { body: form, headers };
+	return multipartBody(fields, picture);
 }
 
 export const create: OperationDefinition = {
@@ -96,12 +89,10 @@ export const create: OperationDefinition = {
 			method: 'POST',
 			path: ['bot', 'v1', 'groups'],
 			body: async () => await groupBody(this, i, name, members, property),
-			idempotent: false,
 		};
 	},
 	output(response) {
-		const body = (response.body ?? {}) as IDataObject;
-		const group = body.group && typeof body.group === 'object' ? (body.group as IDataObject) : body;
-		return [{ json: group }];
+		const body = read.object(response.body) ?? {};
+		return [{ json: read.object(body.group) ?? body }];
 	},
 };

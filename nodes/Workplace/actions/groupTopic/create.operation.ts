@@ -1,5 +1,4 @@
-import type { IDataObject } from 'n8n-workflow';
-
+import { read } from '../../transport';
 import type { OperationDefinition } from '../types';
 import { requiredText, textId } from '../validation';
 
@@ -37,7 +36,6 @@ export const create: OperationDefinition = {
 			method: 'POST',
 			path: ['bot', 'v1', 'groups', groupId, 'topics'],
 			form: { name },
-			idempotent: false,
 			errorMessages: {
 				403: `The bot is not a member of group ${groupId}, so it cannot create topics there`,
 				404: `Group ${groupId} was not found`,
@@ -45,8 +43,7 @@ export const create: OperationDefinition = {
 		};
 	},
 	output(response) {
-		const body = (response.body ?? {}) as IDataObject;
-		const topic = body.topic && typeof body.topic === 'object' ? (body.topic as IDataObject) : body;
-		return [{ json: topic }];
+		const body = read.object(response.body) ?? {};
+		return [{ json: read.object(body.topic) ?? body }];
 	},
 };

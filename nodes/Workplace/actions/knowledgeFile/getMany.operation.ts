@@ -71,7 +71,7 @@ export const getMany: OperationDefinition = {
 	],
 	request(i) {
 		const id = numericId(this, i, 'knowledgeId', 'Knowledge Base');
-		return { area: 'knowledgeBase', method: 'GET', path: ['knowledge', id, 'files'], idempotent: true };
+		return { area: 'knowledgeBase', method: 'GET', path: ['knowledge', id, 'files'] };
 	},
 	list: {
 		pageSize: 100,

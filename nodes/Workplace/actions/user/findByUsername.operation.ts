@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { read } from '../../transport';
 import type { OperationDefinition } from '../types';
 import { requiredText } from '../validation';
 
@@ -44,17 +45,15 @@ export const findByUsername: OperationDefinition = {
 	],
 	request(i) {
 		const username = requiredText(this, i, 'username', 'Username').trim();
-		return { area: 'bot', method: 'GET', path: ['bot', 'v1', 'users'], qs: { username }, idempotent: true };
+		return { area: 'bot', method: 'GET', path: ['bot', 'v1', 'users'], qs: { username } };
 	},
 	output(response, i) {
 		const username = (this.getNodeParameter('username', i) as string).trim().toLowerCase();
 		const options = this.getNodeParameter('options', i, {}) as IDataObject;
 		const excludeDeleted = options.excludeDeleted !== false;
 		const exactMatch = options.exactMatch === true;
-		const body = (response.body ?? {}) as IDataObject;
-		const users = Array.isArray(body.users) ? (body.users as IDataObject[]) : [];
+		const users = read.list(read.object(response.body)?.users);
 		return users
-			.filter((user) => user && typeof user === 'object')
 			.filter((user) => !(excludeDeleted && user.deleted === true))
 			.filter((user) => !exactMatch || String(user.username ?? '').toLowerCase() === username)
 			.map((json) => ({ json }));

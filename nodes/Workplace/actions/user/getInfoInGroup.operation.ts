@@ -34,7 +34,6 @@ export const getInfoInGroup: OperationDefinition = {
 			area: 'bot',
 			method: 'GET',
 			path: ['bot', 'v2', 'groups', gid, 'users', uid, 'info'],
-			idempotent: true,
 			// The document: info is returned only when both the user and the bot are in the group.
 			errorMessages: {
 				403: `No info: ${membership}, and at least one of them is not`,
