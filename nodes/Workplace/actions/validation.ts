@@ -92,3 +92,10 @@ export function idList(ctx: IExecuteFunctions, i: number, parameter: string, fie
 	if (ids.length === 0) throw invalid(ctx, i, field, 'at least one user ID is required');
 	return [...new Set(ids)];
 }
+
+/** Like textId, for an id that may be left empty (then undefined). */
+export function optionalTextId(ctx: IExecuteFunctions, i: number, parameter: string, field: string): string | undefined {
+	const raw = ctx.getNodeParameter(parameter, i, '', { extractValue: true }) as unknown;
+	if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '')) return undefined;
+	return textId(ctx, i, parameter, field);
+}
