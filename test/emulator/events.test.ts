@@ -225,3 +225,16 @@ describe('the request log and credentials', () => {
 		expect(em.logFor('POST', '/oauth/token')[1].body).toMatchObject({ client_id: em.config.clientId, client_secret: expect.stringMatching(/^\[redacted/) });
 	});
 });
+
+describe('emulator CLI options (npm run emulator / npm run dev)', () => {
+	it('reads the webhook URL and the messaging switches from the environment', async () => {
+		const { optionsFromEnv } = await import('../../emulator/main');
+		const saved = { ...process.env };
+		try {
+			Object.assign(process.env, { WEBHOOK_URL: 'http://127.0.0.1:5678/webhook/bot', REPLY_TOKEN_TTL_SECONDS: '5', V1_SEND_ANSWER: 'status', TEXT_REPLY_JSON: 'accept', MAX_MESSAGE_FILE_BYTES: '1024' });
+			expect(optionsFromEnv()).toMatchObject({ webhookUrl: 'http://127.0.0.1:5678/webhook/bot', replyTokenTtlSeconds: 5, v1SendAnswer: 'status', textReplyJson: 'accept', maxMessageFileBytes: 1024 });
+		} finally {
+			process.env = saved;
+		}
+	});
+});
