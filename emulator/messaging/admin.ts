@@ -49,6 +49,7 @@ export function registerMessagingAdminRoutes(app: FastifyInstance, { config, mes
 		return reply.code(204).send();
 	});
 
+	app.get(P, async (_request, reply) => reply.redirect(`${P}/`));
 	app.get(`${P}/`, async (_request, reply) => {
 		const people = [...users()].filter((u) => !u.deleted).map((u) => ({ id: u._id, name: u.username }));
 		const chats = [...groups()].map((g) => ({ id: g._id, name: g.name }));
