@@ -257,7 +257,7 @@ describe('the panel builder → v2 messages', () => {
 						imageSize: 'cover',
 						columns: {
 							column: [
-								{ title: 'A', text: 'First', buttons: { button: [{ type: 'message', label: 'Pick A', text: 'A' }] } },
+								{ thumbnailImageUrl: 'https://e.com/a.png', title: 'A', text: 'First', buttons: { button: [{ type: 'message', label: 'Pick A', text: 'A' }] } },
 								{ text: 'Second', buttons: { button: [{ type: 'workflow', label: 'Open', workflowId: 'wf_2' }] } },
 							],
 						},
@@ -279,7 +279,7 @@ describe('the panel builder → v2 messages', () => {
 				imageAspectRatio: 'rectangle',
 				imageSize: 'cover',
 				columns: [
-					{ title: 'A', text: 'First', actions: [{ type: 'message', label: 'Pick A', text: 'A' }] },
+					{ thumbnailImageUrl: 'https://e.com/a.png', title: 'A', text: 'First', actions: [{ type: 'message', label: 'Pick A', text: 'A' }] },
 					{ text: 'Second', actions: [{ type: 'workflow', label: 'Open', workflowId: 'wf_2' }] },
 				],
 			},
@@ -321,6 +321,11 @@ describe('the panel builder → v2 messages', () => {
 		}
 		expect(bad([ack(), ack(), ack(), ack()])).toThrow('at most 4 buttons are allowed (got 5)');
 		expect(bad({ type: 'postback', label: s(21), data: 'x' })).toThrow('Label: must be at most 20 characters (got 21)');
+	});
+
+	it('image options only where a card has a picture', () => {
+		const [plain] = checkMessages(messagesFromPanel(panel({ type: 'buttons', text: 'x', imageAspectRatio: 'rectangle', imageSize: 'cover', buttons: { button: [ack()] } })));
+		expect(plain.template).toEqual({ type: 'buttons', text: 'x', actions: [ack()] });
 	});
 
 	it('no entries: no message', () => {

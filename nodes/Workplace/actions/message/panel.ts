@@ -310,6 +310,13 @@ function card(values: IDataObject, places: Place[], path: string): IDataObject {
 	return result;
 }
 
+/** Aspect ratio and size say how pictures show: sent only when a card has one. */
+function addImageOptions(template: IDataObject, values: IDataObject, cards: IDataObject[]): void {
+	if (!cards.some((c) => c.thumbnailImageUrl !== undefined)) return;
+	set(template, 'imageAspectRatio', values.imageAspectRatio);
+	set(template, 'imageSize', values.imageSize);
+}
+
 /** One builder entry as a v2 message, not yet checked. */
 function fromEntry(values: IDataObject, index: number): IDataObject {
 	const places: Place[] = [{ kind: 'message', position: index + 1 }];
@@ -333,8 +340,7 @@ function fromEntry(values: IDataObject, index: number): IDataObject {
 			break;
 		case 'buttons': {
 			const template: IDataObject = { type: 'buttons', ...card(values, places, `${path}.template`) };
-			set(template, 'imageAspectRatio', values.imageAspectRatio);
-			set(template, 'imageSize', values.imageSize);
+			addImageOptions(template, values, [template]);
 			message = { type: 'template', template };
 			break;
 		}
@@ -343,8 +349,7 @@ function fromEntry(values: IDataObject, index: number): IDataObject {
 				card(column, [...places, { kind: 'column', position: c + 1 }], `${path}.template.columns[${c}]`),
 			);
 			const template: IDataObject = { type: 'carousel', columns };
-			set(template, 'imageAspectRatio', values.imageAspectRatio);
-			set(template, 'imageSize', values.imageSize);
+			addImageOptions(template, values, columns);
 			message = { type: 'template', template };
 			break;
 		}
