@@ -168,6 +168,7 @@ export async function apiRequest<R extends ApiRequest>(ctx: Context, request: R,
 		if (status >= 200 && status < 300) {
 			if (request.stream) response.body = meterResponseBody(ctx, response, itemIndex);
 			else if (unreadableJson(response)) throw malformedAnswerError(ctx, safeToRepeat(request) ? undefined : request, itemIndex);
+			response.attempts = attempt;
 			return response as ResponseTo<R>;
 		}
 

@@ -52,6 +52,8 @@ export interface ApiResponse<T = unknown> {
 	statusCode: number;
 	headers: Record<string, string | string[] | undefined>;
 	body: T;
+	/** Attempts it took, the answered one included (more than 1 after a 429 or a refused connection, for a POST). */
+	attempts?: number;
 }
 
 /** The answer a request of type R gets: a metered stream for a streamed request, else the parsed JSON. */

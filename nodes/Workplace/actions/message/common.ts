@@ -5,7 +5,7 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { read, type ApiRequest } from '../../transport';
+import { read, type ApiRequest, type ApiResponse } from '../../transport';
 import { invalid, optionalTextId, requiredText, textId } from '../validation';
 
 /** Groups and topics have no list endpoint: an ID, typically the event's. */
@@ -102,8 +102,8 @@ export const send = (path: string[], body: ApiRequest['body']): ApiRequest => ({
  * What was sent, and where. Any 2xx is success; the v1 answer's `message`
  * (id, type, groupId, threadId) is read when present (contradiction 14).
  */
-export function sentOutput(request: ApiRequest, answer: unknown, where: IDataObject): IDataObject {
-	const body = read.object(answer);
+export function sentOutput(request: ApiRequest, answer: ApiResponse, where: IDataObject): IDataObject {
+	const body = read.object(answer.body);
 	const message = read.object(body?.message);
 	return {
 		sent: true,
@@ -111,6 +111,8 @@ export function sentOutput(request: ApiRequest, answer: unknown, where: IDataObj
 		...where,
 		messageId: read.text(message?.id) ?? null,
 		...(message && read.text(message.threadId) ? { threadId: message.threadId } : {}),
+		// More than 1 only when the service refused the earlier attempts before taking them (429, connection refused).
+		attempts: answer.attempts ?? 1,
 		response: body ?? null,
 	};
 }

@@ -134,7 +134,7 @@ export const reply: OperationDefinition = {
 		}
 	},
 	output(response, i, request) {
-		return [{ json: sentOutput(request, response.body, { replyWith: this.getNodeParameter('replyWith', i) as string }) }];
+		return [{ json: sentOutput(request, response, { replyWith: this.getNodeParameter('replyWith', i) as string }) }];
 	},
 	explainError(error, i) {
 		const replyWith = this.getNodeParameter('replyWith', i, 'text') as string;

@@ -46,6 +46,6 @@ export const sendFileToGroup: OperationDefinition = {
 	},
 	output(response, i, request) {
 		const to = chat(this, i);
-		return [{ json: sentOutput(request, response.body, { groupId: to.gid, topicId: to.tid ?? null }) }];
+		return [{ json: sentOutput(request, response, { groupId: to.gid, topicId: to.tid ?? null }) }];
 	},
 };

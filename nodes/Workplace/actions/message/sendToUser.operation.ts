@@ -58,6 +58,6 @@ export const sendToUser: OperationDefinition = {
 		return send(['bot', 'v1', 'direct', content === 'picture' ? 'picture' : 'file'], async () => multipartBody(fields, await file.part('file')));
 	},
 	output(response, i, request) {
-		return [{ json: sentOutput(request, response.body, { userId: textId(this, i, 'userId', 'User') }) }];
+		return [{ json: sentOutput(request, response, { userId: textId(this, i, 'userId', 'User') }) }];
 	},
 };
