@@ -4,6 +4,8 @@
  *   EMULATOR_FIXED_CREDENTIALS=0 for random credentials (default: well-known dev ones)
  *   RATE_LIMIT=capacity/refillPerSecond (e.g. 5/1), PAGINATION_MODE=strapi|none|inconsistent
  *   DELETE_RESPONSE=empty|json, MAX_UPLOAD_BYTES, TOKEN_TTL_SECONDS, EMULATOR_DATA_DIR
+ *   WEBHOOK_URL (prefilled on the play page GET /__emulator/), REPLY_TOKEN_TTL_SECONDS,
+ *   MAX_MESSAGE_FILE_BYTES, V1_SEND_ANSWER=message|status, TEXT_REPLY_JSON=refuse|accept
  */
 import { startEmulator, type StartOptions } from './server';
 import type { EmulatorConfig } from './types';
@@ -55,6 +57,11 @@ export function optionsFromEnv(): StartOptions {
 		maxUploadBytes: intEnv('MAX_UPLOAD_BYTES'),
 		tokenTtlSeconds: intEnv('TOKEN_TTL_SECONDS'),
 		dataDir: process.env.EMULATOR_DATA_DIR || undefined,
+		webhookUrl: process.env.WEBHOOK_URL || undefined,
+		replyTokenTtlSeconds: intEnv('REPLY_TOKEN_TTL_SECONDS'),
+		maxMessageFileBytes: intEnv('MAX_MESSAGE_FILE_BYTES'),
+		v1SendAnswer: oneOf('V1_SEND_ANSWER', ['message', 'status'] as const),
+		textReplyJson: oneOf('TEXT_REPLY_JSON', ['refuse', 'accept'] as const),
 	};
 }
 
@@ -78,13 +85,18 @@ async function main(): Promise<void> {
 			`Rate limit:     ${limit ? `${limit.capacity} burst, ${limit.refillPerSecond}/s per credential` : 'off'}`,
 			`Pagination:     ${emulator.config.paginationMode}`,
 			'',
+			`Play a user:    ${admin}/   (send a message, tap a postback, join; webhook ${emulator.config.webhookUrl ?? 'not set: WEBHOOK_URL'})`,
+			'',
 			'Admin routes:',
 			`  GET    ${admin}/credentials`,
 			`  GET    ${admin}/log            DELETE ${admin}/log`,
 			`  POST   ${admin}/faults         DELETE ${admin}/faults   (JSON rule, e.g. {"path":"/api/v1/knowledge*","action":{"kind":"status","status":503}})`,
 			`  POST   ${admin}/reset`,
 			`  POST   ${admin}/tokens/expire`,
-			`  GET    ${admin}/config         PATCH  ${admin}/config   (e.g. {"paginationMode":"none"})`,
+			`  GET    ${admin}/messages       DELETE ${admin}/messages (what the bot sent; ?uid= ?gid= ?tid=)`,
+			`  POST   ${admin}/events         (play a user: {"url":"…","type":"message","text":"hi"}; count for a batch)`,
+			`  POST   ${admin}/reply-tokens/expire`,
+			`  GET    ${admin}/config         PATCH  ${admin}/config   (e.g. {"paginationMode":"none"}, {"v2ReplyRoute":false})`,
 			'',
 			'Ctrl+C to stop.',
 			'',
