@@ -19,9 +19,14 @@ import { RateLimiter, credentialOf } from './rateLimit';
 import { RequestLog, isAdminPath, parseQuery, splitUrl } from './requestLog';
 import { createBotState, registerBotRoutes, type BotState } from './routes/bot';
 import { registerKnowledgeRoutes } from './routes/knowledge';
+import { MessagingState, type MessageRecord } from './messaging/state';
+import { registerMessagingAdminRoutes } from './messaging/admin';
+import { type Delivery, type PlayRequest, playUser } from './messaging/webhook';
 import { createTaskProjectsState, registerTaskProjectsRoutes, type TaskProjectsState } from './routes/taskProjects';
 import type { EmulatorConfig, FaultRule, RequestLogEntry } from './types';
 
+export type { MessageRecord, ChatTarget } from './messaging/state';
+export type { Delivery, PlayRequest } from './messaging/webhook';
 export type { EmulatorConfig, FaultAction, FaultRule, LoggedPart, RequestLogEntry } from './types';
 
 export interface StartOptions extends Partial<EmulatorConfig> {
@@ -55,6 +60,14 @@ export interface Emulator {
 	knowledge: KnowledgeState;
 	taskProjects: TaskProjectsState;
 	bot: BotState;
+	/** Bot messaging: records, reply tokens, pictures. */
+	messaging: MessagingState;
+	/** What the bot sent, in order; filter by uid (direct chat), gid, tid ('' = main chat) or route suffix. */
+	messages(filter?: { uid?: string; gid?: string; tid?: string; route?: string }): MessageRecord[];
+	/** Plays a user: delivers signed webhook events (as POST /__emulator/events does), one Delivery per POST. */
+	playUser(request: PlayRequest): Promise<Delivery[]>;
+	/** Marks every reply token handed out so far as expired. */
+	expireReplyTokens(): void;
 	issueJwt(opts: IssueJwtOptions): string;
 	expireBotTokens(): void;
 	setConfig(patch: Partial<EmulatorConfig>): void;
@@ -84,6 +97,13 @@ function buildConfig(options: StartOptions): { config: EmulatorConfig; ownsDataD
 		defaultPageSize: options.defaultPageSize ?? 25,
 		deleteResponse: options.deleteResponse ?? 'empty',
 		rateLimit: options.rateLimit ?? null,
+		replyTokenTtlSeconds: options.replyTokenTtlSeconds ?? 60,
+		maxMessageFileBytes: options.maxMessageFileBytes ?? 10 * 1024 * 1024,
+		v1SendAnswer: options.v1SendAnswer ?? 'message',
+		textReplyJson: options.textReplyJson ?? 'refuse',
+		v2ReplyRoute: options.v2ReplyRoute ?? true,
+		fileImageRoute: options.fileImageRoute ?? true,
+		webhookUrl: options.webhookUrl ?? null,
 	};
 	return { config, ownsDataDir };
 }
@@ -108,6 +128,8 @@ export async function startEmulator(options: StartOptions = {}): Promise<Emulato
 	const knowledge = new KnowledgeState(config);
 	const taskProjects = createTaskProjectsState();
 	const bot = createBotState(config);
+	// Reads bot.users/groups/topics at call time, so it follows reset()'s in-place refill.
+	const messaging = new MessagingState(config, bot);
 	const credentials: EmulatorCredentials = {
 		apiKey: config.apiKey,
 		jwt: signJwt(config.jwtSecret, { expiresInSeconds: JWT_DAYS * 24 * 3600 }),
@@ -173,7 +195,7 @@ export async function startEmulator(options: StartOptions = {}): Promise<Emulato
 	// Each area in its own scope, so its hooks and error handler stay its own.
 	await app.register(async (scope) => registerKnowledgeRoutes(scope, { config, state: knowledge }));
 	await app.register(async (scope) => registerTaskProjectsRoutes(scope, { config, state: taskProjects }));
-	await app.register(async (scope) => registerBotRoutes(scope, { config, state: bot }));
+	await app.register(async (scope) => registerBotRoutes(scope, { config, state: bot, messaging }));
 
 	const setConfig = (patch: Partial<EmulatorConfig>) => {
 		Object.assign(config, patch);
@@ -183,6 +205,7 @@ export async function startEmulator(options: StartOptions = {}): Promise<Emulato
 		knowledge.reset();
 		refill(taskProjects, createTaskProjectsState());
 		refill(bot, createBotState(config));
+		messaging.reset();
 		log.clear();
 		faults.clear();
 		limiter.reset();
@@ -197,6 +220,12 @@ export async function startEmulator(options: StartOptions = {}): Promise<Emulato
 		config,
 		expireBotTokens: () => bot.expireAllTokens(),
 		credentials: () => ({ baseUrl: url, ...credentials }),
+	});
+	registerMessagingAdminRoutes(app, {
+		config,
+		messaging,
+		users: () => bot.users.values(),
+		groups: () => bot.groups.values(),
 	});
 
 	const host = options.host ?? '127.0.0.1';
@@ -217,6 +246,10 @@ export async function startEmulator(options: StartOptions = {}): Promise<Emulato
 		knowledge,
 		taskProjects,
 		bot,
+		messaging,
+		messages: (filter) => messaging.received(filter),
+		playUser: (request) => playUser(messaging, config, request),
+		expireReplyTokens: () => messaging.expireReplyTokens(),
 		issueJwt,
 		expireBotTokens: () => bot.expireAllTokens(),
 		setConfig,

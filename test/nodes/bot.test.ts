@@ -9,6 +9,7 @@ import { BinaryDataService } from 'n8n-core';
 import type { IBinaryData, INodeExecutionData } from 'n8n-workflow';
 
 import { SEED_GROUP_IDS, SEED_USER_IDS } from '../../emulator/botSeed';
+import { redactedHeader } from '../../emulator/requestLog';
 import { initHarnessEnv } from '../harness/engine';
 import { CREDENTIALS, Testbed, botCredentialData, emulatorCredential } from '../harness/testbed';
 
@@ -51,11 +52,11 @@ describe('bot credential and token', () => {
 		expect(token.contentType).toBe('application/x-www-form-urlencoded');
 		expect(token.body).toEqual({ grant_type: 'client_credentials', scope: 'bot profile' });
 		const { clientId, clientSecret } = bed.emulator.credentials;
-		expect(token.headers.authorization).toBe(`Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`);
+		expect(token.headers.authorization).toBe(redactedHeader('authorization', `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`));
 
 		const issued = [...bed.emulator.bot.tokens.keys()];
 		expect(issued).toHaveLength(1);
-		expect(botRequests()[0].headers.authorization).toBe(`Bearer ${issued[0]}`);
+		expect(botRequests()[0].headers.authorization).toBe(redactedHeader('authorization', `Bearer ${issued[0]}`));
 		// Persisted in the credential (the database in n8n), with its expiry.
 		expect(stored().accessToken).toBe(issued[0]);
 		expect(Date.parse(String(stored().accessTokenExpiresAt)) - Date.now()).toBeGreaterThan(3500_000);
@@ -161,7 +162,7 @@ describe('bot credential and token', () => {
 	it('passes its test by obtaining a token', async () => {
 		await expect(bed.testCredential(CREDENTIALS.bot.id)).resolves.toMatchObject({ status: 'OK' });
 		expect(tokenRequests()).toHaveLength(1);
-		expect(botRequests('GET')[0].headers.authorization).toBe(`Bearer ${[...bed.emulator.bot.tokens.keys()][0]}`);
+		expect(botRequests('GET')[0].headers.authorization).toBe(redactedHeader('authorization', `Bearer ${[...bed.emulator.bot.tokens.keys()][0]}`));
 	});
 
 	it('fetches a new token for every test, even with one stored', async () => {

@@ -2,6 +2,7 @@
  * Knowledge Base resource, executed in n8n-core's real engine against the
  * emulator over HTTP on 127.0.0.1.
  */
+import { redactedHeader } from '../../emulator/requestLog';
 import { CREDENTIALS, Testbed, emulatorCredential } from '../harness/testbed';
 
 let bed: Testbed;
@@ -47,7 +48,7 @@ describe('Knowledge Base → Create', () => {
 			supportedLanguages: ['en', 'th'],
 			createFulfillment: false,
 		});
-		expect(sent.headers['x-api-key']).toBe(bed.emulator.credentials.apiKey);
+		expect(sent.headers['x-api-key']).toBe(redactedHeader('x-api-key', bed.emulator.credentials.apiKey));
 		expect(bed.emulator.knowledge.bases.get(run.json[0].id as number)?.name).toBe('Onboarding');
 	});
 
@@ -326,7 +327,7 @@ describe('Knowledge Base list search (resource locator)', () => {
 describe('Knowledge Base credential', () => {
 	it('passes its test against the service', async () => {
 		await expect(bed.testCredential(CREDENTIALS.knowledgeBase.id)).resolves.toMatchObject({ status: 'OK' });
-		expect(kbRequests('GET')[0].headers['x-api-key']).toBe(bed.emulator.credentials.apiKey);
+		expect(kbRequests('GET')[0].headers['x-api-key']).toBe(redactedHeader('x-api-key', bed.emulator.credentials.apiKey));
 	});
 
 	it('fails its test with a wrong key', async () => {

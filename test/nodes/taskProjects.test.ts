@@ -7,6 +7,7 @@ import { getSchema } from 'n8n-core/dist/execution-engine/node-execution-context
 import type { IDataObject, INodeParameters, INodeProperties } from 'n8n-workflow';
 
 import { issueJwt } from '../../emulator/jwt';
+import { redactedHeader } from '../../emulator/requestLog';
 import { CREDENTIALS, Testbed } from '../harness/testbed';
 
 let bed: Testbed;
@@ -87,7 +88,7 @@ describe('Task → Create', () => {
 			],
 			parentId: 'top_seed0001',
 		});
-		expect(sent.headers.authorization).toBe(`Bearer ${bed.emulator.credentials.jwt}`);
+		expect(sent.headers.authorization).toBe(redactedHeader('authorization', `Bearer ${bed.emulator.credentials.jwt}`));
 		expect(sent.headers['content-type']).toMatch(/^application\/json/);
 		expect(tpRequests()).toHaveLength(1);
 
@@ -400,7 +401,7 @@ describe('Topic → Create', () => {
 			labelIds: ['lbl_urgent', 'lbl_backend'],
 			attachments,
 		});
-		expect(sent.headers.authorization).toBe(`Bearer ${bed.emulator.credentials.jwt}`);
+		expect(sent.headers.authorization).toBe(redactedHeader('authorization', `Bearer ${bed.emulator.credentials.jwt}`));
 		expect(sent.headers['content-type']).toMatch(/^application\/json/);
 		expect(run.json[0].id).toMatch(/^top_/);
 		expect(run.json[0]).toMatchObject({ status: 'open', labelIds: ['lbl_urgent', 'lbl_backend'], attachments });
@@ -475,7 +476,7 @@ describe('Workplace Task Projects API credential test', () => {
 		const sent = tpRequests();
 		expect(sent).toHaveLength(1);
 		expect(sent[0]).toMatchObject({ method: 'POST', path: '/api/v1/task-projects/tasks', body: {}, status: 400 });
-		expect(sent[0].headers.authorization).toBe(`Bearer ${bed.emulator.credentials.jwt}`);
+		expect(sent[0].headers.authorization).toBe(redactedHeader('authorization', `Bearer ${bed.emulator.credentials.jwt}`));
 		expect(taskCount()).toBe(tasks);
 	});
 
