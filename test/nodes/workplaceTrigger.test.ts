@@ -330,6 +330,48 @@ describe('Workplace Trigger', () => {
 		});
 	});
 
+	describe('the emulator playing a user (POST /__emulator/events)', () => {
+		async function play(request: IDataObject) {
+			const res = await fetch(`${bed.emulator.url}/__emulator/events`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify(request),
+			});
+			expect(res.status).toBe(200);
+			return (await res.json()) as IDataObject & { status: number; replyToken: string };
+		}
+
+		it('delivers signed message, postback and join events that start executions; wrong and missing signatures start nothing', async () => {
+			const server = await start();
+			const url = `${server.url}/webhook/wh-1/webhook`;
+			const said = await play({ url, type: 'message', text: 'Is the API down?', sourceStyle: 'gw' });
+			const tapped = await play({ url, type: 'postback', data: 'escalate' });
+			const joined = await play({ url, type: 'join' });
+			const wrong = await play({ url, type: 'postback', data: 'ack', signature: 'wrong' });
+			const unsigned = await play({ url, type: 'postback', data: 'ack', signature: 'none' });
+			await server.settled();
+			expect([said, tapped, joined, wrong, unsigned].map((d) => d.status)).toEqual([200, 200, 200, 401, 401]);
+
+			// One execution per delivery; ordered as played (each may finish in any order).
+			const order = ['message', 'postback', 'join'];
+			const runs = [...server.executions].sort(
+				(x, y) => order.indexOf(String(x.json('Workplace Trigger')[0].type)) - order.indexOf(String(y.json('Workplace Trigger')[0].type)),
+			);
+			const items = runs.map((e) => e.json('Workplace Trigger')[0]);
+			expect(items.map((i) => [i.type, i.replyToken, i.verified])).toEqual([
+				['message', said.replyToken, true],
+				['postback', tapped.replyToken, true],
+				['join', joined.replyToken, true],
+			]);
+			// The old pages' source (userId, username) and the new pages' (uid) read alike.
+			expect(items.map((i) => i.userId)).toEqual([expect.any(String), expect.any(String), expect.any(String)]);
+			expect(items[0]).toMatchObject({ text: 'Is the API down?', messageType: 'text', username: expect.any(String), timestamp: expect.any(String) });
+			expect(items[1]).toMatchObject({ data: 'escalate' });
+			expect(typeof items[2].timestampMs).toBe('number');
+			expect(runs[1].json('Switch', 1).map((i) => i.replyToken)).toEqual([tapped.replyToken]);
+		});
+	});
+
 	describe('Verify Signature off', () => {
 		it('accepts unsigned and wrongly signed calls, marking each item unverified', async () => {
 			const server = await start({ verifySignature: false });
