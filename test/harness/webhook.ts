@@ -12,7 +12,7 @@ import { parse as parseQuery } from 'node:querystring';
 import { createGunzip, createInflate } from 'node:zlib';
 
 import { ExecutionLifecycleHooks, HookContext, WebhookContext } from 'n8n-core';
-import type { IDataObject, INode, IWebhookData, IWebhookResponseData, IWorkflowExecuteAdditionalData } from 'n8n-workflow';
+import type { IDataObject, INode, IWebhookData, IWebhookDescription, IWebhookResponseData, IWorkflowExecuteAdditionalData } from 'n8n-workflow';
 import { jsonParse, UnexpectedError, Workflow } from 'n8n-workflow';
 
 import {
@@ -163,6 +163,16 @@ export async function startWebhookServer(options: WebhookServerOptions): Promise
 		return { workflow, node, nodeType: nodeTypes.getByNameAndVersion(node.type, node.typeVersion) };
 	};
 
+	/** What n8n registers for one webhook of the node (IWebhookData). */
+	const webhookData = (description: IWebhookDescription, node: INode, additionalData: IWorkflowExecuteAdditionalData): IWebhookData => ({
+		httpMethod: description.httpMethod as IWebhookData['httpMethod'],
+		node: node.name,
+		path: String(description.path),
+		webhookDescription: description,
+		workflowId: additionalData.workflowId ?? 'harness-workflow',
+		workflowExecuteAdditionalData: additionalData,
+	});
+
 	if (options.activate !== false) {
 		// Activation, as WebhookService.createWebhookIfNotExists does it when a workflow is
 		// published: checkExists, then create when it says false; a throw fails activation.
@@ -172,15 +182,7 @@ export async function startWebhookServer(options: WebhookServerOptions): Promise
 			if (!methods) continue;
 			const hooks = new ExecutionLifecycleHooks('webhook', 'activation', { id: workflow.id, name: 'activation' } as never);
 			const additionalData = buildAdditionalData({ credentialsHelper, hooks, executionId: 'activation', workflowId: workflow.id });
-			const webhookData: IWebhookData = {
-				httpMethod: description.httpMethod as IWebhookData['httpMethod'],
-				node: node.name,
-				path: String(description.path),
-				webhookDescription: description,
-				workflowId: workflow.id,
-				workflowExecuteAdditionalData: additionalData,
-			};
-			const context = new HookContext(workflow, node, additionalData, 'webhook', 'activate', webhookData);
+			const context = new HookContext(workflow, node, additionalData, 'webhook', 'activate', webhookData(description, node, additionalData));
 			if (!(await methods.checkExists.call(context))) await methods.create.call(context);
 		}
 	}
@@ -221,16 +223,8 @@ export async function startWebhookServer(options: WebhookServerOptions): Promise
 		});
 		additionalData.httpRequest = req as never;
 		additionalData.httpResponse = res as never;
-		const webhookData: IWebhookData = {
-			httpMethod: description.httpMethod as IWebhookData['httpMethod'],
-			node: node.name,
-			path: String(description.path),
-			webhookDescription: description,
-			workflowId: workflow.id,
-			workflowExecuteAdditionalData: additionalData,
-			isTest: false,
-		};
-		const context = new WebhookContext(workflow, node, additionalData, 'webhook', webhookData, [], null);
+		const data = { ...webhookData(description, node, additionalData), isTest: false };
+		const context = new WebhookContext(workflow, node, additionalData, 'webhook', data, [], null);
 
 		let result: IWebhookResponseData;
 		try {
