@@ -92,6 +92,17 @@ export class WorkplaceBotApi implements ICredentialType {
 			description: 'Space-separated scopes to ask for; the bot endpoints need "bot"',
 		},
 		{
+			// The Workplace Trigger's key for X-Eko-Signature; the service's pages say it signs
+			// with the client secret, this covers a service that signs with another one.
+			displayName: 'Webhook Secret',
+			name: 'webhookSecret',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			description:
+				'Optional. The Workplace Trigger verifies X-Eko-Signature with this secret instead of the client secret when it is set.',
+		},
+		{
 			displayName: 'Access Token',
 			name: 'accessToken',
 			type: 'hidden',
