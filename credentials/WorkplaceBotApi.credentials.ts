@@ -8,6 +8,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import { baseUrlProperty, CREDENTIAL_ICON, CREDENTIALS_DOCUMENTATION_URL } from '../nodes/Workplace/shared/credentialParts';
 import { BASE_URL_EXPRESSION, parseBaseUrl } from '../nodes/Workplace/transport/baseUrl';
 import { TokenRequestFailure } from '../nodes/Workplace/transport/credentials';
 import { object, text } from '../nodes/Workplace/transport/read';
@@ -60,23 +61,12 @@ export class WorkplaceBotApi implements ICredentialType {
 
 	displayName = 'Workplace Bot API';
 
-	icon: Icon = {
-		light: 'file:../nodes/Workplace/workplace.svg',
-		dark: 'file:../nodes/Workplace/workplace.dark.svg',
-	};
+	icon: Icon = CREDENTIAL_ICON;
 
-	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-workplace#credentials';
+	documentationUrl = CREDENTIALS_DOCUMENTATION_URL;
 
 	properties: INodeProperties[] = [
-		{
-			displayName: 'Base URL',
-			name: 'baseUrl',
-			type: 'string',
-			default: '',
-			required: true,
-			placeholder: 'https://workplace.example.com',
-			description: 'Address of the service, without any path',
-		},
+		baseUrlProperty('Address of the service, without any path'),
 		{
 			displayName: 'Client ID',
 			name: 'clientId',
@@ -100,6 +90,17 @@ export class WorkplaceBotApi implements ICredentialType {
 			type: 'string',
 			default: 'bot profile',
 			description: 'Space-separated scopes to ask for; the bot endpoints need "bot"',
+		},
+		{
+			// The Workplace Trigger's key for X-Eko-Signature; the service's pages say it signs
+			// with the client secret, this covers a service that signs with another one.
+			displayName: 'Webhook Secret',
+			name: 'webhookSecret',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			description:
+				'Optional. The Workplace Trigger verifies X-Eko-Signature with this secret instead of the client secret when it is set.',
 		},
 		{
 			displayName: 'Access Token',

@@ -6,6 +6,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import { baseUrlProperty, CREDENTIAL_ICON, CREDENTIALS_DOCUMENTATION_URL } from '../nodes/Workplace/shared/credentialParts';
 import { BASE_URL_EXPRESSION } from '../nodes/Workplace/transport/baseUrl';
 
 /**
@@ -18,23 +19,12 @@ export class WorkplaceKnowledgeBaseApi implements ICredentialType {
 
 	displayName = 'Workplace Knowledge Base API';
 
-	icon: Icon = {
-		light: 'file:../nodes/Workplace/workplace.svg',
-		dark: 'file:../nodes/Workplace/workplace.dark.svg',
-	};
+	icon: Icon = CREDENTIAL_ICON;
 
-	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-workplace#credentials';
+	documentationUrl = CREDENTIALS_DOCUMENTATION_URL;
 
 	properties: INodeProperties[] = [
-		{
-			displayName: 'Base URL',
-			name: 'baseUrl',
-			type: 'string',
-			default: '',
-			required: true,
-			placeholder: 'https://workplace.example.com',
-			description: 'Address of the service, without the /api/v1 suffix',
-		},
+		baseUrlProperty('Address of the service, without the /api/v1 suffix'),
 		{
 			displayName: 'API Key',
 			name: 'apiKey',

@@ -3,10 +3,11 @@
  * one `n8n worker` (runs the executions) on one SQLite database in a shared
  * user folder. A workflow Workplace Trigger → Workplace (User → Find by
  * Username, bot token flow) → Workplace (Task → Create) is published; 50
- * concurrent webhook calls, each a distinct postback event with the trigger's
- * shared secret, must all be answered 2xx, run on the worker, and each leave
- * exactly one task at the emulator. A wrong or missing secret is answered 401
- * and starts nothing.
+ * concurrent webhook calls, each a distinct postback event signed as the
+ * service signs it (X-Eko-Signature: base64 HMAC-SHA256 of the body with the
+ * bot's client secret), must all be answered 2xx, run on the worker, and each
+ * leave exactly one task at the emulator. A wrong or missing signature is
+ * answered 401 and starts nothing.
  *
  * Response mode: the trigger answers "onReceived" (it is fixed in the node).
  * In 2.41 n8n defers that answer until the execution is stored and its job is
@@ -14,7 +15,7 @@
  * the event is handed over for good; the bot's sender is not held while the
  * worker runs. Completion is therefore observed by polling the executions.
  */
-import { randomUUID } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 
 import { startEmulator, type Emulator } from '../../emulator/server';
@@ -27,8 +28,6 @@ const EVENTS = 50;
 const WORKER_CONCURRENCY = 10;
 const WORKFLOW_ID = 'wpQueueE2eTasks1';
 const WEBHOOK_ID = randomUUID();
-const SECRET = `queue-e2e-${randomUUID()}`;
-const SECRET_HEADER = 'X-Webhook-Secret';
 const REQUESTER = 'nattaya.p';
 
 const CREDENTIAL_REFS = EXAMPLE_CREDENTIALS;
@@ -38,13 +37,15 @@ const workflow = {
 	name: 'Postback to task (queue mode)',
 	nodes: [
 		{
-			parameters: { events: ['postback'], authentication: 'header', secretHeader: SECRET_HEADER, secret: SECRET },
+			parameters: { events: ['postback'] },
 			id: 'a1b2c3d4-0000-4c55-9e0e-1d2a4b9f0601',
 			name: 'Workplace Trigger',
 			type: 'n8n-nodes-workplace.workplaceTrigger',
-			typeVersion: 1,
+			typeVersion: 2,
 			position: [0, 0],
 			webhookId: WEBHOOK_ID,
+			// Its client secret verifies X-Eko-Signature.
+			credentials: { workplaceBotApi: CREDENTIAL_REFS.workplaceBotApi },
 		},
 		{
 			parameters: {
@@ -110,11 +111,25 @@ function postback(eventId: string) {
 	};
 }
 
-async function callWebhook(body: unknown, headers: Record<string, string>): Promise<{ status: number; text: string }> {
+/** The service's signature of the bytes sent: base64 HMAC-SHA256, keyed with the client secret. */
+function sign(raw: string, secret = emulator!.credentials.clientSecret): string {
+	return createHmac('sha256', secret).update(raw).digest('base64');
+}
+
+/**
+ * Posts the body as the service does (compact JSON unless `raw` is given);
+ * `signature(raw)` gives X-Eko-Signature (undefined: none).
+ */
+async function callWebhook(
+	body: unknown,
+	signature: (raw: string) => string | undefined = sign,
+	raw = JSON.stringify(body),
+): Promise<{ status: number; text: string }> {
+	const value = signature(raw);
 	const response = await fetch(`${main!.url}/webhook/${WEBHOOK_ID}/webhook`, {
 		method: 'POST',
-		headers: { 'content-type': 'application/json', ...headers },
-		body: JSON.stringify(body),
+		headers: { 'content-type': 'application/json;charset=utf-8', ...(value === undefined ? {} : { 'x-eko-signature': value }) },
+		body: raw,
 	});
 	return { status: response.status, text: await response.text() };
 }
@@ -183,16 +198,30 @@ afterAll(async () => {
 	if (main) rmSync(main.userFolder, { recursive: true, force: true });
 });
 
-test('a wrong or missing secret is answered 401 and starts nothing', async () => {
+test('a wrong or missing signature is answered 401 and starts nothing', async () => {
 	// Polled: the production webhook is registered while main activates the workflow.
 	const wrong = await until('the webhook to be registered', async () => {
-		const call = await callWebhook(postback('evt-wrong-secret'), { [SECRET_HEADER]: `${SECRET}x` });
+		const call = await callWebhook(postback('evt-wrong-signature'), (raw) => sign(raw, `${emulator!.credentials.clientSecret}x`));
 		return call.status === 404 ? undefined : call;
 	});
 	expect(wrong.status).toBe(401);
-	expect(JSON.parse(wrong.text)).toEqual({ message: 'Authorization is required' });
-	const missing = await callWebhook(postback('evt-no-secret'), {});
+	expect(JSON.parse(wrong.text)).toEqual({ message: 'Invalid X-Eko-Signature' });
+	// The signature of another body.
+	const tampered = await callWebhook(postback('evt-tampered'), () => sign(JSON.stringify(postback('evt-original'))));
+	expect(tampered.status).toBe(401);
+	const missing = await callWebhook(postback('evt-no-signature'), () => undefined);
 	expect(missing.status).toBe(401);
+	expect(JSON.parse(missing.text)).toEqual({ message: 'Missing X-Eko-Signature' });
+	// n8n hands the node the bytes it received: a re-indented body signed over those bytes
+	// passes, and so does one signed over its compact re-serialisation. A join is not one of
+	// the trigger's events, so neither starts anything.
+	const join = { events: [{ type: 'join', replyToken: 'rt-join', source: { type: 'direct_chat', uid: SEED_USER_IDS.nattaya }, timestamp: Date.now() }] };
+	const pretty = JSON.stringify(join, null, 2);
+	for (const signed of [pretty, JSON.stringify(join)]) {
+		const call = await callWebhook(join, () => sign(signed), pretty);
+		expect({ status: call.status, body: JSON.parse(call.text) as unknown }).toEqual({ status: 200, body: { received: 1, accepted: 0 } });
+	}
+	expect((await callWebhook(join, () => sign(`${pretty} `), pretty)).status).toBe(401);
 	// Nothing was enqueued: main's answer came before any execution could be created.
 	expect(lines(main!.output, /Enqueued execution/)).toHaveLength(0);
 	expect(await executions()).toHaveLength(0);
@@ -202,7 +231,7 @@ test(`${EVENTS} concurrent webhook calls all succeed, run on the worker, and no 
 	const tasksBefore = new Set(emulator!.taskProjects.tasks.keys());
 	const eventIds = Array.from({ length: EVENTS }, (_, n) => `evt-${String(n).padStart(2, '0')}-${randomUUID()}`);
 
-	const calls = await Promise.all(eventIds.map((id) => callWebhook(postback(id), { [SECRET_HEADER]: SECRET })));
+	const calls = await Promise.all(eventIds.map((id) => callWebhook(postback(id))));
 	const refused = calls.filter((call) => call.status < 200 || call.status >= 300);
 	// On failure, show what was answered and what main logged as an error.
 	expect({ refused, mainErrors: refused.length ? lines(main!.output, /^.*(error|SQLITE).*$/im).map((m) => m[0]).slice(-20) : [] }).toEqual({
@@ -264,7 +293,6 @@ test(`${EVENTS} concurrent webhook calls all succeed, run on the worker, and no 
 	expect(tokenRequests.length).toBeLessThanOrEqual(WORKER_CONCURRENCY);
 	// No secret in what n8n printed.
 	const secrets = [
-		SECRET,
 		emulator!.credentials.clientSecret,
 		emulator!.credentials.jwt,
 		...emulator!.bot.tokens.keys(),

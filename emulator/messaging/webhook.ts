@@ -102,7 +102,7 @@ function buildEvent(messaging: MessagingState, req: PlayRequest, who: Resolved, 
 		event.message = { id, type: 'picture', ...chat, pictureId: picture.id, fileName: picture.fileName };
 	} else if (req.type === 'postback') {
 		event.postback = { data: withN(req.data as string) };
-	} else if (req.type !== 'join' && req.data !== undefined) {
+	} else if (req.type !== 'join' && req.data !== undefined && !(req.type in event)) {
 		event[req.type] = req.data;
 	}
 	return { event, token };

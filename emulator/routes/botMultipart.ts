@@ -65,11 +65,3 @@ export async function readForm(request: FastifyRequest, fileSizeLimit?: number):
 	}
 	return out;
 }
-
-/** The single value of a field; undefined when absent, an error message when repeated. */
-export function oneField(form: ReadForm, name: string): string | undefined | { repeated: string } {
-	const values = form.fields.get(name);
-	if (!values) return undefined;
-	if (values.length > 1) return { repeated: `${name} must be sent once` };
-	return values[0];
-}

@@ -5,25 +5,15 @@
 import { BOT_USER_ID, SEED_GROUP_IDS, SEED_TOPIC_IDS, SEED_USER_IDS } from '../../emulator/botSeed';
 import { directChatId, mainTopicId } from '../../emulator/messaging/state';
 import { MESSAGE_LIMITS } from '../../emulator/messaging/schema';
-import { type Emulator, sha256, startTestEmulator } from './helpers';
-import { botPost, botToken, form, pngBytes } from './messagingHelpers';
+import { sha256 } from './helpers';
+import { botPost, form, messagingBed, pngBytes } from './messagingHelpers';
 
-let em: Emulator;
-let token: string;
+const bed = messagingBed();
 const G = SEED_GROUP_IDS.incidentRoom;
 const U = SEED_USER_IDS.nattaya;
 
-beforeAll(async () => {
-	em = await startTestEmulator();
-});
-afterAll(() => em.close());
-beforeEach(async () => {
-	em.reset();
-	token = await botToken(em);
-});
-
 const text = (data: unknown, type: unknown = 'text') => ({ type, data });
-const post = (path: string, opts: Parameters<typeof botPost>[3]) => botPost(em, token, path, opts);
+const post = (path: string, opts: Parameters<typeof botPost>[3]) => botPost(bed.em, bed.token, path, opts);
 const refusal = (status: number, code: string, message: string | RegExp) => ({
 	status,
 	body: { code, message: typeof message === 'string' ? message : expect.stringMatching(message) },
@@ -39,19 +29,19 @@ describe('POST /bot/v1/direct/message', () => {
 			status: 'success',
 			message: { id: expect.stringMatching(/^[0-9a-f]{24}$/), type: 'text', groupId: directChatId(U), threadId: mainTopicId(directChatId(U)) },
 		});
-		expect(em.messages({ uid: U })).toEqual([
+		expect(bed.em.messages({ uid: U })).toEqual([
 			expect.objectContaining({ seq: 1, route: 'POST /bot/v1/direct/message', target: { gid: directChatId(U), tid: null, uid: U }, text: 'Deploy done', messageId: res.body.message.id }),
 		]);
 	});
 
 	it('answers only {"status":"success"} in the status mode (contradiction 14)', async () => {
-		em.setConfig({ v1SendAnswer: 'status' });
+		bed.em.setConfig({ v1SendAnswer: 'status' });
 		const res = await post(path, { json: { uid: U, message: text('x') } });
 		expect({ status: res.status, text: res.text }).toEqual({ status: 200, text: '{"status":"success"}' });
 	});
 
 	it('refuses a missing token, wrong content types, missing fields and unknown users', async () => {
-		const noToken = await botPost(em, '', path, { json: { uid: U, message: text('x') } });
+		const noToken = await botPost(bed.em, '', path, { json: { uid: U, message: text('x') } });
 		expect(noToken.status).toBe(401);
 		expect(await post(path, { body: `uid=${U}`, headers: { 'content-type': 'application/x-www-form-urlencoded' } })).toMatchObject(
 			refusal(400, 'invalid_request', 'Content-Type must be application/json'),
@@ -67,7 +57,7 @@ describe('POST /bot/v1/direct/message', () => {
 		for (const uid of ['000000000000000000000000', SEED_USER_IDS.somchaiOld, BOT_USER_ID]) {
 			expect(await post(path, { json: { uid, message: text('x') } })).toMatchObject(refusal(404, 'user_not_found', `User ${uid} not found`));
 		}
-		expect(em.messages()).toEqual([]);
+		expect(bed.em.messages()).toEqual([]);
 	});
 
 	it(`takes text of exactly ${MESSAGE_LIMITS.text} characters and refuses one more`, async () => {
@@ -88,15 +78,15 @@ describe('POST /bot/v1/group/message', () => {
 			const main = await post(path, { json: { gid: G, ...(tid === undefined ? {} : { tid }), message: text(`main ${tid}`) } });
 			expect(main.body.message).toMatchObject({ groupId: G, threadId: mainTopicId(G) });
 		}
-		expect(em.messages({ gid: G, tid: SEED_TOPIC_IDS.incidentAlerts }).map((r) => r.text)).toEqual(['CPU high']);
-		expect(em.messages({ gid: G, tid: '' })).toHaveLength(3);
-		expect(em.messages({ gid: G, tid: '' })[0].target).toEqual({ gid: G, tid: null });
+		expect(bed.em.messages({ gid: G, tid: SEED_TOPIC_IDS.incidentAlerts }).map((r) => r.text)).toEqual(['CPU high']);
+		expect(bed.em.messages({ gid: G, tid: '' })).toHaveLength(3);
+		expect(bed.em.messages({ gid: G, tid: '' })[0].target).toEqual({ gid: G, tid: null });
 	});
 
 	it("takes a user's direct chat id as gid (a public client answers that way)", async () => {
 		const res = await post(path, { json: { gid: directChatId(U), tid: '', message: text('hi') } });
 		expect(res.status).toBe(200);
-		expect(em.messages({ uid: U })).toHaveLength(1);
+		expect(bed.em.messages({ uid: U })).toHaveLength(1);
 		expect(await post(path, { json: { gid: directChatId(U), tid: SEED_TOPIC_IDS.incidentAlerts, message: text('x') } })).toMatchObject({ status: 404 });
 	});
 
@@ -109,7 +99,7 @@ describe('POST /bot/v1/group/message', () => {
 		expect(await post(path, { json: { gid: G, tid: SEED_TOPIC_IDS.loungeLunch, message: text('x') } })).toMatchObject({ status: 404 });
 		expect(await post(path, { json: { gid: SEED_GROUP_IDS.privateLounge, message: text('x') } })).toMatchObject(refusal(403, 'not_in_group', /not a member/));
 		expect(await post(path, { body: form({ gid: G, message: 'x' }) })).toMatchObject({ status: 400 });
-		expect(em.messages()).toEqual([]);
+		expect(bed.em.messages()).toEqual([]);
 	});
 });
 
@@ -119,13 +109,13 @@ describe('v1 picture and file pushes (multipart, streamed)', () => {
 	it('sends a picture with a caption to a user and records its hash, size and name', async () => {
 		const res = await post('/bot/v1/direct/picture', { body: form({ uid: U, caption: 'Graph' }, [{ data: png, type: 'image/png', filename: 'graph.png' }]) });
 		expect(res.body).toEqual({ status: 'success', message: expect.objectContaining({ type: 'picture', groupId: directChatId(U) }) });
-		expect(em.messages({ uid: U })[0]).toMatchObject({
+		expect(bed.em.messages({ uid: U })[0]).toMatchObject({
 			route: 'POST /bot/v1/direct/picture',
 			caption: 'Graph',
 			file: { part: 'file', filename: 'graph.png', contentType: 'image/png', size: 2048, sha256: sha256(png) },
 		});
 		// The request log hashes the part too, and keeps no bytes.
-		const parts = em.logFor('POST', '/bot/v1/direct/picture')[0].parts;
+		const parts = bed.em.logFor('POST', '/bot/v1/direct/picture')[0].parts;
 		expect(parts).toContainEqual({ name: 'file', filename: 'graph.png', contentType: 'image/png', size: 2048, sha256: sha256(png) });
 	});
 
@@ -140,9 +130,9 @@ describe('v1 picture and file pushes (multipart, streamed)', () => {
 		for (const [path, body, target] of cases) {
 			const res = await post(path, { body });
 			expect({ path, status: res.status, type: res.body.message.type }).toEqual({ path, status: 200, type: path.endsWith('file') ? 'file' : 'picture' });
-			expect(em.messages().at(-1)).toMatchObject({ route: `POST ${path}`, target });
+			expect(bed.em.messages().at(-1)).toMatchObject({ route: `POST ${path}`, target });
 		}
-		expect(em.messages({ uid: U })[0].file).toMatchObject({ filename: 'r.pdf', size: pdf.length, sha256: sha256(pdf) });
+		expect(bed.em.messages({ uid: U })[0].file).toMatchObject({ filename: 'r.pdf', size: pdf.length, sha256: sha256(pdf) });
 	});
 
 	it('refuses JSON, missing or misplaced file parts, non-images, empty files and unknown targets', async () => {
@@ -160,12 +150,12 @@ describe('v1 picture and file pushes (multipart, streamed)', () => {
 		expect(await post('/bot/v1/group/file', { body: form({}, image) })).toMatchObject(refusal(400, 'invalid_request', /^gid is required/));
 		expect(await post('/bot/v1/group/file', { body: form({ gid: G, tid: 'nope' }, image) })).toMatchObject(refusal(404, 'topic_not_found', /nope/));
 		expect(await post('/bot/v1/group/file', { body: form({ gid: G }, image) })).toMatchObject({ status: 200 });
-		expect((await botPost(em, 'wrong', p, { body: form({ uid: U }, image) })).status).toBe(401);
-		expect(em.messages()).toHaveLength(1);
+		expect((await botPost(bed.em, 'wrong', p, { body: form({ uid: U }, image) })).status).toBe(401);
+		expect(bed.em.messages()).toHaveLength(1);
 	});
 
 	it('takes a file of exactly maxMessageFileBytes and refuses one byte more', async () => {
-		em.setConfig({ maxMessageFileBytes: 4096 });
+		bed.em.setConfig({ maxMessageFileBytes: 4096 });
 		const at = await post('/bot/v1/direct/file', { body: form({ uid: U }, [{ data: Buffer.alloc(4096, 1), type: 'application/octet-stream' }]) });
 		expect(at.status).toBe(200);
 		const over = await post('/bot/v1/direct/file', { body: form({ uid: U }, [{ data: Buffer.alloc(4097, 1), type: 'application/octet-stream' }]) });
@@ -175,6 +165,6 @@ describe('v1 picture and file pushes (multipart, streamed)', () => {
 		// Far over: the stream stops at the limit and the answer still comes.
 		const big = await post('/bot/v1/direct/file', { body: form({ uid: U }, [{ data: Buffer.alloc(8 * 1024 * 1024, 2), type: 'application/pdf' }]) });
 		expect(big.status).toBe(400);
-		expect(em.messages()).toHaveLength(1);
+		expect(bed.em.messages()).toHaveLength(1);
 	});
 });

@@ -5,7 +5,7 @@
 import { createHmac } from 'node:crypto';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type Emulator, type JsonResponse, call } from './helpers';
+import { type Emulator, type JsonResponse, call, startTestEmulator } from './helpers';
 
 export async function botToken(em: Emulator): Promise<string> {
 	const basic = Buffer.from(`${em.config.clientId}:${em.config.clientSecret}`).toString('base64');
@@ -65,6 +65,26 @@ export async function startWebhook(answer: (r: Received) => { status: number; bo
 		received,
 		close: () => new Promise<void>((resolve) => server.close(() => resolve())),
 	};
+}
+
+export type Webhook = Awaited<ReturnType<typeof startWebhook>>;
+
+/** One emulator per test file, reset before each test with a fresh bot token; optionally a webhook receiver. */
+export function messagingBed(opts: { webhook?: boolean } = {}) {
+	const bed = {} as { em: Emulator; token: string; hook: Webhook };
+	beforeAll(async () => {
+		bed.em = await startTestEmulator();
+		if (opts.webhook) bed.hook = await startWebhook();
+	});
+	afterAll(async () => {
+		await bed.hook?.close();
+		await bed.em.close();
+	});
+	beforeEach(async () => {
+		bed.em.reset();
+		bed.token = await botToken(bed.em);
+	});
+	return bed;
 }
 
 /** Plays a user through the admin route. */

@@ -4,23 +4,13 @@
  * makes /file/image/ vanish.
  */
 import { PICTURE_PIXELS, SEED_PICTURE_IDS } from '../../emulator/messaging/pictures';
-import { type Emulator, startTestEmulator } from './helpers';
-import { botToken } from './messagingHelpers';
+import { botToken, messagingBed } from './messagingHelpers';
 
-let em: Emulator;
-let token: string;
+const bed = messagingBed();
 
-beforeAll(async () => {
-	em = await startTestEmulator();
-});
-afterAll(() => em.close());
-beforeEach(async () => {
-	em.reset();
-	token = await botToken(em);
-});
 
-async function get(path: string, bearer: string | null = token) {
-	const res = await fetch(em.url + path, { headers: bearer === null ? {} : { authorization: `Bearer ${bearer}` } });
+async function get(path: string, bearer: string | null = bed.token) {
+	const res = await fetch(bed.em.url + path, { headers: bearer === null ? {} : { authorization: `Bearer ${bearer}` } });
 	const bytes = Buffer.from(await res.arrayBuffer());
 	return { status: res.status, type: res.headers.get('content-type'), length: res.headers.get('content-length'), bytes };
 }
@@ -60,11 +50,11 @@ describe('GET /file/image/:pictureId and /file/view/:pictureId', () => {
 	});
 
 	it('answers 404 on /file/image/ when fileImageRoute is off, while /file/view/ still serves', async () => {
-		em.setConfig({ fileImageRoute: false });
+		bed.em.setConfig({ fileImageRoute: false });
 		const gone = await get(`/file/image/${id}`);
 		expect({ status: gone.status, body: JSON.parse(gone.bytes.toString()) }).toEqual({ status: 404, body: { code: 'not_found', message: `Cannot GET /file/image/${id}` } });
 		expect((await get(`/file/view/${id}`)).status).toBe(200);
-		em.reset();
-		expect((await get(`/file/image/${id}`, await botToken(em))).status).toBe(200);
+		bed.em.reset();
+		expect((await get(`/file/image/${id}`, await botToken(bed.em))).status).toBe(200);
 	});
 });

@@ -5,29 +5,14 @@
 import { SEED_GROUP_IDS, SEED_TOPIC_IDS, SEED_USER_IDS } from '../../emulator/botSeed';
 import { directChatId } from '../../emulator/messaging/state';
 import { MESSAGE_LIMITS } from '../../emulator/messaging/schema';
-import { type Emulator, sha256, startTestEmulator } from './helpers';
-import { botPost, botToken, form, pngBytes, replyTokenFrom, startWebhook } from './messagingHelpers';
+import { sha256 } from './helpers';
+import { botPost, form, messagingBed, pngBytes, replyTokenFrom } from './messagingHelpers';
 
-let em: Emulator;
-let token: string;
-let hook: Awaited<ReturnType<typeof startWebhook>>;
+const bed = messagingBed({ webhook: true });
 const U = SEED_USER_IDS.somchai;
 
-beforeAll(async () => {
-	em = await startTestEmulator();
-	hook = await startWebhook();
-});
-afterAll(async () => {
-	await hook.close();
-	await em.close();
-});
-beforeEach(async () => {
-	em.reset();
-	token = await botToken(em);
-});
-
-const post = (path: string, opts: Parameters<typeof botPost>[3]) => botPost(em, token, path, opts);
-const fresh = (extra: Record<string, unknown> = {}) => replyTokenFrom(em, hook.url, extra);
+const post = (path: string, opts: Parameters<typeof botPost>[3]) => botPost(bed.em, bed.token, path, opts);
+const fresh = (extra: Record<string, unknown> = {}) => replyTokenFrom(bed.em, bed.hook.url, extra);
 const quick = (replyToken: string, items: unknown[] = [{ type: 'label', value: 'Yes', data: { text: 'yes' } }], extra: Record<string, unknown> = {}) => ({
 	replyToken,
 	message: { data: 'Approve?', meta: { quickreply: { template: 'default', items } }, ...extra },
@@ -38,7 +23,7 @@ describe('POST /bot/v1/message/text', () => {
 		const replyToken = await fresh();
 		const ok = await post('/bot/v1/message/text', { body: form({ message: 'Got it', replyToken }) });
 		expect({ status: ok.status, text: ok.text }).toEqual({ status: 200, text: '' });
-		expect(em.messages({ uid: U })).toEqual([
+		expect(bed.em.messages({ uid: U })).toEqual([
 			expect.objectContaining({ route: 'POST /bot/v1/message/text', text: 'Got it', target: { gid: directChatId(U), tid: null, uid: U, replyToken } }),
 		]);
 		expect(await post('/bot/v1/message/text', { body: form({ message: 'again', replyToken }) })).toMatchObject({
@@ -47,29 +32,29 @@ describe('POST /bot/v1/message/text', () => {
 		});
 		expect((await post('/bot/v1/message/text', { body: form({ message: 'x', replyToken: 'f'.repeat(32) }) })).body.message).toBe('Invalid reply token');
 		const old = await fresh();
-		em.expireReplyTokens();
+		bed.em.expireReplyTokens();
 		expect((await post('/bot/v1/message/text', { body: form({ message: 'x', replyToken: old }) })).body).toEqual({
 			code: 'invalid_reply_token',
 			message: 'Reply token has expired',
 		});
-		expect(em.messages()).toHaveLength(1);
+		expect(bed.em.messages()).toHaveLength(1);
 	});
 
 	it('follows replyTokenTtlSeconds and the admin expiry route', async () => {
-		em.setConfig({ replyTokenTtlSeconds: 0 });
+		bed.em.setConfig({ replyTokenTtlSeconds: 0 });
 		expect((await post('/bot/v1/message/text', { body: form({ message: 'x', replyToken: await fresh() }) })).body.message).toBe('Reply token has expired');
-		em.setConfig({ replyTokenTtlSeconds: 60 });
+		bed.em.setConfig({ replyTokenTtlSeconds: 60 });
 		const live = await fresh();
-		const entry = em.messaging.replyTokens.get(live);
+		const entry = bed.em.messaging.replyTokens.get(live);
 		expect((entry?.expiresAt ?? 0) - Date.now()).toBeGreaterThan(50_000);
-		await fetch(`${em.url}/__emulator/reply-tokens/expire`, { method: 'POST' });
+		await fetch(`${bed.em.url}/__emulator/reply-tokens/expire`, { method: 'POST' });
 		expect((await post('/bot/v1/message/text', { body: form({ message: 'x', replyToken: live }) })).body.message).toBe('Reply token has expired');
 	});
 
 	it('replies into the group topic the event came from', async () => {
 		const replyToken = await fresh({ gid: SEED_GROUP_IDS.incidentRoom, tid: SEED_TOPIC_IDS.incidentAlerts });
 		expect((await post('/bot/v1/message/text', { body: form({ message: 'ack', replyToken }) })).status).toBe(200);
-		expect(em.messages({ gid: SEED_GROUP_IDS.incidentRoom, tid: SEED_TOPIC_IDS.incidentAlerts }).map((r) => r.text)).toEqual(['ack']);
+		expect(bed.em.messages({ gid: SEED_GROUP_IDS.incidentRoom, tid: SEED_TOPIC_IDS.incidentAlerts }).map((r) => r.text)).toEqual(['ack']);
 	});
 
 	it('refuses JSON with 415 unless textReplyJson is accept (contradiction 17), and other content types with 400', async () => {
@@ -79,7 +64,7 @@ describe('POST /bot/v1/message/text', () => {
 			body: { code: 'unsupported_media_type', message: 'Content-Type must be multipart/form-data' },
 		});
 		expect((await post('/bot/v1/message/text', { body: `message=x&replyToken=${replyToken}`, headers: { 'content-type': 'application/x-www-form-urlencoded' } })).status).toBe(400);
-		em.setConfig({ textReplyJson: 'accept' });
+		bed.em.setConfig({ textReplyJson: 'accept' });
 		expect((await post('/bot/v1/message/text', { json: { message: 'json', replyToken } })).status).toBe(200);
 		expect((await post('/bot/v1/message/text', { json: { replyToken: await fresh() } })).body.message).toBe('message is required (a non-empty string)');
 	});
@@ -98,7 +83,7 @@ describe('POST /bot/v1/message/text', () => {
 		const replyToken = await fresh();
 		const results = await Promise.all([1, 2].map((n) => post('/bot/v1/message/text', { body: form({ message: `r${n}`, replyToken }) })));
 		expect(results.map((r) => r.status).sort()).toEqual([200, 400]);
-		expect(em.messages()).toHaveLength(1);
+		expect(bed.em.messages()).toHaveLength(1);
 	});
 });
 
@@ -111,7 +96,7 @@ describe('POST /bot/v1/message/picture', () => {
 		expect((await post('/bot/v1/message/picture', { body: form({}, [{ data: png, type: 'image/png' }]) })).body.message).toBe('replyToken is required (a non-empty string)');
 		const ok = await post('/bot/v1/message/picture', { body: form({ replyToken }, [{ data: png, type: 'image/png', filename: 'a.png' }]) });
 		expect({ status: ok.status, text: ok.text }).toEqual({ status: 200, text: '' });
-		expect(em.messages()[0]).toMatchObject({ route: 'POST /bot/v1/message/picture', file: { filename: 'a.png', size: 512, sha256: sha256(png) } });
+		expect(bed.em.messages()[0]).toMatchObject({ route: 'POST /bot/v1/message/picture', file: { filename: 'a.png', size: 512, sha256: sha256(png) } });
 		expect((await post('/bot/v1/message/picture', { body: form({ replyToken }, [{ data: png, type: 'image/png' }]) })).status).toBe(400);
 	});
 });
@@ -124,7 +109,7 @@ describe('POST /bot/v1/message/quickreply', () => {
 		const replyToken = await fresh();
 		const res = await post(p, { json: quick(replyToken, [item('Yes'), item('No')]) });
 		expect({ status: res.status, text: res.text }).toEqual({ status: 200, text: '' });
-		expect(em.messages()[0]).toMatchObject({ text: 'Approve?', meta: { quickreply: { template: 'default', items: [item('Yes'), item('No')] } } });
+		expect(bed.em.messages()[0]).toMatchObject({ text: 'Approve?', meta: { quickreply: { template: 'default', items: [item('Yes'), item('No')] } } });
 	});
 
 	it('refuses every malformed part and each limit one over, and takes each exactly at the limit', async () => {
@@ -149,7 +134,7 @@ describe('POST /bot/v1/message/quickreply', () => {
 			expect({ body, answer: (await post(p, { json: body })).body }).toEqual({ body, answer: { code: 'invalid_request', message } });
 		}
 		expect((await post(p, { body: form({ replyToken }) })).body.message).toBe('Content-Type must be application/json');
-		expect(em.messages()).toEqual([]);
+		expect(bed.em.messages()).toEqual([]);
 		// The token survived every refusal.
 		const atLimit = quick(replyToken, Array.from({ length: max }, () => item('a'.repeat(MESSAGE_LIMITS.label))));
 		expect((await post(p, { json: atLimit })).status).toBe(200);

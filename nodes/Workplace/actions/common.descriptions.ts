@@ -52,6 +52,16 @@ export const knowledgeBaseLocator = positiveIdLocator({
 	errorMessage: 'A knowledge base ID is a positive whole number',
 });
 
+/** A required text parameter. */
+export function requiredString(displayName: string, name: string, placeholder: string, description: string): INodeProperties {
+	return { displayName, name, type: 'string', default: '', required: true, placeholder, description };
+}
+
+/** An "Options" collection of optional settings. */
+export function optionsCollection(options: INodeProperties[]): INodeProperties {
+	return { displayName: 'Options', name: 'options', type: 'collection', placeholder: 'Add Option', default: {}, options };
+}
+
 /** Return All / Limit, shared by every list operation. */
 export function returnAllOrLimit(noun: string): INodeProperties[] {
 	return [

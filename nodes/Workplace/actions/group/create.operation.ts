@@ -2,6 +2,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { multipartBody, read } from '../../transport';
 import { binaryFile } from '../binaryFile';
+import { requiredString } from '../common.descriptions';
 import type { OperationDefinition } from '../types';
 import { idList, invalid, requiredText } from '../validation';
 
@@ -19,25 +20,8 @@ export const create: OperationDefinition = {
 	action: 'Create a group chat',
 	description: 'Create a group chat with the given members; the bot is a member too',
 	properties: [
-		{
-			displayName: 'Name',
-			name: 'name',
-			type: 'string',
-			default: '',
-			required: true,
-			placeholder: 'e.g. Incident 4711',
-			description: 'Name of the group chat',
-		},
-		{
-			displayName: 'Member IDs',
-			name: 'members',
-			type: 'string',
-			default: '',
-			required: true,
-			placeholder: 'e.g. 64b7f0a1c2d3e4f5a6b7c801, 64b7f0a1c2d3e4f5a6b7c803',
-			description:
-				'User IDs of the members, separated by commas, or a list from an expression. Find IDs with User → Find by Username.',
-		},
+		requiredString('Name', 'name', 'e.g. Incident 4711', 'Name of the group chat'),
+		requiredString('Member IDs', 'members', 'e.g. 64b7f0a1c2d3e4f5a6b7c801, 64b7f0a1c2d3e4f5a6b7c803', 'User IDs of the members, separated by commas, or a list from an expression. Find IDs with User → Find by Username.'),
 		{
 			displayName: 'Picture (Binary Property)',
 			name: 'pictureBinaryProperty',

@@ -5,6 +5,7 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, NodeExecutionHint } from 'n8n-workflow';
 
+import { read } from '../../transport';
 import { positiveIdLocator } from '../common.descriptions';
 import { numericId } from '../validation';
 
@@ -87,7 +88,7 @@ export function deletingHints(output: INodeExecutionData[]): NodeExecutionHint[]
 	if (deleting.length === 0) return [];
 	const names = deleting
 		.slice(0, 3)
-		.map((item) => `"${String((item.json.meta as IDataObject | undefined)?.originalName ?? item.json.id)}"`)
+		.map((item) => `"${String(read.object(item.json.meta)?.originalName ?? item.json.id)}"`)
 		.join(', ');
 	const more = deleting.length > 3 ? ` and ${deleting.length - 3} more` : '';
 	return [

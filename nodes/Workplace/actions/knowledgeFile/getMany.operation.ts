@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { read } from '../../transport';
 import { knowledgeBaseLocator, returnAllOrLimit } from '../common.descriptions';
 import type { OperationDefinition } from '../types';
 import { invalid, numericId } from '../validation';
@@ -78,7 +79,7 @@ export const getMany: OperationDefinition = {
 		filter(i) {
 			const filters = this.getNodeParameter('filters', i, {}) as IDataObject;
 			const tests: Array<(file: IDataObject) => boolean> = [];
-			const meta = (file: IDataObject) => (file.meta && typeof file.meta === 'object' ? (file.meta as IDataObject) : {});
+			const meta = (file: IDataObject) => read.object(file.meta) ?? {};
 
 			const name = filters.originalName;
 			if (name !== undefined && name !== '') {

@@ -2,7 +2,7 @@ import { createHash } from 'crypto';
 import type { IBinaryData, IDataObject } from 'n8n-workflow';
 
 import { MeteredBody, multipartBody, read, type ApiRequest } from '../../transport';
-import { knowledgeBaseLocator } from '../common.descriptions';
+import { knowledgeBaseLocator, optionsCollection } from '../common.descriptions';
 import type { OperationDefinition } from '../types';
 import { invalid, requiredText } from '../validation';
 import {
@@ -60,23 +60,16 @@ export const replace: OperationDefinition<ReplaceRequest> = {
 			required: true,
 			hint: 'The name of the input binary field holding the file to upload',
 		},
-		{
-			displayName: 'Options',
-			name: 'options',
-			type: 'collection',
-			placeholder: 'Add Option',
-			default: {},
-			options: [
-				{
-					displayName: 'File Name',
-					name: 'fileName',
-					type: 'string',
-					default: '',
-					placeholder: 'e.g. faq.csv',
-					description: 'Name to upload the file under, at most 255 characters; by default the binary\'s file name',
-				},
-			],
-		},
+		optionsCollection([
+			{
+				displayName: 'File Name',
+				name: 'fileName',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. faq.csv',
+				description: 'Name to upload the file under, at most 255 characters; by default the binary\'s file name',
+			},
+		]),
 		{
 			displayName: `Accepted: CSV, XML, HTML, PDF, RTF, Word, PowerPoint and Excel files up to 100 MB, names up to ${MAX_FILE_NAME_LENGTH} characters. Each is checked before anything is sent.`,
 			name: 'replaceNotice',

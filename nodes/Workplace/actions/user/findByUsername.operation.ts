@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { read } from '../../transport';
+import { optionsCollection, requiredString } from '../common.descriptions';
 import type { OperationDefinition } from '../types';
 import { requiredText } from '../validation';
 
@@ -10,38 +11,23 @@ export const findByUsername: OperationDefinition = {
 	action: 'Find users by username',
 	description: 'Look users up by username; one output item per user found',
 	properties: [
-		{
-			displayName: 'Username',
-			name: 'username',
-			type: 'string',
-			default: '',
-			required: true,
-			placeholder: 'e.g. somchai.k',
-			description: 'Username to look up',
-		},
-		{
-			displayName: 'Options',
-			name: 'options',
-			type: 'collection',
-			placeholder: 'Add Option',
-			default: {},
-			options: [
-				{
-					displayName: 'Exclude Deleted Users',
-					name: 'excludeDeleted',
-					type: 'boolean',
-					default: true,
-					description: 'Whether to leave out users whose account is deleted',
-				},
-				{
-					displayName: 'Exact Match Only',
-					name: 'exactMatch',
-					type: 'boolean',
-					default: false,
-					description: 'Whether to keep only users whose username equals the one given (ignoring case)',
-				},
-			],
-		},
+		requiredString('Username', 'username', 'e.g. somchai.k', 'Username to look up'),
+		optionsCollection([
+			{
+				displayName: 'Exclude Deleted Users',
+				name: 'excludeDeleted',
+				type: 'boolean',
+				default: true,
+				description: 'Whether to leave out users whose account is deleted',
+			},
+			{
+				displayName: 'Exact Match Only',
+				name: 'exactMatch',
+				type: 'boolean',
+				default: false,
+				description: 'Whether to keep only users whose username equals the one given (ignoring case)',
+			},
+		]),
 	],
 	request(i) {
 		const username = requiredText(this, i, 'username', 'Username').trim();
