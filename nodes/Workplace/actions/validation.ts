@@ -9,7 +9,8 @@ import { positiveId } from '../shared/positiveId';
 
 export { invalid };
 
-function describe(value: unknown): string {
+/** A value as an error message shows it: quoted and cut at 40 characters, or its kind. */
+export function describe(value: unknown): string {
 	if (value === undefined) return 'nothing';
 	if (value === null) return 'null';
 	if (typeof value === 'string') return value.length > 40 ? `"${value.slice(0, 40)}…"` : `"${value}"`;

@@ -6,6 +6,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { read, type ApiRequest, type ApiResponse } from '../../transport';
+import type { BinaryFile } from '../binaryFile';
 import { invalid, optionalTextId, requiredText, textId } from '../validation';
 
 /** Groups and topics have no list endpoint: an ID, typically the event's. */
@@ -63,6 +64,45 @@ export const replyTokenField: INodeProperties = {
 	description: 'The replyToken of the event being answered (from the Workplace Trigger). It can be used once, shortly after the event.',
 };
 
+/** A list the user adds entries to (messages, buttons, columns, areas, quick replies); `entry` is [display name, name] of one. */
+export const entries = (
+	displayName: string,
+	name: string,
+	entry: [string, string],
+	values: INodeProperties[],
+	extra: Partial<INodeProperties> = {},
+): INodeProperties => ({
+	displayName,
+	name,
+	type: 'fixedCollection',
+	typeOptions: { multipleValues: true, sortable: true },
+	default: {},
+	placeholder: `Add ${entry[0]}`,
+	options: [{ displayName: entry[0], name: entry[1], values }],
+	...extra,
+});
+
+/** The text of a text message or reply. */
+export const textField = (displayOptions: INodeProperties['displayOptions'], description?: string): INodeProperties => ({
+	displayName: 'Text',
+	name: 'text',
+	type: 'string',
+	typeOptions: { rows: 3 },
+	default: '',
+	required: true,
+	displayOptions,
+	...(description ? { description } : {}),
+});
+
+export const captionField = (displayOptions: INodeProperties['displayOptions']): INodeProperties => ({
+	displayName: 'Caption',
+	name: 'caption',
+	type: 'string',
+	default: '',
+	displayOptions,
+	description: 'Optional text shown with the picture',
+});
+
 export const binaryField = (description: string): INodeProperties => ({
 	displayName: 'Input Binary Field',
 	name: 'binaryPropertyName',
@@ -87,6 +127,14 @@ export function assertImage(ctx: IExecuteFunctions, i: number, mimeType: string 
 	if (mimeType && !mimeType.toLowerCase().startsWith('image/')) {
 		throw invalid(ctx, i, 'Input Binary Field', `a picture must be an image, got ${mimeType}`);
 	}
+}
+
+/** The multipart parts of a picture or file send: `fields`, then a picture's caption (checked to be an image) when set. */
+export function withCaption(ctx: IExecuteFunctions, i: number, picture: boolean, file: BinaryFile, fields: Array<[string, string]>): Array<[string, string]> {
+	if (!picture) return fields;
+	assertImage(ctx, i, file.mimeType);
+	const caption = ctx.getNodeParameter('caption', i, '') as string;
+	return caption.trim() === '' ? fields : [...fields, ['caption', caption]];
 }
 
 /** A send's request, with what a failure after it may have reached the service means. */

@@ -5,7 +5,7 @@ import { binaryFile } from '../binaryFile';
 import type { OperationDefinition } from '../types';
 import { invalid, requiredText } from '../validation';
 import { LABEL_MAX } from './action';
-import { assertImage, binaryField, binaryProperty, replyTokenField, send, sentOutput } from './common';
+import { assertImage, binaryField, binaryProperty, entries, replyTokenField, send, sentOutput, textField } from './common';
 import { messagesProperties, readMessages } from './panel';
 
 const REPLY_WITH = ['text', 'picture', 'quickReplies', 'messages'] as const;
@@ -49,48 +49,30 @@ export const reply: OperationDefinition = {
 				},
 			],
 		},
-		{
-			displayName: 'Text',
-			name: 'text',
-			type: 'string',
-			typeOptions: { rows: 3 },
-			default: '',
-			required: true,
-			displayOptions: shown('text', 'quickReplies'),
-			description: 'The reply; with quick replies, the prompt shown above them',
-		},
+		textField(shown('text', 'quickReplies'), 'The reply; with quick replies, the prompt shown above them'),
 		{ ...binaryField('The name of the input binary field holding the picture'), displayOptions: shown('picture') },
-		{
-			displayName: 'Quick Replies',
-			name: 'quickReplies',
-			type: 'fixedCollection',
-			typeOptions: { multipleValues: true, sortable: true },
-			default: {},
-			placeholder: 'Add Quick Reply',
-			displayOptions: shown('quickReplies'),
-			options: [
+		entries(
+			'Quick Replies',
+			'quickReplies',
+			['Quick Reply', 'item'],
+			[
 				{
-					displayName: 'Quick Reply',
-					name: 'item',
-					values: [
-						{
-							displayName: 'Label',
-							name: 'label',
-							type: 'string',
-							default: '',
-							description: `Shown on the answer, at most ${LABEL_MAX} characters (required)`,
-						},
-						{
-							displayName: 'Text',
-							name: 'text',
-							type: 'string',
-							default: '',
-							description: 'Sent as the user\'s message when tapped; empty sends the label',
-						},
-					],
+					displayName: 'Label',
+					name: 'label',
+					type: 'string',
+					default: '',
+					description: `Shown on the answer, at most ${LABEL_MAX} characters (required)`,
+				},
+				{
+					displayName: 'Text',
+					name: 'text',
+					type: 'string',
+					default: '',
+					description: 'Sent as the user\'s message when tapped; empty sends the label',
 				},
 			],
-		},
+			{ displayOptions: shown('quickReplies') },
+		),
 		...messagesProperties(shown('messages')),
 		{
 			displayName:
