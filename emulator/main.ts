@@ -3,6 +3,7 @@
  *   PORT (default 8787), HOST (default 127.0.0.1)
  *   EMULATOR_FIXED_CREDENTIALS=0 for random credentials (default: well-known dev ones)
  *   RATE_LIMIT=capacity/refillPerSecond (e.g. 5/1), PAGINATION_MODE=strapi|none|inconsistent
+ *   PAGE_CAP=n (the service serves at most n items a page, whatever pagination[pageSize] asks)
  *   DELETE_RESPONSE=empty|json, MAX_UPLOAD_BYTES, TOKEN_TTL_SECONDS, EMULATOR_DATA_DIR
  */
 import { startEmulator, type StartOptions } from './server';
@@ -43,6 +44,12 @@ function rateLimitEnv(): EmulatorConfig['rateLimit'] | undefined {
 	return { capacity: Number(m[1]), refillPerSecond: Number(m[2]) };
 }
 
+function pageCapEnv(): number | undefined {
+	const n = intEnv('PAGE_CAP');
+	if (n !== undefined && n < 1) fail(`PAGE_CAP must be at least 1, got ${n}`);
+	return n;
+}
+
 export function optionsFromEnv(): StartOptions {
 	const fixed = process.env.EMULATOR_FIXED_CREDENTIALS !== '0';
 	return {
@@ -51,6 +58,7 @@ export function optionsFromEnv(): StartOptions {
 		host: process.env.HOST || '127.0.0.1',
 		rateLimit: rateLimitEnv(),
 		paginationMode: oneOf('PAGINATION_MODE', ['strapi', 'none', 'inconsistent'] as const),
+		pageCap: pageCapEnv(),
 		deleteResponse: oneOf('DELETE_RESPONSE', ['empty', 'json'] as const),
 		maxUploadBytes: intEnv('MAX_UPLOAD_BYTES'),
 		tokenTtlSeconds: intEnv('TOKEN_TTL_SECONDS'),
@@ -76,7 +84,7 @@ async function main(): Promise<void> {
 			`Client ID:      ${c.clientId}`,
 			`Client secret:  ${c.clientSecret}`,
 			`Rate limit:     ${limit ? `${limit.capacity} burst, ${limit.refillPerSecond}/s per credential` : 'off'}`,
-			`Pagination:     ${emulator.config.paginationMode}`,
+			`Pagination:     ${emulator.config.paginationMode}${emulator.config.pageCap === null ? '' : `, at most ${emulator.config.pageCap} items a page`}`,
 			'',
 			'Admin routes:',
 			`  GET    ${admin}/credentials`,
@@ -84,7 +92,7 @@ async function main(): Promise<void> {
 			`  POST   ${admin}/faults         DELETE ${admin}/faults   (JSON rule, e.g. {"path":"/api/v1/knowledge*","action":{"kind":"status","status":503}})`,
 			`  POST   ${admin}/reset`,
 			`  POST   ${admin}/tokens/expire`,
-			`  GET    ${admin}/config         PATCH  ${admin}/config   (e.g. {"paginationMode":"none"})`,
+			`  GET    ${admin}/config         PATCH  ${admin}/config   (e.g. {"paginationMode":"none"}, {"pageCap":10})`,
 			'',
 			'Ctrl+C to stop.',
 			'',
