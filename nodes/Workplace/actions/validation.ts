@@ -69,15 +69,40 @@ export function oneOrMoreOf<T extends string>(
 	return [...new Set(values as T[])];
 }
 
-/** A service id used as a path segment or form value: non-blank text without spaces. */
+/** What a character refused by pathSafeIdProblem is called in a message. */
+function characterName(c: string): string {
+	if (/\s/.test(c)) return 'spaces or other whitespace';
+	if (/[\u0000-\u001f\u007f-\u009f]/.test(c)) return 'control characters';
+	return `"${c}"`;
+}
+
+/**
+ * The rule for every text id that goes into a URL path (group, user, topic ids,
+ * …): why `text` cannot be one, or undefined when it can. Refused: "/", "\", "?",
+ * "#", "%", whitespace, control characters, and values made only of dots.
+ * Servers and proxies may decode percent-encoded forms of these ("%2F", "%2E%2E")
+ * back into path syntax, so encoding alone is not enough; everything else is
+ * percent-encoded as one segment by the transport. Numeric ids use numericId.
+ */
+export function pathSafeIdProblem(text: string): string | undefined {
+	if (text === '') return 'is required';
+	const shown = JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text);
+	if (/^\.+$/.test(text)) return `must be an ID, not only dots (got ${shown})`;
+	const bad = /[/\\?#%\s\u0000-\u001f\u007f-\u009f]/.exec(text);
+	if (bad) return `must not contain ${characterName(bad[0])}: it goes into the request path (got ${shown})`;
+	return undefined;
+}
+
+/**
+ * A text service id of item i (group, user, topic ids): outer spaces trimmed,
+ * then pathSafeIdProblem, so it can go into a URL path as one segment.
+ */
 export function textId(ctx: IExecuteFunctions, i: number, parameter: string, field: string): string {
 	const raw = ctx.getNodeParameter(parameter, i, '', { extractValue: true }) as unknown;
 	const text = typeof raw === 'number' ? String(raw) : typeof raw === 'string' ? raw.trim() : undefined;
 	if (text === undefined) throw invalid(ctx, i, field, `expected an ID, got ${describe(raw)}`);
-	if (text === '') throw invalid(ctx, i, field, 'is required');
-	if (/\s/.test(text)) throw invalid(ctx, i, field, `must be one ID without spaces, got ${describe(text)}`);
-	// URL parsers read "." and ".." (even percent-encoded) as path steps; no service id is one.
-	if (text === '.' || text === '..') throw invalid(ctx, i, field, `must be an ID, got ${describe(text)}`);
+	const problem = pathSafeIdProblem(text);
+	if (problem) throw invalid(ctx, i, field, problem);
 	return text;
 }
 
