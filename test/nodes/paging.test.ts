@@ -149,3 +149,52 @@ describe('list searches (resource locators) under a page cap', () => {
 		expect(sent).toHaveLength(expected);
 	});
 });
+
+describe('paging rules beyond the cap', () => {
+	const getMany = (p: INodeParameters = {}): INodeParameters => ({ resource: 'knowledgeBase', operation: 'getAll', returnAll: true, ...p });
+	const page = (ids: number[], meta?: object) => ({ data: ids.map((id) => ({ id, name: `Base ${id}` })), ...(meta ? { meta: { pagination: meta } } : {}) });
+
+	it.each(['strapi', 'none'] as const)('a page that repeats the previous one stops with an error that says so (%s)', async (mode) => {
+		bed.emulator.setConfig({ pageCap: 10, paginationMode: mode });
+		// A service that ignores pagination[page] answers page 1 again.
+		const first = page(baseIds.slice(0, 10), mode === 'strapi' ? { page: 1, pageSize: 10, pageCount: 3, total: 23 } : undefined);
+		bed.emulator.faults.add({ method: 'GET', path: '/api/v1/knowledge', skip: 1, action: { kind: 'status', status: 200, body: first } });
+		const run = await bed.runNode(getMany(), { continueOnFail: true });
+		expect(run.json).toHaveLength(1);
+		expect(run.json[0].error).toBe(
+			'Get many knowledge bases (item 0): page 2 repeats page 1 (the same 10 items), as if the service ignored the page asked for; the node stopped instead of reading the same items again',
+		);
+		expect(listRequests('/api/v1/knowledge')).toHaveLength(2);
+	});
+
+	it('with metadata, a page shorter than the page size does not end the list before the last page it names', async () => {
+		bed.emulator.setConfig({ pageCap: 10 });
+		bed.emulator.faults.add({
+			method: 'GET',
+			path: '/api/v1/knowledge',
+			action: { kind: 'status', status: 200, body: page(baseIds.slice(0, 4), { page: 1, pageSize: 10, pageCount: 3, total: 23 }) },
+		});
+		const run = await bed.runNode(getMany());
+		expect(run.error).toBeUndefined();
+		expect(run.json.map((kb) => kb.id)).toEqual([...baseIds.slice(0, 4), ...baseIds.slice(10)]);
+		expect(listRequests('/api/v1/knowledge').map((r) => r.page)).toEqual([1, 2, 3]);
+	});
+
+	it('an answer without a data list is not an empty list: it fails, saying what was expected', async () => {
+		bed.emulator.faults.add({ method: 'GET', path: '/api/v1/knowledge', skip: 1, action: { kind: 'status', status: 200, body: { items: [] } } });
+		bed.emulator.setConfig({ pageCap: 10 });
+		const run = await bed.runNode(getMany(), { continueOnFail: true });
+		expect(run.json[0].error).toBe(
+			'Get many knowledge bases (item 0): the service answered 200 (application/json; charset=utf-8) with JSON of another shape, where a JSON object with a "data" list (page 2) was expected; it was a read, so nothing was changed',
+		);
+	});
+
+	it('the list search stops with the same error on a repeated page', async () => {
+		bed.emulator.setConfig({ pageCap: 10, paginationMode: 'none' });
+		bed.emulator.faults.add({ method: 'GET', path: '/api/v1/knowledge', skip: 1, action: { kind: 'status', status: 200, body: page(baseIds.slice(0, 10)) } });
+		const first = await bed.listSearch('searchKnowledgeBases', { resource: 'knowledgeBase', operation: 'get' });
+		await expect(bed.listSearch('searchKnowledgeBases', { resource: 'knowledgeBase', operation: 'get' }, undefined, first.paginationToken as string)).rejects.toThrow(
+			/^Search knowledge bases: page 2 repeats page 1/,
+		);
+	});
+});
