@@ -5,9 +5,10 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { invalid } from '../shared/invalid';
+import { pathSafeIdProblem } from '../shared/pathSafeId';
 import { positiveId } from '../shared/positiveId';
 
-export { invalid };
+export { invalid, pathSafeIdProblem };
 
 function describe(value: unknown): string {
 	if (value === undefined) return 'nothing';
@@ -63,30 +64,6 @@ export function oneOrMoreOf<T extends string>(
 		}
 	}
 	return [...new Set(values as T[])];
-}
-
-/** What a character refused by pathSafeIdProblem is called in a message. */
-function characterName(c: string): string {
-	if (/\s/.test(c)) return 'spaces or other whitespace';
-	if (/[\u0000-\u001f\u007f-\u009f]/.test(c)) return 'control characters';
-	return `"${c}"`;
-}
-
-/**
- * The rule for every text id that goes into a URL path (group, user, topic ids,
- * …): why `text` cannot be one, or undefined when it can. Refused: "/", "\", "?",
- * "#", "%", whitespace, control characters, and values made only of dots.
- * Servers and proxies may decode percent-encoded forms of these ("%2F", "%2E%2E")
- * back into path syntax, so encoding alone is not enough; everything else is
- * percent-encoded as one segment by the transport. Numeric ids use numericId.
- */
-export function pathSafeIdProblem(text: string): string | undefined {
-	if (text === '') return 'is required';
-	const shown = JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text);
-	if (/^\.+$/.test(text)) return `must be an ID, not only dots (got ${shown})`;
-	const bad = /[/\\?#%\s\u0000-\u001f\u007f-\u009f]/.exec(text);
-	if (bad) return `must not contain ${characterName(bad[0])}: it goes into the request path (got ${shown})`;
-	return undefined;
 }
 
 /**

@@ -10,14 +10,14 @@
 import { createHash } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
+import { object } from './read';
+
 export interface PageMeta {
 	page?: number;
 	pageSize?: number;
 	pageCount?: number;
 	total?: number;
 }
-
-const isObject = (value: unknown): value is IDataObject => !!value && typeof value === 'object' && !Array.isArray(value);
 
 /** A whole number ≥ 0 given as a number or as digits; undefined otherwise. */
 function count(value: unknown): number | undefined {
@@ -31,10 +31,10 @@ function count(value: unknown): number | undefined {
  * when it names neither a page count nor a total (nothing to rule by).
  */
 export function readPageMeta(body: unknown): PageMeta | undefined {
-	if (!isObject(body)) return undefined;
-	const meta = isObject(body.meta) ? body.meta : undefined;
-	const candidates = [meta?.pagination, meta, body.pagination].filter(isObject);
-	for (const p of candidates) {
+	const answer = object(body);
+	const meta = object(answer?.meta);
+	for (const p of [object(meta?.pagination), meta, object(answer?.pagination)]) {
+		if (!p) continue;
 		const found: PageMeta = { page: count(p.page), pageSize: count(p.pageSize), pageCount: count(p.pageCount), total: count(p.total) };
 		if (found.pageCount !== undefined || found.total !== undefined) return found;
 	}

@@ -41,14 +41,14 @@ export function waitTooLong(who: string, waitMs: number, maxWaitMs: number, serv
 }
 
 /** The last thing that went wrong when the attempts ran out. */
-export type LastFailure = { status: number; serviceSaid?: string } | { network: string; what: string };
+export type LastFailure = { status: number; serviceSaid?: string } | { what: string };
 
 /** Every attempt the policy allows was made and failed. */
 export function retriesExhausted(who: string, attempts: number, elapsedMs: number, last: LastFailure): string {
 	const lastly =
 		'status' in last
 			? `the last answer was ${last.status}${last.serviceSaid ? ` (the service said: ${last.serviceSaid})` : ''}`
-			: `the last attempt failed: ${last.what.charAt(0).toLowerCase()}${last.what.slice(1)} (${last.network})`;
+			: `the last attempt failed: ${last.what.charAt(0).toLowerCase()}${last.what.slice(1)}`;
 	return `${who}: gave up after ${attempts} attempts over ${seconds(elapsedMs)}; ${lastly}`;
 }
 
@@ -102,13 +102,16 @@ export function notTheJsonExpected(
 	return `${who}: the service answered ${status} (${contentType || 'no content type'}) with ${UNEXPECTED[unexpected]}, where ${expected} was expected; ${consequence}`;
 }
 
+/** Said of a POST whose fate is unknown: it may have been carried out, and it was not resent, because resending could do it twice. */
+export function mayHaveBeenCreated(subject: string | undefined): string {
+	const what = subject ? `the ${subject} may have been created` : 'the request may have been carried out';
+	return `${what} even so. It was not retried automatically, to avoid a duplicate: check before running this item again`;
+}
+
 /** Whether a request that succeeded at the service but could not be read may have changed something. */
 export function consequenceOf(method: string, subject: string | undefined): string {
 	if (method === 'GET' || method === 'HEAD') return 'it was a read, so nothing was changed';
-	if (method === 'POST') {
-		const what = subject ? `the ${subject} may have been created` : 'the request may have been carried out';
-		return `${what} even so. It was not retried automatically, to avoid a duplicate: check before running this item again`;
-	}
+	if (method === 'POST') return mayHaveBeenCreated(subject);
 	return 'the service reported success, so the change has probably been made; sending it again is safe';
 }
 
