@@ -59,4 +59,8 @@ describe('pageSignature and pageSizeFor', () => {
 	])('Limit %s with page size %i asks for %i', (limit, pageSize, expected) => {
 		expect(pageSizeFor(limit, pageSize)).toBe(expected);
 	});
+
+	it('asks for whole pages when a filter here decides what Limit counts', () => {
+		expect(pageSizeFor(5, 100, true)).toBe(100);
+	});
 });

@@ -78,7 +78,10 @@ export function afterPage(facts: PageFacts): PageStep {
 	return { next: page + 1 };
 }
 
-/** The page size to ask for: Limit N asks for min(N, page size); Return All the whole page size. */
-export function pageSizeFor(limit: number | undefined, pageSize: number): number {
-	return limit === undefined ? pageSize : Math.max(1, Math.min(limit, pageSize));
+/**
+ * The page size to ask for: Limit N asks for min(N, page size); Return All, and a
+ * list filtered here (where Limit counts matches, so N items may not be enough), the whole page size.
+ */
+export function pageSizeFor(limit: number | undefined, pageSize: number, filtered = false): number {
+	return limit === undefined || filtered ? pageSize : Math.max(1, Math.min(limit, pageSize));
 }

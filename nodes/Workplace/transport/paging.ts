@@ -88,7 +88,7 @@ export async function paginate(
 	itemIndex?: number,
 ): Promise<IDataObject[]> {
 	const results: IDataObject[] = [];
-	const pageSize = pageSizeFor(options.limit, options.pageSize);
+	const pageSize = pageSizeFor(options.limit, options.pageSize, options.filter !== undefined);
 	for (let at: ListPosition | undefined = { page: 1, received: 0 }; at; ) {
 		const { items, next } = await readPage(ctx, request, at, pageSize, itemIndex);
 		for (const item of items) {
