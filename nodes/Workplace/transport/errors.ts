@@ -125,7 +125,7 @@ export function unexpectedAnswerError(
 	expected: string,
 	itemIndex: number | undefined,
 ): NodeApiError {
-	const message = notTheJsonExpected(
+	const told = notTheJsonExpected(
 		whose(request.operation, itemIndex),
 		response.statusCode,
 		contentTypeOf(response.headers),
@@ -133,11 +133,7 @@ export function unexpectedAnswerError(
 		expected,
 		consequenceOf(request.method, request.subject),
 	);
-	return new NodeApiError(ctx.getNode(), { message } as JsonObject, {
-		message,
-		description: 'Nothing from the answer was used. A sign-in page or a proxy in front of the service answers like this: check the Base URL.',
-		itemIndex,
-	});
+	return new NodeApiError(ctx.getNode(), { message: told.message } as JsonObject, { ...told, itemIndex });
 }
 
 /** A redirect, never followed: where it pointed (scheme and host only). Not the service's error, so not a NodeApiError. */

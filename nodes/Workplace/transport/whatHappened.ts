@@ -90,6 +90,12 @@ const UNEXPECTED: Record<Unexpected, string> = {
 	shape: 'JSON of another shape',
 };
 
+const LIKELY_CAUSE: Record<Unexpected, string> = {
+	invalid: 'Nothing from the answer was used; it may have been cut off on the way.',
+	notJson: 'Nothing from the answer was used. A sign-in page or a proxy in front of the service answers like this: check the Base URL.',
+	shape: 'Nothing from the answer was used.',
+};
+
 /** A 2xx whose body is not the JSON the operation expects; `consequence` says whether anything may have changed. */
 export function notTheJsonExpected(
 	who: string,
@@ -98,8 +104,11 @@ export function notTheJsonExpected(
 	unexpected: Unexpected,
 	expected: string,
 	consequence: string,
-): string {
-	return `${who}: the service answered ${status} (${contentType || 'no content type'}) with ${UNEXPECTED[unexpected]}, where ${expected} was expected; ${consequence}`;
+): Told {
+	return {
+		message: `${who}: the service answered ${status} (${contentType || 'no content type'}) with ${UNEXPECTED[unexpected]}, where ${expected} was expected; ${consequence}`,
+		description: LIKELY_CAUSE[unexpected],
+	};
 }
 
 /** Said of a POST whose fate is unknown: it may have been carried out, and it was not resent, because resending could do it twice. */
