@@ -1,8 +1,9 @@
 /**
  * The one door to the network: every request of the node passes through
  * apiRequest. It applies the item's timeout, refuses redirects, waits out the
- * run's rate-limit pause, meters streamed answers, asks the retry decision after
- * every failure (the bot token request's included) and maps what is left to errors.
+ * run's rate-limit pause, asks for a new bot token one request at a time,
+ * meters streamed answers, asks the retry decision after every failure (the bot
+ * token request's included) and maps what is left to errors.
  */
 import type { IHttpRequestOptions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
@@ -182,6 +183,7 @@ export async function apiRequest<R extends ApiRequest>(ctx: Context, request: R,
 		const status = response.statusCode;
 		// A refused token: once more with a new one (fetched by one request of the run for all).
 		if (status === 401 && tokenFields && refusedToken === undefined) {
+			if (request.stream) await readErrorBody(response.body);
 			refusedToken = sentWith;
 			attempt--;
 			continue;
