@@ -323,7 +323,7 @@ describe('Task → Create never duplicates a task', () => {
 		const run = await bed.runNode(task());
 		expect(tpRequests().map((e) => e.status)).toEqual([429, 429, 429, 429]);
 		expect(run.error?.httpCode).toBe('429');
-		expect(run.error?.message).toMatch(/^The service is rate limiting requests; retry in 0 s/);
+		expect(run.error?.message).toMatch(/^Create a task \(item 0\): gave up after 4 attempts over \d+(\.\d)? s; the last answer was 429/);
 		expect(taskCount()).toBe(before);
 	});
 

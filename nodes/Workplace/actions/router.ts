@@ -22,8 +22,9 @@ async function runOperation(
 	if (!operation.request) {
 		throw new NodeOperationError(ctx.getNode(), 'This operation neither builds output nor sends a request', { itemIndex: i });
 	}
-	// What a POST makes is named after its resource ("the task may have been created").
-	const request = { subject: resource.name.toLowerCase(), ...(await operation.request.call(ctx, i)) };
+	// What a POST makes is named after its resource ("the task may have been created"),
+	// and messages that say what happened name the operation as its action reads.
+	const request = { subject: resource.name.toLowerCase(), operation: operation.action, ...(await operation.request.call(ctx, i)) };
 	if (operation.list) {
 		const returnAll = ctx.getNodeParameter('returnAll', i, false) as boolean;
 		let limit: number | undefined;

@@ -8,7 +8,7 @@ export { AREAS, TokenRequestFailure, type AreaDefinition } from './credentials';
 export { apiRequest } from './door';
 export { apiError, mayHaveBeenApplied, parseErrorBody } from './errors';
 export { multipartBody, type FilePart } from './multipart';
-export { paginate, readPage, type Page, type PageOptions } from './paging';
+export { paginate, positionFromToken, positionToken, readPage, type ListPosition, type Page, type PageOptions } from './paging';
 export * as read from './read';
 export {
 	backoffDelay,

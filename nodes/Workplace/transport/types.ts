@@ -26,6 +26,11 @@ export interface ApiRequest {
 	 */
 	subject?: string;
 	/**
+	 * What the request does, as the node's actions say it ("Get a knowledge base"),
+	 * named with the item in messages that say what happened. The router fills it.
+	 */
+	operation?: string;
+	/**
 	 * Hand back the response body as a stream (downloads): a MeteredBody that counts
 	 * and hashes the bytes as they pass and fails when the body ends short of its
 	 * Content-Length.
