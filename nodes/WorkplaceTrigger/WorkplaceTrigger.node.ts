@@ -91,17 +91,21 @@ export class WorkplaceTrigger implements INodeType {
 				displayName: 'Header Name',
 				name: 'secretHeader',
 				type: 'string',
+				// Masked (this and the next), as n8n's rules want for a name holding "secret";
+				// renaming would break saved workflows.
+				typeOptions: { password: true },
 				default: 'X-Webhook-Secret',
 				displayOptions: { show: { authentication: ['header'] } },
-				description: 'Header that carries the secret',
+				description: 'Header that carries the secret (X-Webhook-Secret unless changed)',
 			},
 			{
 				displayName: 'Query Parameter Name',
 				name: 'secretQuery',
 				type: 'string',
+				typeOptions: { password: true },
 				default: 'secret',
 				displayOptions: { show: { authentication: ['query'] } },
-				description: 'Query parameter of the webhook URL that carries the secret',
+				description: 'Query parameter of the webhook URL that carries the secret (secret unless changed)',
 			},
 			{
 				displayName: 'Secret',
