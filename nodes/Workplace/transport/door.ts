@@ -105,7 +105,7 @@ function unreadableJson(response: ApiResponse): boolean {
 
 /** Executes one request with the retry decision after each failure. Non-2xx answers become NodeApiError. */
 export async function apiRequest<R extends ApiRequest>(ctx: Context, request: R, itemIndex?: number): Promise<ResponseTo<R>> {
-	const { credential, prefix, refreshesOn401 } = AREAS[request.area];
+	const { credential, prefix } = AREAS[request.area];
 	// Checked before the credential is read, so a bad setting sends nothing.
 	const { policy, timeoutMs } = requestSettings(ctx, itemIndex);
 	let run: RunCredential;
@@ -117,7 +117,6 @@ export async function apiRequest<R extends ApiRequest>(ctx: Context, request: R,
 		throw new NodeOperationError(ctx.getNode(), message, { itemIndex, description: description ?? undefined });
 	}
 	const url = run.baseUrl + buildPath(prefix, request.path);
-	let resentAfterRefresh = false;
 
 	for (let attempt = 1; ; attempt++) {
 		const options = await httpOptions(request, url, timeoutMs);
@@ -152,15 +151,8 @@ export async function apiRequest<R extends ApiRequest>(ctx: Context, request: R,
 				}
 				throw networkError(ctx, outcome.network, itemIndex, attempt, decision.stop === 'mayHaveBeenApplied' ? request : undefined);
 			}
-			// n8n has already fetched a new token and resent the request once, except
-			// when the body could be read only once (multipart, streams): it refreshes
-			// but does not resend. Build that body again and send it once more here.
-			const singleUse = typeof request.body === 'function';
-			if (answered.statusCode === 401 && refreshesOn401 && singleUse && !resentAfterRefresh) {
-				resentAfterRefresh = true;
-				attempt--;
-				continue;
-			}
+			// A 401 here persisted after n8n fetched a new token and resent the request
+			// (multipart bodies included: their files are read again for the resend).
 			response = answered;
 		}
 

@@ -16,7 +16,7 @@ export interface ApiRequest {
 	/** Segments after the area prefix. Each is percent-encoded, so no id can change the path. */
 	path: Array<string | number>;
 	qs?: IDataObject;
-	/** JSON body, or a factory for bodies that can be sent only once (streams, multipart). */
+	/** JSON body, or a factory for a body built anew for every attempt (multipart, read from the binary store). */
 	body?: IDataObject | (() => Promise<BodyPart>);
 	/** Form-encoded body (application/x-www-form-urlencoded), instead of `body`. */
 	form?: Record<string, string>;
@@ -26,9 +26,9 @@ export interface ApiRequest {
 	 */
 	subject?: string;
 	/**
-	 * Hand back the response body as a stream (downloads): a MeteredBody that counts
-	 * and hashes the bytes as they pass and fails when the body ends short of its
-	 * Content-Length.
+	 * Hand back the response body as a stream (downloads): a MeteredBody whose meter
+	 * counts and hashes the bytes as they pass and fails the stream when the body
+	 * ends short of its Content-Length.
 	 */
 	stream?: boolean;
 	/**
