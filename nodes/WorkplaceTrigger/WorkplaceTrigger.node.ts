@@ -1,6 +1,7 @@
 import { timingSafeEqual } from 'crypto';
 import type {
 	IDataObject,
+	IHookFunctions,
 	INodeExecutionData,
 	INodeType,
 	INodeTypeDescription,
@@ -29,9 +30,6 @@ function firstValue(value: unknown): string | undefined {
  * Receives the bot's webhook events: POST { "events": [ … ] }. Answers 200 at
  * once and starts one execution with one item per event that passes the filter.
  */
-// The rule expects webhookMethods that register the address remotely; the service has no such
-// interface (the address is entered in its admin panel), so methods would be empty stubs.
-// eslint-disable-next-line @n8n/community-nodes/webhook-lifecycle-complete
 export class WorkplaceTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Workplace Trigger',
@@ -120,6 +118,22 @@ export class WorkplaceTrigger implements INodeType {
 				description: 'The shared secret the sender must present',
 			},
 		],
+	};
+
+	// The service has no interface to register a webhook address: it is entered in
+	// the admin panel by hand, so there is nothing to check, create or delete remotely.
+	webhookMethods = {
+		default: {
+			async checkExists(this: IHookFunctions): Promise<boolean> {
+				return true;
+			},
+			async create(this: IHookFunctions): Promise<boolean> {
+				return true;
+			},
+			async delete(this: IHookFunctions): Promise<boolean> {
+				return true;
+			},
+		},
 	};
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
