@@ -86,10 +86,13 @@ export class TokenRequestFailure extends Error {
 		message: string,
 		/** The token endpoint's answer: its status and Retry-After header. */
 		readonly answer?: { status: number; retryAfter?: unknown },
-		/** The network failure code when no answer came. */
-		readonly networkCode?: string,
+		/**
+		 * The network failure code when no answer came. Under `code`, where n8n's
+		 * credential test looks for it; the status is not under `status`, where
+		 * NodeApiError would swap the endpoint's words for its generic message.
+		 */
+		readonly code?: string,
 	) {
-		// Not under `status` or `code`: NodeApiError would swap the message for n8n's generic one.
 		super(message);
 		this.name = 'TokenRequestFailure';
 	}

@@ -130,13 +130,13 @@ export async function apiRequest<R extends ApiRequest>(ctx: Context, request: R,
 			const token = tokenFailureIn(error);
 			if (token) {
 				// No token, so this request was not sent: the token request's own decision applies.
-				const outcome: Outcome | undefined = token.answer ?? (token.networkCode ? { network: token.networkCode } : undefined);
+				const outcome: Outcome | undefined = token.answer ?? (token.code ? { network: token.code } : undefined);
 				const decision: RetryDecision = outcome ? decideRetry(TOKEN_REQUEST, outcome, attempt, policy) : { stop: 'final' };
 				if (outcome && 'retryAfterMs' in decision) {
 					await waitToRetry(ctx, outcome, decision);
 					continue;
 				}
-				throw token.networkCode ? networkError(ctx, token.networkCode, itemIndex, attempt) : asNodeError(ctx, error, itemIndex);
+				throw token.code ? networkError(ctx, token.code, itemIndex, attempt) : asNodeError(ctx, error, itemIndex);
 			}
 			const answered = thrownResponse(error);
 			if (!answered) {
