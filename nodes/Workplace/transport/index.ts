@@ -3,7 +3,7 @@
  * describe requests as data (ApiRequest); apiRequest (door.ts) executes them.
  */
 export { BASE_URL_EXPRESSION, buildPath, parseBaseUrl } from './baseUrl';
-export { incompleteBodyError, MeteredBody } from './body';
+export { incompleteBodyError, Meter, MeteredBody, type BinaryStream } from './body';
 export { AREAS, TokenRequestFailure, type AreaDefinition } from './credentials';
 export { apiRequest } from './door';
 export { apiError, mayHaveBeenApplied, parseErrorBody } from './errors';

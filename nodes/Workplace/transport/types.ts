@@ -16,7 +16,7 @@ export interface ApiRequest {
 	/** Segments after the area prefix. Each is percent-encoded, so no id can change the path. */
 	path: Array<string | number>;
 	qs?: IDataObject;
-	/** JSON body, or a factory for bodies that can be sent only once (streams, multipart). */
+	/** JSON body, or a factory for a body built anew for every attempt (multipart, read from the binary store). */
 	body?: IDataObject | (() => Promise<BodyPart>);
 	/** Form-encoded body (application/x-www-form-urlencoded), instead of `body`. */
 	form?: Record<string, string>;

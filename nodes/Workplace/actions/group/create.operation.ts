@@ -30,9 +30,10 @@ async function groupBody(
 	const binary = ctx.helpers.assertBinaryData(i, property);
 	const file = { field: 'file', fileName: binary.fileName || 'picture', contentType: binary.mimeType || 'application/octet-stream' };
 	let picture: FilePart;
-	if (binary.id) {
-		const { fileSize } = await ctx.helpers.getBinaryMetadata(binary.id);
-		picture = { ...file, content: await ctx.helpers.getBinaryStream(binary.id), size: fileSize };
+	const binaryId = binary.id;
+	if (binaryId) {
+		const { fileSize } = await ctx.helpers.getBinaryMetadata(binaryId);
+		picture = { ...file, content: async () => await ctx.helpers.getBinaryStream(binaryId), size: fileSize };
 	} else {
 		const buffer = await ctx.helpers.getBinaryDataBuffer(i, property);
 		picture = { ...file, content: buffer, size: buffer.length };

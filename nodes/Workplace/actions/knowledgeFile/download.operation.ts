@@ -73,7 +73,7 @@ export const download: OperationDefinition<StreamRequest> = {
 				answered = true;
 			} finally {
 				// Failed look-up: let go of the download's connection before the error surfaces.
-				if (!answered) body.destroy();
+				if (!answered) body.stream.destroy();
 			}
 			const meta = read.object(file?.meta);
 			fileName = read.text(meta?.originalName) ?? fileName;
@@ -84,7 +84,7 @@ export const download: OperationDefinition<StreamRequest> = {
 		mimeType ??= (extension && EXTENSION_MIME_TYPES[extension]) || 'application/octet-stream';
 
 		// n8n reads a path out of the name it is given; hand it one without separators, then keep the exact name.
-		const binary = await this.helpers.prepareBinaryData(body, fileName.replace(/[/\\]/g, '_'), mimeType);
+		const binary = await body.stored(this.helpers.prepareBinaryData(body.stream, fileName.replace(/[/\\]/g, '_'), mimeType));
 		binary.fileName = fileName;
 		delete binary.directory;
 		return [
@@ -94,8 +94,8 @@ export const download: OperationDefinition<StreamRequest> = {
 					knowledgeId,
 					originalName: fileName,
 					mimeType,
-					size: body.bytes,
-					sha256: body.sha256 ?? null,
+					size: body.meter.bytes,
+					sha256: body.meter.sha256 ?? null,
 				},
 				binary: { [property]: binary },
 			},
