@@ -100,7 +100,7 @@ export const reply: OperationDefinition = {
 			case 'picture': {
 				const file = await binaryFile(this, i, binaryProperty(this, i), 'Input Binary Field');
 				assertImage(this, i, file.mimeType);
-				return send(['bot', 'v1', 'message', 'picture'], async () => multipartBody([['replyToken', replyToken]], await file.part('file')));
+				return send(['bot', 'v1', 'message', 'picture'], async () => multipartBody([['replyToken', replyToken]], file.part('file')));
 			}
 			case 'quickReplies': {
 				const prompt = requiredText(this, i, 'text', 'Text');

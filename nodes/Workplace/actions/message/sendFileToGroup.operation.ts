@@ -29,7 +29,7 @@ export const sendFileToGroup: OperationDefinition = {
 		const sendAs = this.getNodeParameter('sendAs', i) as string;
 		const file = await binaryFile(this, i, binaryProperty(this, i), 'Input Binary Field');
 		const fields = withCaption(this, i, sendAs === 'picture', file, tid === undefined ? [['gid', gid]] : [['gid', gid], ['tid', tid]]);
-		return send(['bot', 'v1', 'group', sendAs === 'picture' ? 'picture' : 'file'], async () => multipartBody(fields, await file.part('file')));
+		return send(['bot', 'v1', 'group', sendAs === 'picture' ? 'picture' : 'file'], async () => multipartBody(fields, file.part('file')));
 	},
 	output(response, i, request) {
 		const to = chat(this, i);

@@ -35,7 +35,7 @@ export const sendToUser: OperationDefinition = {
 		}
 		const file = await binaryFile(this, i, binaryProperty(this, i), 'Input Binary Field');
 		const fields = withCaption(this, i, content === 'picture', file, [['uid', uid]]);
-		return send(['bot', 'v1', 'direct', content === 'picture' ? 'picture' : 'file'], async () => multipartBody(fields, await file.part('file')));
+		return send(['bot', 'v1', 'direct', content === 'picture' ? 'picture' : 'file'], async () => multipartBody(fields, file.part('file')));
 	},
 	output(response, i, request) {
 		return [{ json: sentOutput(request, response, { userId: textId(this, i, 'userId', 'User') }) }];
