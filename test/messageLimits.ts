@@ -59,5 +59,7 @@ export const LIMIT_ROWS: Array<[string, IDataObject, IDataObject, string]> = [
 	['column text 160', carousel({ text: s(160) }), carousel({ text: s(161) }), 'Invalid "Text" of column 1 in message 1, item 0: must be at most 160 characters (got 161)'],
 	['column text 60 with a title', carousel({ title: 'T', text: s(60) }), carousel({ title: 'T', text: s(61) }), 'Invalid "Text" of column 1 in message 1, item 0: must be at most 60 characters with an image or a title (got 61)'],
 	['column 4 buttons', carousel({ actions: [ack(), ack(), ack(), ack()] }), carousel({ actions: [ack(), ack(), ack(), ack(), ack()] }), 'Invalid "Buttons" of column 1 in message 1, item 0: at most 4 buttons are allowed (got 5)'],
+	['uri button link 1000', buttons({ actions: [{ type: 'uri', label: 'Open', linkUri: url(1000) }] }), buttons({ actions: [{ type: 'uri', label: 'Open', linkUri: url(1001) }] }), 'Invalid "Link URI" of button 1 in message 1, item 0: must be at most 1000 characters (got 1001)'],
+	['library button URL 1000', buttons({ actions: [{ type: 'library', label: 'Doc', url: url(1000) }] }), buttons({ actions: [{ type: 'library', label: 'Doc', url: url(1001) }] }), 'Invalid "URL" of button 1 in message 1, item 0: must be at most 1000 characters (got 1001)'],
 	['quick-reply icon URL 1000', withQuickReply({ imageUrl: url(1000) }), withQuickReply({ imageUrl: url(1001) }, 2), 'Invalid "Image URL" of quick reply 1 in message 1, item 0: must be at most 1000 characters (got 1001)'],
 ];
