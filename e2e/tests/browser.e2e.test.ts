@@ -10,6 +10,7 @@ import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { selectors, type Locator, type Page } from 'playwright-core';
 
+import { redactedHeader } from '../../emulator/requestLog';
 import { startEmulator, type Emulator } from '../../emulator/server';
 import type { ResourceDefinition } from '../../nodes/Workplace/actions/types';
 import { launchChromium, step, type Chromium } from '../lib/browser';
@@ -157,7 +158,8 @@ describe('the Workplace node in n8n 2.41.1, in headless Chromium', () => {
 			const calls = emulator.logFor('GET', '/api/v1/knowledge');
 			expect(calls.length).toBeGreaterThan(0);
 			expect(calls.map((call) => call.status)).toEqual(calls.map(() => 200));
-			expect(calls.every((call) => call.headers['x-api-key'] === emulator.credentials.apiKey)).toBe(true);
+			// The log shows a credential as its fingerprint (emulator/requestLog.ts).
+			expect(calls.every((call) => call.headers['x-api-key'] === redactedHeader('x-api-key', emulator.credentials.apiKey))).toBe(true);
 			await page.screenshot({ path: path.join(DOCS, 'e2e-get-many-output.png') });
 		});
 	});
@@ -175,7 +177,12 @@ describe('the message builder', () => {
 			expect(await ndv.getByTestId('parameter-input-resource').locator('input').inputValue()).toBe('Message');
 			expect(await ndv.getByTestId('parameter-input-operation').locator('input').inputValue()).toBe('Send to Group or Topic');
 			for (const label of ['Messages', 'Buttons', 'Quick Replies']) await ndv.getByText(label, { exact: true }).first().waitFor();
+			// Tall enough for the card and its buttons, scrolled to them.
+			const viewport = page.viewportSize();
+			await page.setViewportSize({ width: 1440, height: 1500 });
+			await ndv.getByText('Buttons', { exact: true }).first().scrollIntoViewIfNeeded();
 			await page.screenshot({ path: path.join(DOCS, 'e2e-message-builder.png') });
+			if (viewport) await page.setViewportSize(viewport);
 		});
 	});
 });
