@@ -10,10 +10,11 @@ import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { selectors, type Locator, type Page } from 'playwright-core';
 
+import { redactedHeader } from '../../emulator/requestLog';
 import { startEmulator, type Emulator } from '../../emulator/server';
 import type { ResourceDefinition } from '../../nodes/Workplace/actions/types';
 import { launchChromium, step, type Chromium } from '../lib/browser';
-import { EXAMPLE_CREDENTIALS, exampleCredential } from '../lib/examples';
+import { EXAMPLE_CREDENTIALS, exampleCredential, exampleWorkflows } from '../lib/examples';
 import { N8n, N8nRest, OWNER, ROOT, installCommunityPackage } from '../lib/n8n';
 
 // The package as n8n loads it: the table from dist/, not from the sources.
@@ -23,6 +24,9 @@ const { RESOURCES } = require(path.join(ROOT, 'dist', 'nodes', 'Workplace', 'act
 
 const DOCS = path.join(ROOT, 'docs');
 const KB_CREDENTIAL = EXAMPLE_CREDENTIALS.workplaceKnowledgeBaseApi;
+// The message builder is shown as the alert example fills it in.
+const ALERT = exampleWorkflows().find((e) => e.file === 'group-alert-with-buttons.json')!;
+const ALERT_SENDER = 'Post the alert to the Alerts topic';
 // Generous: the CI machine has two cores, shared with other n8n instances.
 const UI_TIMEOUT = 60_000;
 
@@ -38,7 +42,8 @@ beforeAll(async () => {
 	emulator = await startEmulator();
 	n8n = new N8n();
 	await installCommunityPackage(n8n.userFolder);
-	await n8n.importCredentials([exampleCredential(emulator, 'workplaceKnowledgeBaseApi')]);
+	await n8n.importCredentials([exampleCredential(emulator, 'workplaceKnowledgeBaseApi'), exampleCredential(emulator, 'workplaceBotApi')]);
+	await n8n.importWorkflows([ALERT.workflow]);
 	await n8n.start();
 	await new N8nRest(n8n.url).setupOwner();
 	browser = await launchChromium();
@@ -153,8 +158,31 @@ describe('the Workplace node in n8n 2.41.1, in headless Chromium', () => {
 			const calls = emulator.logFor('GET', '/api/v1/knowledge');
 			expect(calls.length).toBeGreaterThan(0);
 			expect(calls.map((call) => call.status)).toEqual(calls.map(() => 200));
-			expect(calls.every((call) => call.headers['x-api-key'] === emulator.credentials.apiKey)).toBe(true);
+			// The log shows a credential as its fingerprint (emulator/requestLog.ts).
+			expect(calls.every((call) => call.headers['x-api-key'] === redactedHeader('x-api-key', emulator.credentials.apiKey))).toBe(true);
 			await page.screenshot({ path: path.join(DOCS, 'e2e-get-many-output.png') });
+		});
+	});
+});
+
+describe('the message builder', () => {
+	test('shows a buttons message with its buttons, their action types and a quick reply, as the alert example fills it in', async () => {
+		await step(page, 'message-builder', async () => {
+			const node = ALERT.workflow.nodes.find((n) => n.name === ALERT_SENDER)!;
+			// The editor opens a node's parameters from its address.
+			await page.goto(`${n8n.url}/workflow/${ALERT.id}/${node.id}`);
+			await dismissDialogs(page);
+			const ndv = page.getByTestId('ndv');
+			await ndv.waitFor();
+			expect(await ndv.getByTestId('parameter-input-resource').locator('input').inputValue()).toBe('Message');
+			expect(await ndv.getByTestId('parameter-input-operation').locator('input').inputValue()).toBe('Send to Group or Topic');
+			for (const label of ['Messages', 'Buttons', 'Quick Replies']) await ndv.getByText(label, { exact: true }).first().waitFor();
+			// Tall enough for the card and its buttons, scrolled to them.
+			const viewport = page.viewportSize();
+			await page.setViewportSize({ width: 1440, height: 1500 });
+			await ndv.getByText('Buttons', { exact: true }).first().scrollIntoViewIfNeeded();
+			await page.screenshot({ path: path.join(DOCS, 'e2e-message-builder.png') });
+			if (viewport) await page.setViewportSize(viewport);
 		});
 	});
 });

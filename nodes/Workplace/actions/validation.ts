@@ -10,7 +10,8 @@ import { positiveId } from '../shared/positiveId';
 
 export { invalid, pathSafeIdProblem };
 
-function describe(value: unknown): string {
+/** A value as an error message shows it: quoted and cut at 40 characters, or its kind. */
+export function describe(value: unknown): string {
 	if (value === undefined) return 'nothing';
 	if (value === null) return 'null';
 	if (typeof value === 'string') return value.length > 40 ? `"${value.slice(0, 40)}…"` : `"${value}"`;
@@ -72,7 +73,7 @@ export function oneOrMoreOf<T extends string>(
  */
 export function textId(ctx: IExecuteFunctions, i: number, parameter: string, field: string): string {
 	const raw = ctx.getNodeParameter(parameter, i, '', { extractValue: true }) as unknown;
-	const text = typeof raw === 'number' ? String(raw) : typeof raw === 'string' ? raw.trim() : undefined;
+	const text = typeof raw === 'number' ? String(raw) : typeof raw === 'string' ? raw.trim() : raw === undefined || raw === null ? '' : undefined;
 	if (text === undefined) throw invalid(ctx, i, field, `expected an ID, got ${describe(raw)}`);
 	const problem = pathSafeIdProblem(text);
 	if (problem) throw invalid(ctx, i, field, problem);
@@ -93,4 +94,11 @@ export function idList(ctx: IExecuteFunctions, i: number, parameter: string, fie
 	}
 	if (ids.length === 0) throw invalid(ctx, i, field, 'at least one user ID is required');
 	return [...new Set(ids)];
+}
+
+/** Like textId, for an id that may be left empty (then undefined). */
+export function optionalTextId(ctx: IExecuteFunctions, i: number, parameter: string, field: string): string | undefined {
+	const raw = ctx.getNodeParameter(parameter, i, '', { extractValue: true }) as unknown;
+	if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '')) return undefined;
+	return textId(ctx, i, parameter, field);
 }

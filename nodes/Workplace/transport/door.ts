@@ -195,6 +195,7 @@ export async function apiRequest<R extends ApiRequest>(ctx: Context, request: R,
 				const unexpected = unexpectedBody(response);
 				if (unexpected) throw unexpectedAnswerError(ctx, request, response, unexpected, 'a JSON answer', itemIndex);
 			}
+			response.attempts = attempt;
 			return response as ResponseTo<R>;
 		}
 		if (status >= 300 && status < 400) throw redirectError(ctx, request, response, url, itemIndex);

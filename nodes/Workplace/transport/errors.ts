@@ -63,8 +63,8 @@ export function thrownResponse(error: unknown): ApiResponse | undefined {
  * sending): it may have been carried out, and it was not resent, because
  * resending could do it twice.
  */
-export function mayHaveBeenApplied(request: Pick<ApiRequest, 'subject'>): string {
-	return `; ${mayHaveBeenCreated(request.subject)}`;
+export function mayHaveBeenApplied(request: Pick<ApiRequest, 'subject' | 'effect'>): string {
+	return `; ${mayHaveBeenCreated(request.subject, request.effect)}`;
 }
 
 const NETWORK_MESSAGES: Record<string, string> = {
@@ -131,7 +131,7 @@ export function unexpectedAnswerError(
 		contentTypeOf(response.headers),
 		unexpected,
 		expected,
-		consequenceOf(request.method, request.subject),
+		consequenceOf(request.method, request.subject, request.effect),
 	);
 	return new NodeApiError(ctx.getNode(), { message: told.message } as JsonObject, { ...told, itemIndex });
 }

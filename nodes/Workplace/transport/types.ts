@@ -25,6 +25,8 @@ export interface ApiRequest {
 	 * ("the task may have been created"). The router fills it from the resource name.
 	 */
 	subject?: string;
+	/** What such a POST may have done to its subject: `created` (default) or, for a message, `delivered`. */
+	effect?: 'created' | 'delivered';
 	/**
 	 * What the request does, as the node's actions say it ("Get a knowledge base"),
 	 * named with the item in messages that say what happened. The router fills it.
@@ -55,6 +57,8 @@ export interface ApiResponse<T = unknown> {
 	statusCode: number;
 	headers: Record<string, string | string[] | undefined>;
 	body: T;
+	/** Attempts it took, the answered one included (more than 1 after a 429 or a refused connection, for a POST). */
+	attempts?: number;
 }
 
 /** The answer a request of type R gets: a metered stream for a streamed request, else the parsed JSON. */

@@ -112,15 +112,15 @@ export function notTheJsonExpected(
 }
 
 /** Said of a POST whose fate is unknown: it may have been carried out, and it was not resent, because resending could do it twice. */
-export function mayHaveBeenCreated(subject: string | undefined): string {
-	const what = subject ? `the ${subject} may have been created` : 'the request may have been carried out';
+export function mayHaveBeenCreated(subject: string | undefined, effect: 'created' | 'delivered' = 'created'): string {
+	const what = subject ? `the ${subject} may have been ${effect}` : 'the request may have been carried out';
 	return `${what} even so. It was not retried automatically, to avoid a duplicate: check before running this item again`;
 }
 
 /** Whether a request that succeeded at the service but could not be read may have changed something. */
-export function consequenceOf(method: string, subject: string | undefined): string {
+export function consequenceOf(method: string, subject: string | undefined, effect?: 'created' | 'delivered'): string {
 	if (method === 'GET' || method === 'HEAD') return 'it was a read, so nothing was changed';
-	if (method === 'POST') return mayHaveBeenCreated(subject);
+	if (method === 'POST') return mayHaveBeenCreated(subject, effect);
 	return 'the service reported success, so the change has probably been made; sending it again is safe';
 }
 
