@@ -1,5 +1,7 @@
 import type { IAuthenticateGeneric, Icon, ICredentialType, INodeProperties } from 'n8n-workflow';
 
+import { baseUrlProperty, CREDENTIAL_ICON, CREDENTIALS_DOCUMENTATION_URL } from '../nodes/Workplace/shared/credentialParts';
+
 /**
  * Task-projects interface: every request carries `Authorization: Bearer <JWT>`.
  *
@@ -15,23 +17,12 @@ export class WorkplaceTaskProjectsApi implements ICredentialType {
 
 	displayName = 'Workplace Task Projects API';
 
-	icon: Icon = {
-		light: 'file:../nodes/Workplace/workplace.svg',
-		dark: 'file:../nodes/Workplace/workplace.dark.svg',
-	};
+	icon: Icon = CREDENTIAL_ICON;
 
-	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-workplace#credentials';
+	documentationUrl = CREDENTIALS_DOCUMENTATION_URL;
 
 	properties: INodeProperties[] = [
-		{
-			displayName: 'Base URL',
-			name: 'baseUrl',
-			type: 'string',
-			default: '',
-			required: true,
-			placeholder: 'https://workplace.example.com',
-			description: 'Address of the service, without the /api/v1 suffix',
-		},
+		baseUrlProperty('Address of the service, without the /api/v1 suffix'),
 		{
 			displayName: 'JWT',
 			name: 'token',

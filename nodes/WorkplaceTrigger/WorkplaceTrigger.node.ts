@@ -1,7 +1,6 @@
 import { timingSafeEqual } from 'crypto';
 import type {
 	IDataObject,
-	IHookFunctions,
 	INodeExecutionData,
 	INodeType,
 	INodeTypeDescription,
@@ -30,6 +29,9 @@ function firstValue(value: unknown): string | undefined {
  * Receives the bot's webhook events: POST { "events": [ … ] }. Answers 200 at
  * once and starts one execution with one item per event that passes the filter.
  */
+// The rule expects webhookMethods that register the address remotely; the service has no such
+// interface (the address is entered in its admin panel), so methods would be empty stubs.
+// eslint-disable-next-line @n8n/community-nodes/webhook-lifecycle-complete
 export class WorkplaceTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Workplace Trigger',
@@ -114,22 +116,6 @@ export class WorkplaceTrigger implements INodeType {
 				description: 'The shared secret the sender must present',
 			},
 		],
-	};
-
-	// The document shows no way to register a webhook address: it is entered in the
-	// admin panel by hand, so there is nothing to check, create or delete remotely.
-	webhookMethods = {
-		default: {
-			async checkExists(this: IHookFunctions): Promise<boolean> {
-				return true;
-			},
-			async create(this: IHookFunctions): Promise<boolean> {
-				return true;
-			},
-			async delete(this: IHookFunctions): Promise<boolean> {
-				return true;
-			},
-		},
 	};
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {

@@ -24,8 +24,14 @@ import {
 
 export const RESOURCES: ResourceDefinition[] = [knowledgeBase, knowledgeFile, task, topic, group, groupTopic, user, messageAction];
 
-export function findOperation(resource: string, operation: string): OperationDefinition | undefined {
-	return RESOURCES.find((r) => r.value === resource)?.operations.find((o) => o.value === operation);
+/** The operation a node runs, with the resource it belongs to. */
+export function findOperation(
+	resource: string,
+	operation: string,
+): { resource: ResourceDefinition; operation: OperationDefinition } | undefined {
+	const found = RESOURCES.find((r) => r.value === resource);
+	const op = found?.operations.find((o) => o.value === operation);
+	return found && op ? { resource: found, operation: op } : undefined;
 }
 
 /** The Resource selector, each resource's Operation selector, and every operation's fields. */

@@ -11,14 +11,9 @@
  *     the body refused: nothing could have been created.
  * Messages never contain the token.
  */
-import type {
-	ICredentialsDecrypted,
-	ICredentialTestFunctions,
-	IDataObject,
-	INodeCredentialTestResult,
-} from 'n8n-workflow';
+import type { ICredentialsDecrypted, ICredentialTestFunctions, INodeCredentialTestResult } from 'n8n-workflow';
 
-import { parseBaseUrl } from '../transport';
+import { parseBaseUrl, read } from '../transport';
 import { jwtProblem, bareToken } from '../transport/jwt';
 
 interface LegacyFullResponse {
@@ -27,9 +22,8 @@ interface LegacyFullResponse {
 }
 
 function serviceMessage(body: unknown): string | undefined {
-	const b = (typeof body === 'string' ? safeJson(body) : body) as IDataObject | undefined;
-	const message = b && typeof b === 'object' ? b.message : undefined;
-	return typeof message === 'string' && message !== '' ? message.slice(0, 300) : undefined;
+	const message = read.text(read.object(typeof body === 'string' ? safeJson(body) : body)?.message);
+	return message?.slice(0, 300);
 }
 
 function safeJson(text: string): unknown {
@@ -92,7 +86,7 @@ export async function workplaceTaskProjectsApiTest(
 	}
 	if (status >= 200 && status < 300) {
 		// Not expected: the service created something from an empty body. Say so.
-		const id = (response.body as IDataObject | undefined)?.id;
+		const id = read.object(response.body)?.id;
 		return {
 			status: 'OK',
 			message: `The service accepted the token, but it also accepted an empty task${typeof id === 'string' ? ` (${id})` : ''}; remove it`,

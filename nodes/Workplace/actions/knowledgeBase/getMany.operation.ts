@@ -8,7 +8,7 @@ export const getMany: OperationDefinition = {
 	description: 'List knowledge bases, page by page',
 	properties: [...returnAllOrLimit('knowledge bases')],
 	request() {
-		return { area: 'knowledgeBase', method: 'GET', path: ['knowledge'], idempotent: true };
+		return { area: 'knowledgeBase', method: 'GET', path: ['knowledge'] };
 	},
 	list: { pageSize: 100 },
 };
