@@ -12,6 +12,7 @@ import path from 'node:path';
 import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeParameters, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
 import type { EmulatorAccess } from '../emulator/clientCredentials';
+import { AUTO_REQUESTS_IN_PARALLEL } from '../nodes/Workplace/transport';
 import { InMemoryCredentialsHelper, initHarnessEnv, loadCommunityPackage, runWorkflow, type BinaryMode, type RunWorkflowResult, type WorkflowJson } from '../test/harness/engine';
 import { emulatorCredential, singleNodeWorkflow } from '../test/harness/testbed';
 
@@ -107,12 +108,13 @@ export function oneNode(node: Omit<INode, 'id' | 'name' | 'position' | 'typeVers
 	return workflow;
 }
 
-/** The Workplace node's parameters for running `parallel` items at a time. */
-export const inParallel = (parallel: number): INodeParameters => ({ requestsInParallel: parallel });
-/** What the Workplace node does with its parallelism left at its default, for the table. */
-export const DEFAULTS_LABEL = 'one at a time';
+/** The Workplace node's parameters (type version 2) for running `parallel` items at a time. */
+export const inParallel = (parallel: number): INodeParameters => ({ options: { batching: { batch: { requestsInParallel: parallel } } } });
+/** What the Workplace node does with Batching left unset, for the table. */
+export const DEFAULTS_LABEL = `reads ${AUTO_REQUESTS_IN_PARALLEL} at a time`;
 
-export const workplace = (parameters: INodeParameters, items: INodeExecutionData[]) => singleNodeWorkflow(parameters, { items });
+/** The Workplace node at its current type version (2) running `parameters` on `items`. */
+export const workplace = (parameters: INodeParameters, items: INodeExecutionData[]) => singleNodeWorkflow(parameters, { items, typeVersion: 2 });
 export const raw = (job: string, items: INodeExecutionData[]) => oneNode({ type: 'bench.raw', parameters: { job } }, items);
 export const outputOf = (result: RunWorkflowResult) => result.items('Workplace');
 export const byId = (value: string | number) => ({ __rl: true, mode: 'id', value: String(value) });

@@ -13,7 +13,7 @@ import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import type { EmulatorAccess } from '../emulator/clientCredentials';
 import type { WorkflowJson } from '../test/harness/engine';
-import { byId, httpRequestKbGet, kbGetLoop, measure, outputOf, RAW_JOBS, raw, run, setUpEngine, workplace } from './common';
+import { byId, httpRequestKbGet, inParallel, kbGetLoop, measure, outputOf, RAW_JOBS, raw, run, setUpEngine, workplace } from './common';
 
 export interface SlowLinkStart {
 	kind: 'start';
@@ -68,7 +68,7 @@ async function main(config: SlowLinkStart): Promise<void> {
 		rawClose: timed('rawClose', raw('close', items)),
 		httpRequest: timed('httpRequest', httpRequestKbGet(access, 'inline', items)),
 		nodeDefaults: timed('nodeDefaults', node({})),
-		...Object.fromEntries(config.parallelism.map((p) => [`node${p}`, timed(`node${p}`, node({ requestsInParallel: p }))])),
+		...Object.fromEntries(config.parallelism.map((p) => [`node${p}`, timed(`node${p}`, node(inParallel(p)))])),
 	};
 	// Warm-up: JIT, module loading, the HTTP Request node's first load.
 	for (const variant of Object.values(variants)) await variant();

@@ -15,6 +15,7 @@ import path from 'node:path';
 import type { IDataObject } from 'n8n-workflow';
 
 import type { EmulatorAccess } from '../emulator/clientCredentials';
+import { MAX_REQUESTS_IN_PARALLEL } from '../nodes/Workplace/transport';
 import { writeLineChart } from './chart';
 import { askChild, check, DEFAULTS_LABEL, int, ms, ROOT, x, type Row } from './common';
 import type { ProxyConfig, ProxyReady } from './delay-proxy-child';
@@ -23,9 +24,9 @@ import type { SlowLinkResults, SlowLinkStart } from './slow-link-child';
 const ONE_WAY_MS = int('BENCH_ONE_WAY_MS', 10);
 const ITEMS = int('BENCH_SLOW_ITEMS', 100);
 const RUNS = int('BENCH_SLOW_RUNS', 3);
-const PARALLELISM = [1, 2, 4, 8, 16, 32, 50];
 /** The node's highest Requests in Parallel. */
-const HIGHEST = PARALLELISM[PARALLELISM.length - 1];
+const HIGHEST = MAX_REQUESTS_IN_PARALLEL;
+const PARALLELISM = [1, 2, 4, 8, 16, 32, 64, HIGHEST];
 
 /** A self-signed certificate for 127.0.0.1, valid one day, in `dir`. */
 function makeCertificate(dir: string): { certFile: string; keyFile: string } {

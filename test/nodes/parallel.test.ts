@@ -208,3 +208,34 @@ describe('connections', () => {
 		expect(new Set(sent.map((e) => e.headers.connection))).toEqual(new Set(['close']));
 	});
 });
+
+describe('per-run work', () => {
+	// n8n resolves every getNodeParameter call anew; spying on its resolver counts them.
+	const { ExecuteContext } = jest.requireActual<typeof import('n8n-core')>('n8n-core');
+	const reads = () => {
+		const spy = jest.spyOn(ExecuteContext.prototype as unknown as { _getNodeParameter: (name: string) => unknown }, '_getNodeParameter');
+		return { of: (name: string) => spy.mock.calls.filter(([n]) => n === name).length, restore: () => spy.mockRestore() };
+	};
+
+	it('reads a parameter without an expression once per run, one with an expression once per item', async () => {
+		const ids = addFiles(20);
+		const counter = reads();
+		try {
+			const run = await bed.runNode(fileGet(4), { items: ids.map((fileId) => ({ json: { fileId } })) });
+			expect(run.json.map((j) => j.id)).toEqual(ids);
+			expect(counter.of('knowledgeId')).toBe(1);
+			expect(counter.of('fileId')).toBe(20);
+			expect(counter.of('retryOptions')).toBe(1);
+		} finally {
+			counter.restore();
+		}
+	});
+
+	it('still fails every item on its own when a value without an expression is invalid', async () => {
+		const ids = addFiles(3);
+		const fromList = { __rl: true, mode: 'list', value: 'x' };
+		const run = await bed.runNode(fileGet(2, { knowledgeId: fromList }), { items: ids.map((fileId) => ({ json: { fileId } })), continueOnFail: true });
+		expect(run.json.map((j) => j.error)).toEqual([0, 1, 2].map((i) => `Invalid "Knowledge Base" in item ${i}: must be a positive whole number, got "x"`));
+		expect(bed.emulator.log).toEqual([]);
+	});
+});

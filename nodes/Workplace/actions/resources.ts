@@ -97,7 +97,12 @@ function withRequestOptions(operation: OperationDefinition): INodeProperties[] {
 	const rest = operation.properties.filter((p) => p !== own);
 	const options = [...(own?.options ?? []), ...requestOptions()] as INodeProperties[];
 	options.sort((a, b) => a.displayName.localeCompare(b.displayName));
-	const v2: INodeProperties = { ...(own ?? optionsCollection([])), options, displayOptions: V2 };
+	const v2: INodeProperties = {
+		...(own ?? optionsCollection([])),
+		description: own?.description ?? 'Optional settings: how many items are sent at once, how failed requests are retried, how long to wait for an answer',
+		options,
+		displayOptions: V2,
+	};
 	return [...rest, ...(own ? [{ ...own, displayOptions: V1 }] : []), v2];
 }
 
@@ -111,6 +116,7 @@ function requestOptions(): INodeProperties[] {
 			type: 'fixedCollection',
 			typeOptions: { multipleValues: false },
 			default: { batch: {} },
+			description: `How many items are sent to the service at the same time; unset, reads, replaces and deletes go ${AUTO_REQUESTS_IN_PARALLEL} at a time and creates one after another`,
 			options: [
 				{
 					displayName: 'Batching',

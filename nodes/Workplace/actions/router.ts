@@ -8,6 +8,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { apiRequest, AREAS, AUTO_REQUESTS_IN_PARALLEL, paginate, read, requestsInParallelSetting, safeToRepeat, type ApiRequest } from '../transport';
+import { readingConstantsOnce } from './constantParameters';
 import { findOperation } from './resources';
 import type { OperationDefinition, ResourceDefinition } from './types';
 import { invalid } from './validation';
@@ -151,19 +152,21 @@ async function runItems(
 }
 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	const items = this.getInputData();
-	const resource = this.getNodeParameter('resource', 0) as string;
-	const operationName = this.getNodeParameter('operation', 0) as string;
+	// Operations read parameters without expressions once per run, not once per item.
+	const ctx = readingConstantsOnce(this);
+	const items = ctx.getInputData();
+	const resource = ctx.getNodeParameter('resource', 0) as string;
+	const operationName = ctx.getNodeParameter('operation', 0) as string;
 	const found = findOperation(resource, operationName);
 	if (!found) {
-		throw new NodeOperationError(this.getNode(), `The operation "${operationName}" of "${resource}" is not supported`);
+		throw new NodeOperationError(ctx.getNode(), `The operation "${operationName}" of "${resource}" is not supported`);
 	}
 	const { operation } = found;
 	// Read once, with item 0, and checked before anything is sent.
-	const setting = operation.request ? requestsInParallelSetting(this) : 1;
+	const setting = operation.request ? requestsInParallelSetting(ctx) : 1;
 
-	const output = (await runItems(this, found.resource, operation, items.length, setting)).flat();
-	const hints = operation.hints?.call(this, output) ?? [];
-	if (hints.length > 0) this.addExecutionHints(...hints);
+	const output = (await runItems(ctx, found.resource, operation, items.length, setting)).flat();
+	const hints = operation.hints?.call(ctx, output) ?? [];
+	if (hints.length > 0) ctx.addExecutionHints(...hints);
 	return [output];
 }

@@ -8,8 +8,9 @@
  * Timeout" collection (`retryOptions`) at the top level; they are still read,
  * with version 1's meaning (one item at a time unless set).
  */
-import type { IDataObject, INodeParameters, NodeParameterValueType } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
+import { hasExpression } from '../shared/hasExpression';
 import { invalid } from '../shared/invalid';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry';
 import type { Context } from './types';
@@ -43,14 +44,6 @@ export interface RequestSettings {
 }
 
 const DEFAULTS: RequestSettings = { policy: DEFAULT_RETRY_POLICY, timeoutMs: DEFAULT_TIMEOUT_MS };
-
-/** Whether a stored parameter holds an expression anywhere, so its value may differ per item. */
-function hasExpression(value: NodeParameterValueType | INodeParameters | undefined): boolean {
-	if (typeof value === 'string') return value.startsWith('=');
-	if (Array.isArray(value)) return value.some((v) => hasExpression(v as NodeParameterValueType));
-	if (value && typeof value === 'object') return Object.values(value).some((v) => hasExpression(v as NodeParameterValueType));
-	return false;
-}
 
 function version(ctx: Context): number {
 	return ctx.getNode().typeVersion >= 2 ? 2 : 1;
