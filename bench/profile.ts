@@ -4,7 +4,7 @@
  * emulator (a child process), under V8's CPU profiler: the same sampling
  * profiler as `node --cpu-prof`, started through node:inspector after a
  * warm-up so module loading and start-up are not in the profile. Writes
- * build/profile/kb-get.cpuprofile (open it in Chrome DevTools) and prints the
+ * build/profile/kb-get-<target>.cpuprofile (open it in Chrome DevTools) and prints the
  * top ten frames by self time and the time by origin (n8n-core, axios, the
  * node's own code, Node's internals, ...).
  */
@@ -13,7 +13,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { Session, type Profiler } from 'node:inspector/promises';
 import path from 'node:path';
 
-import { askChild, byId, int, outputOf, ROOT, run, setUpEngine, workplace } from './common';
+import { askChild, byId, httpRequestKbGet, int, outputOf, ROOT, run, setUpEngine, workplace } from './common';
 import type { ChildReady } from './emulator-child';
 
 const ITEMS = int('BENCH_ITEMS', 1000);
@@ -68,7 +68,12 @@ async function main(): Promise<void> {
 		const ready = await askChild<ChildReady>(child, {}, 'ready');
 		await setUpEngine(ready, 'default');
 		const items = Array.from({ length: ITEMS }, () => ({ json: { id: 1 } }));
-		const workflow = workplace({ resource: 'knowledgeBase', operation: 'get', knowledgeId: byId('={{ $json.id }}') }, items);
+		// BENCH_PROFILE=httpRequest profiles n8n's HTTP Request node (header inline) the same way, for comparison.
+		const target = process.env.BENCH_PROFILE ?? 'workplace';
+		const workflow =
+			target === 'httpRequest'
+				? httpRequestKbGet(ready, 'inline', items)
+				: workplace({ resource: 'knowledgeBase', operation: 'get', knowledgeId: byId('={{ $json.id }}') }, items);
 		const once = async () => {
 			const { ms, result } = await run(workflow);
 			if (outputOf(result).length !== ITEMS) throw new Error('profile: wrong output');
@@ -87,19 +92,19 @@ async function main(): Promise<void> {
 
 		const dir = path.join(ROOT, 'build/profile');
 		mkdirSync(dir, { recursive: true });
-		writeFileSync(path.join(dir, 'kb-get.cpuprofile'), JSON.stringify(profile));
+		writeFileSync(path.join(dir, `kb-get-${target}.cpuprofile`), JSON.stringify(profile));
 		const { frames, origins, totalMs } = summarise(profile);
 		const items_ = ITEMS * RUNS;
 		const perItem = (v: number) => `${((v / items_) * 1000).toFixed(1)} µs/item`;
 		const pct = (v: number) => `${((v / totalMs) * 100).toFixed(1)}%`;
-		console.log(`${RUNS} runs × ${ITEMS} Knowledge Base → Get (node defaults): ${(took / items_).toFixed(3)} ms/item wall time; profile ${totalMs.toFixed(0)} ms, sampled on this process only`);
+		console.log(`${RUNS} runs × ${ITEMS} Knowledge Base → Get (${target}, defaults): ${(took / items_).toFixed(3)} ms/item wall time; profile ${totalMs.toFixed(0)} ms, sampled on this process only`);
 		console.log('\nTop ten frames by self time:');
 		frames.slice(0, 10).forEach((f, k) => console.log(`${String(k + 1).padStart(2)}. ${pct(f.selfMs).padStart(6)}  ${perItem(f.selfMs).padStart(14)}  ${f.name}  ${f.where}  [${f.origin}]`));
 		console.log('\nSelf time by origin:');
 		for (const [from, v] of [...origins.entries()].sort((a, b) => b[1] - a[1]).slice(0, 14)) {
 			console.log(`${pct(v).padStart(6)}  ${perItem(v).padStart(14)}  ${from}`);
 		}
-		writeFileSync(path.join(dir, 'kb-get-summary.json'), `${JSON.stringify({ items: items_, msPerItem: took / items_, totalMs, top: frames.slice(0, 10), origins: Object.fromEntries(origins) }, null, 2)}\n`);
+		writeFileSync(path.join(dir, `kb-get-${target}-summary.json`), `${JSON.stringify({ items: items_, msPerItem: took / items_, totalMs, top: frames.slice(0, 10), origins: Object.fromEntries(origins) }, null, 2)}\n`);
 	} finally {
 		child.send({ kind: 'close' });
 	}
