@@ -132,8 +132,8 @@ async function runItems(
 	// One item at a time until one succeeds, or, where no token is fetched, until the first request is built.
 	const slots: Array<Promise<void>> = [];
 	while (next < count && failures.size === 0 && !succeeded) {
-		const item = runOne(next++);
 		const ready = new Promise<void>((resolve) => (firstBuilt = resolve));
+		const item = runOne(next++);
 		await Promise.race([item, ready]);
 		firstBuilt = () => undefined;
 		if (first && !AREAS[first.area].refreshesOn401) {
