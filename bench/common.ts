@@ -82,9 +82,9 @@ export let helper: InMemoryCredentialsHelper;
 let nodeTypes: ReturnType<typeof loadCommunityPackage>['nodeTypes'];
 
 /** The harness environment, this package from dist/, the raw node, and every credential pointing at `access`. */
-export async function setUpEngine(access: EmulatorAccess, binaryDataMode: BinaryMode = 'filesystem'): Promise<void> {
+export async function setUpEngine(access: EmulatorAccess, binaryDataMode: BinaryMode = 'filesystem', packageRoot = ROOT): Promise<void> {
 	await initHarnessEnv({ binaryDataMode });
-	const loaded = loadCommunityPackage(ROOT);
+	const loaded = loadCommunityPackage(packageRoot);
 	nodeTypes = loaded.nodeTypes;
 	nodeTypes.add(new BenchRaw(), 'bench.raw');
 	helper = new InMemoryCredentialsHelper(loaded.credentialTypes);

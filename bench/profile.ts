@@ -13,7 +13,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { Session, type Profiler } from 'node:inspector/promises';
 import path from 'node:path';
 
-import { askChild, byId, httpRequestKbGet, int, outputOf, ROOT, run, setUpEngine, workplace } from './common';
+import { askChild, byId, httpRequestKbGet, inParallel, int, outputOf, ROOT, run, setUpEngine, workplace } from './common';
 import type { ChildReady } from './emulator-child';
 
 const ITEMS = int('BENCH_ITEMS', 1000);
@@ -66,14 +66,17 @@ async function main(): Promise<void> {
 	});
 	try {
 		const ready = await askChild<ChildReady>(child, {}, 'ready');
-		await setUpEngine(ready, 'default');
+		// BENCH_PACKAGE_ROOT profiles another build of the package (e.g. a checkout of an earlier commit).
+		await setUpEngine(ready, 'default', process.env.BENCH_PACKAGE_ROOT);
 		const items = Array.from({ length: ITEMS }, () => ({ json: { id: 1 } }));
+		// BENCH_PROFILE_PARALLEL=1 profiles the node one item at a time (its defaults otherwise).
+		const parallel = process.env.BENCH_PROFILE_PARALLEL ? inParallel(Number(process.env.BENCH_PROFILE_PARALLEL)) : {};
 		// BENCH_PROFILE=httpRequest profiles n8n's HTTP Request node (header inline) the same way, for comparison.
 		const target = process.env.BENCH_PROFILE ?? 'workplace';
 		const workflow =
 			target === 'httpRequest'
 				? httpRequestKbGet(ready, 'inline', items)
-				: workplace({ resource: 'knowledgeBase', operation: 'get', knowledgeId: byId('={{ $json.id }}') }, items);
+				: workplace({ resource: 'knowledgeBase', operation: 'get', knowledgeId: byId('={{ $json.id }}'), ...parallel }, items);
 		const once = async () => {
 			const { ms, result } = await run(workflow);
 			if (outputOf(result).length !== ITEMS) throw new Error('profile: wrong output');
@@ -84,6 +87,8 @@ async function main(): Promise<void> {
 		const session = new Session();
 		session.connect();
 		await session.post('Profiler.enable');
+		// 200 µs between samples (V8's default is 1 ms): enough samples to see the node's own share.
+		await session.post('Profiler.setSamplingInterval', { interval: 200 });
 		await session.post('Profiler.start');
 		let took = 0;
 		for (let r = 0; r < RUNS; r++) took += await once();

@@ -28,10 +28,13 @@ function copy<T>(value: T): T {
 export function readingConstantsOnce(ctx: IExecuteFunctions): IExecuteFunctions {
 	const parameters = ctx.getNode().parameters;
 	const kept = new Map<string, unknown>();
+	const varies = new Map<string, boolean>();
 	const perRun = Object.create(ctx) as IExecuteFunctions;
+	const get = ctx.getNodeParameter as (n: string, i: number, f?: unknown, o?: IGetNodeParameterOptions) => unknown;
 	const read = (name: string, itemIndex: number, fallback?: unknown, options?: IGetNodeParameterOptions): unknown => {
-		const get = ctx.getNodeParameter as (n: string, i: number, f?: unknown, o?: IGetNodeParameterOptions) => unknown;
-		if (options?.rawExpressions || hasExpression(stored(parameters, name))) return get(name, itemIndex, fallback, options);
+		let perItem = varies.get(name);
+		if (perItem === undefined) varies.set(name, (perItem = hasExpression(stored(parameters, name))));
+		if (perItem || options?.rawExpressions) return get(name, itemIndex, fallback, options);
 		const key = `${name}\u0000${JSON.stringify(options ?? null)}\u0000${JSON.stringify(fallback ?? null)}`;
 		if (!kept.has(key)) kept.set(key, get(name, itemIndex, fallback, options));
 		return copy(kept.get(key) as NodeParameterValueType);
