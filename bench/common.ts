@@ -13,7 +13,7 @@ import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodePa
 
 import type { EmulatorAccess } from '../emulator/clientCredentials';
 import { AUTO_REQUESTS_IN_PARALLEL } from '../nodes/Workplace/transport';
-import { InMemoryCredentialsHelper, initHarnessEnv, loadCommunityPackage, runWorkflow, type BinaryMode, type RunWorkflowResult, type WorkflowJson } from '../test/harness/engine';
+import { InMemoryCredentialsHelper, initHarnessEnv, loadCommunityPackage, runWorkflow, type BinaryMode, type HarnessEnv, type RunWorkflowResult, type WorkflowJson } from '../test/harness/engine';
 import { emulatorCredential, singleNodeWorkflow } from '../test/harness/testbed';
 
 export const ROOT = path.resolve(__dirname, '../..');
@@ -80,10 +80,11 @@ export function kbGetLoop(agent: http.Agent, access: EmulatorAccess) {
 
 export let helper: InMemoryCredentialsHelper;
 let nodeTypes: ReturnType<typeof loadCommunityPackage>['nodeTypes'];
+let harness: HarnessEnv | undefined;
 
 /** The harness environment, this package from dist/, the raw node, and every credential pointing at `access`. */
 export async function setUpEngine(access: EmulatorAccess, binaryDataMode: BinaryMode = 'filesystem', packageRoot = ROOT): Promise<void> {
-	await initHarnessEnv({ binaryDataMode });
+	harness = await initHarnessEnv({ binaryDataMode });
 	const loaded = loadCommunityPackage(packageRoot);
 	nodeTypes = loaded.nodeTypes;
 	nodeTypes.add(new BenchRaw(), 'bench.raw');
@@ -91,6 +92,12 @@ export async function setUpEngine(access: EmulatorAccess, binaryDataMode: Binary
 	helper.set(emulatorCredential(access, 'knowledgeBase'));
 	helper.set(emulatorCredential(access, 'taskProjects'));
 	helper.set(emulatorCredential(access, 'bot'));
+}
+
+/** Removes the n8n user folder and binary store the harness made in the temp folder. */
+export function tearDownEngine(): void {
+	harness?.cleanup();
+	harness = undefined;
 }
 
 export async function run(workflow: WorkflowJson): Promise<{ ms: number; result: RunWorkflowResult }> {

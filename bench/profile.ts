@@ -13,7 +13,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { Session, type Profiler } from 'node:inspector/promises';
 import path from 'node:path';
 
-import { askChild, byId, httpRequestKbGet, inParallel, int, outputOf, ROOT, run, setUpEngine, workplace } from './common';
+import { askChild, byId, httpRequestKbGet, inParallel, int, outputOf, ROOT, run, setUpEngine, tearDownEngine, workplace } from './common';
 import type { ChildReady } from './emulator-child';
 
 const ITEMS = int('BENCH_ITEMS', 1000);
@@ -111,6 +111,7 @@ async function main(): Promise<void> {
 		}
 		writeFileSync(path.join(dir, `kb-get-${target}-summary.json`), `${JSON.stringify({ items: items_, msPerItem: took / items_, totalMs, top: frames.slice(0, 10), origins: Object.fromEntries(origins) }, null, 2)}\n`);
 	} finally {
+		tearDownEngine();
 		child.send({ kind: 'close' });
 	}
 }

@@ -59,6 +59,7 @@ import {
 	run,
 	send,
 	setUpEngine,
+	tearDownEngine,
 	workplace,
 	x,
 	type Row,
@@ -434,6 +435,7 @@ async function main(): Promise<void> {
 		writeFileSync(path.join(ROOT, 'build/bench-results.json'), `${JSON.stringify({ node: process.version, runs: RUNS, dRuns: D_RUNS, results, rows }, null, 2)}\n`);
 	} finally {
 		keepAlive.destroy();
+		tearDownEngine();
 		child.send({ kind: 'close' });
 	}
 }

@@ -13,7 +13,7 @@ import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import type { EmulatorAccess } from '../emulator/clientCredentials';
 import type { WorkflowJson } from '../test/harness/engine';
-import { byId, httpRequestKbGet, inParallel, kbGetLoop, measure, outputOf, RAW_JOBS, raw, run, setUpEngine, workplace } from './common';
+import { byId, httpRequestKbGet, inParallel, kbGetLoop, measure, outputOf, RAW_JOBS, raw, run, setUpEngine, tearDownEngine, workplace } from './common';
 
 export interface SlowLinkStart {
 	kind: 'start';
@@ -79,6 +79,7 @@ async function main(config: SlowLinkStart): Promise<void> {
 
 process.on('message', (message: SlowLinkStart | { kind: 'connections'; count: number } | { kind: 'close' }) => {
 	if (message.kind === 'close') {
+		tearDownEngine();
 		process.exit(0);
 	} else if (message.kind === 'connections') {
 		pending?.(message.count);
@@ -86,8 +87,12 @@ process.on('message', (message: SlowLinkStart | { kind: 'connections'; count: nu
 	} else if (message.kind === 'start') {
 		main(message).catch((error: unknown) => {
 			console.error(error);
+			tearDownEngine();
 			process.exit(1);
 		});
 	}
 });
-process.on('disconnect', () => process.exit(0));
+process.on('disconnect', () => {
+	tearDownEngine();
+	process.exit(0);
+});
