@@ -1,6 +1,7 @@
 /**
  * A line chart as SVG, rendered to PNG with resvg (a dev dependency of the
- * benchmark only): time per item against parallelism.
+ * benchmark only): time per item against parallelism, with optional
+ * horizontal reference lines (baselines measured in the same run).
  */
 import { writeFileSync } from 'node:fs';
 
@@ -11,7 +12,24 @@ export interface ChartPoint {
 	y: number;
 }
 
-export function writeLineChart(file: string, title: string, xLabel: string, yLabel: string, points: ChartPoint[], note: string): void {
+export interface ChartReference {
+	label: string;
+	y: number;
+}
+
+const REFERENCE_COLOURS = ['#1f77b4', '#2ca02c', '#9467bd'];
+
+export function writeLineChart(
+	file: string,
+	title: string,
+	xLabel: string,
+	yLabel: string,
+	points: ChartPoint[],
+	note: string,
+	references: ChartReference[] = [],
+	/** A logarithmic y axis, for times that span orders of magnitude. */
+	logY = false,
+): void {
 	const width = 800;
 	const height = 500;
 	const m = { left: 80, right: 30, top: 60, bottom: 80 };
@@ -20,9 +38,19 @@ export function writeLineChart(file: string, title: string, xLabel: string, yLab
 	// Parallelism doubles each step: an even spacing per point reads best.
 	const xs = points.map((p) => p.x);
 	const xAt = (i: number) => m.left + (points.length === 1 ? plotW / 2 : (i * plotW) / (points.length - 1));
-	const yMax = niceCeil(Math.max(...points.map((p) => p.y)) * 1.1);
-	const yAt = (y: number) => m.top + plotH - (y / yMax) * plotH;
-	const ticks = Array.from({ length: 6 }, (_, k) => (yMax * k) / 5);
+	const values = [...points.map((p) => p.y), ...references.map((r) => r.y)];
+	const yMax = niceCeil(Math.max(...values) * 1.1);
+	let yAt = (y: number) => m.top + plotH - (y / yMax) * plotH;
+	let ticks = Array.from({ length: 6 }, (_, k) => (yMax * k) / 5);
+	if (logY) {
+		const low = Math.log10(10 ** Math.floor(Math.log10(Math.min(...values))));
+		const high = Math.log10(yMax);
+		yAt = (y: number) => m.top + plotH - ((Math.log10(y) - low) / (high - low)) * plotH;
+		ticks = [];
+		for (let decade = 10 ** low; decade <= yMax; decade *= 10) {
+			for (const step of [1, 2, 5]) if (step * decade <= yMax) ticks.push(step * decade);
+		}
+	}
 	const text = (x: number, y: number, s: string, extra = '') => `<text x="${x}" y="${y}" ${extra}>${s}</text>`;
 	const parts = [
 		`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="DejaVu Sans" font-size="14">`,
@@ -44,6 +72,14 @@ export function writeLineChart(file: string, title: string, xLabel: string, yLab
 				`<circle cx="${xAt(i)}" cy="${yAt(p.y)}" r="5" fill="#ea4b71"/>` +
 				text(xAt(i) + 8, yAt(p.y) - 10, formatNumber(p.y), 'font-size="13"'),
 		),
+		...references.map((r, k) => {
+			const colour = REFERENCE_COLOURS[k % REFERENCE_COLOURS.length];
+			const y = yAt(r.y);
+			return (
+				`<line x1="${m.left}" x2="${m.left + plotW}" y1="${y}" y2="${y}" stroke="${colour}" stroke-width="2" stroke-dasharray="8 5"/>` +
+				text(m.left + 6, y - 6, `${escapeXml(r.label)}: ${formatNumber(r.y)}`, `font-size="13" fill="${colour}"`)
+			);
+		}),
 		text(width / 2, height - 12, note, 'text-anchor="middle" font-size="12" fill="#555"'),
 		'</svg>',
 	];
@@ -60,4 +96,8 @@ function niceCeil(value: number): number {
 
 function formatNumber(value: number): string {
 	return value >= 10 ? value.toFixed(0) : value.toFixed(value >= 1 ? 1 : 2);
+}
+
+function escapeXml(value: string): string {
+	return value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }

@@ -2,9 +2,10 @@
  * `npm run bench`: the Workplace node against baselines measured in the same
  * run, in n8n-core's real engine, against the emulator on 127.0.0.1 in a child
  * process (so only the client side is measured). Prints a table of ratios and
- * writes docs/performance-parallelism.png and build/bench-results.json.
+ * writes docs/performance-parallelism.png, docs/performance-slow-link.png and
+ * build/bench-results.json.
  *
- *   a. 1,000 × Knowledge Base → Get: node (1 and 8 in parallel) vs a raw
+ *   a. 1,000 × Knowledge Base → Get: node (defaults, one at a time) vs a raw
  *      keep-alive HTTP loop (and one that opens a connection per request) vs
  *      n8n's HTTP Request node, every one of them a node in the same engine.
  *   b. Knowledge File → Get Many, Return All over 10,000 files: requests made
@@ -12,8 +13,12 @@
  *   c. 100 MB download and 100 MB replace: throughput vs raw streams and peak
  *      RSS growth (n8n binary data in filesystem mode).
  *   d. 1,000 × Task → Create with 50 ms injected latency at 1, 2, 4, 8, 16 in parallel.
+ *   e. 100 × Knowledge Base → Get over a slow, encrypted link (TLS, 10 ms each
+ *      way, TCP connections counted): the same clients as a, and the node at
+ *      each parallelism (bench/slow-link.ts).
  *
- * Medians of BENCH_RUNS (5) runs for a–c and BENCH_D_RUNS (3) for d; variants
+ * Medians of BENCH_RUNS (5) runs for a–c, BENCH_D_RUNS (3) for d and
+ * BENCH_SLOW_RUNS (3) for e; variants
  * take turns within each run so drift hits them alike. Sizes: BENCH_ITEMS,
  * BENCH_FILES, BENCH_TASKS, BENCH_LATENCY_MS, BENCH_FILE_BYTES. Parts: the
  * first argument, e.g. `c` or `a,b` (`files` = c). Figures, not tests: nothing
@@ -28,16 +33,41 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 
 import FormData from 'form-data';
-import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeParameters, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type { IDataObject, INode, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
-import { InMemoryCredentialsHelper, initHarnessEnv, loadCommunityPackage, runWorkflow, type RunWorkflowResult, type WorkflowJson } from '../test/harness/engine';
-import { CREDENTIALS, emulatorCredential, singleNodeWorkflow } from '../test/harness/testbed';
+import type { RunWorkflowResult, WorkflowJson } from '../test/harness/engine';
+import { CREDENTIALS, emulatorCredential } from '../test/harness/testbed';
 import { writeLineChart } from './chart';
+import {
+	askChild,
+	byId,
+	check,
+	DEFAULTS_LABEL,
+	helper,
+	httpRequestKbGet,
+	inParallel,
+	int,
+	kbGetLoop,
+	measure,
+	median,
+	ms,
+	outputOf,
+	printTable,
+	RAW_JOBS,
+	raw,
+	ROOT,
+	run,
+	send,
+	setUpEngine,
+	tearDownEngine,
+	workplace,
+	x,
+	type Row,
+} from './common';
 import type { ChildReady } from './emulator-child';
+import { slowLink } from './slow-link';
 
-const ROOT = path.resolve(__dirname, '../..');
 const MB = 1024 * 1024;
-const int = (name: string, fallback: number) => (process.env[name] ? Number(process.env[name]) : fallback);
 const RUNS = int('BENCH_RUNS', 5);
 const D_RUNS = int('BENCH_D_RUNS', 3);
 const ITEMS = int('BENCH_ITEMS', 1000);
@@ -48,23 +78,16 @@ const PARALLELISM = [1, 2, 4, 8, 16];
 const FILES_KB = 2;
 const REPLACE_TARGET = { knowledgeId: 2, fileId: 7 };
 
+const keepAlive = new http.Agent({ keepAlive: true, maxSockets: 64 });
+const perRequest = new http.Agent({ keepAlive: false });
+
 // ---------------------------------------------------------------------------
 // The emulator child and its admin routes
 
 let child: ChildProcess;
 let ready: ChildReady;
 
-function ask<T>(message: object, kind: string): Promise<T> {
-	return new Promise((resolve) => {
-		const listener = (answer: { kind: string }) => {
-			if (answer.kind !== kind) return;
-			child.off('message', listener);
-			resolve(answer as T);
-		};
-		child.on('message', listener);
-		if (Object.keys(message).length > 0) child.send(message);
-	});
-}
+const ask = <T>(message: object, kind: string) => askChild<T>(child, message, kind);
 
 async function admin<T = unknown>(method: string, route: string, body?: unknown): Promise<T> {
 	const response = await fetch(`${ready.url}/__emulator${route}`, {
@@ -82,111 +105,6 @@ async function requestsTo(method: string, route: string): Promise<Array<{ path: 
 		`/log?method=${method}&path=${encodeURIComponent(route)}`,
 	);
 	return entries;
-}
-
-// ---------------------------------------------------------------------------
-// Raw clients: node:http with a keep-alive agent, the practical limit
-
-const keepAlive = new http.Agent({ keepAlive: true, maxSockets: 64 });
-const perRequest = new http.Agent({ keepAlive: false });
-
-function send(agent: http.Agent, method: string, url: string, headers: Record<string, string>, body?: string): Promise<unknown> {
-	return new Promise((resolve, reject) => {
-		const request = http.request(url, { method, agent, headers }, (response) => {
-			const chunks: Buffer[] = [];
-			response.on('data', (chunk: Buffer) => chunks.push(chunk));
-			response.on('end', () => {
-				if ((response.statusCode ?? 0) >= 300) reject(new Error(`${method} ${url} answered ${response.statusCode}`));
-				else resolve(chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : null);
-			});
-			response.on('error', reject);
-		});
-		request.on('error', reject);
-		request.end(body);
-	});
-}
-
-/** Raw jobs run inside the engine as a node (below), so they pay the same engine costs per item. */
-const RAW_JOBS = new Map<string, (items: INodeExecutionData[]) => Promise<INodeExecutionData[]>>();
-
-class BenchRaw implements INodeType {
-	description: INodeTypeDescription = {
-		displayName: 'Bench Raw',
-		name: 'bench.raw',
-		group: ['transform'],
-		version: 1,
-		description: 'A raw HTTP loop, for comparison',
-		defaults: { name: 'Raw' },
-		inputs: ['main' as never],
-		outputs: ['main' as never],
-		properties: [{ displayName: 'Job', name: 'job', type: 'string', default: '' }],
-	};
-
-	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const job = RAW_JOBS.get(this.getNodeParameter('job', 0) as string);
-		if (!job) throw new Error('unknown raw job');
-		const output = await job(this.getInputData());
-		return [output.map((item, i) => ({ ...item, pairedItem: { item: Math.min(i, this.getInputData().length - 1) } }))];
-	}
-}
-
-// ---------------------------------------------------------------------------
-// Engine and workflows
-
-let helper: InMemoryCredentialsHelper;
-let nodeTypes: ReturnType<typeof loadCommunityPackage>['nodeTypes'];
-
-function setBotCredentialWithoutToken(): void {
-	helper.set(emulatorCredential(ready, 'bot'));
-}
-
-async function setUpEngine(): Promise<void> {
-	await initHarnessEnv({ binaryDataMode: 'filesystem' });
-	const loaded = loadCommunityPackage(ROOT);
-	nodeTypes = loaded.nodeTypes;
-	nodeTypes.add(new BenchRaw(), 'bench.raw');
-	helper = new InMemoryCredentialsHelper(loaded.credentialTypes);
-	helper.set(emulatorCredential(ready, 'knowledgeBase'));
-	helper.set(emulatorCredential(ready, 'taskProjects'));
-	setBotCredentialWithoutToken();
-}
-
-async function run(workflow: WorkflowJson): Promise<{ ms: number; result: RunWorkflowResult }> {
-	const started = performance.now();
-	const result = await runWorkflow({ workflow, nodeTypes, credentialsHelper: helper });
-	const ms = performance.now() - started;
-	if (result.status !== 'success') throw new Error(`bench workflow failed: ${result.error?.message}`);
-	return { ms, result };
-}
-
-/** Manual Trigger (pinned items) → one node named "Workplace", whatever its type. */
-function oneNode(node: Omit<INode, 'id' | 'name' | 'position' | 'typeVersion'> & { typeVersion?: number }, items: INodeExecutionData[]): WorkflowJson {
-	const workflow = singleNodeWorkflow({}, { items });
-	workflow.nodes[1] = { ...workflow.nodes[1], typeVersion: 1, ...node } as INode;
-	return workflow;
-}
-
-const workplace = (parameters: INodeParameters, items: INodeExecutionData[]) => singleNodeWorkflow(parameters, { items });
-const raw = (job: string, items: INodeExecutionData[]) => oneNode({ type: 'bench.raw', parameters: { job } }, items);
-const outputOf = (result: RunWorkflowResult) => result.items('Workplace');
-const byId = (value: string | number) => ({ __rl: true, mode: 'id', value: String(value) });
-
-// ---------------------------------------------------------------------------
-// Measuring
-
-const median = (values: number[]) => {
-	const sorted = [...values].sort((a, b) => a - b);
-	const mid = Math.floor(sorted.length / 2);
-	return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
-
-/** Runs each variant `runs` times, taking turns; returns the median ms of each. */
-async function measure(variants: Record<string, () => Promise<number>>, runs: number): Promise<Record<string, number>> {
-	const times: Record<string, number[]> = Object.fromEntries(Object.keys(variants).map((k) => [k, []]));
-	for (let r = 0; r < runs; r++) {
-		for (const [name, variant] of Object.entries(variants)) times[name].push(await variant());
-	}
-	return Object.fromEntries(Object.entries(times).map(([k, v]) => [k, median(v)]));
 }
 
 function settle(): void {
@@ -217,47 +135,17 @@ async function peakGrowth(work: () => Promise<void>): Promise<number> {
 	return peak - baseline;
 }
 
-interface Row {
-	part: string;
-	what: string;
-	value: string;
-	ratio?: string;
-	goal?: string;
-}
 const rows: Row[] = [];
 const results: IDataObject = {};
-const ms = (v: number) => `${v.toFixed(3)} ms/item`;
-const x = (v: number) => `${v.toFixed(2)}×`;
-const check = (ok: boolean, goal: string) => `${goal} ${ok ? '✓' : '✗'}`;
 
 // ---------------------------------------------------------------------------
 // a. Knowledge Base → Get
 
 async function partA(): Promise<void> {
 	const items = Array.from({ length: ITEMS }, () => ({ json: { id: 1 } }));
-	const headers = { 'x-api-key': ready.credentials.apiKey, accept: 'application/json' };
-	for (const [job, agent] of [['kbGet', keepAlive], ['kbGetClose', perRequest]] as const) {
-		RAW_JOBS.set(job, async (input) => {
-			const out: INodeExecutionData[] = [];
-			for (const item of input) out.push({ json: (await send(agent, 'GET', `${ready.url}/api/v1/knowledge/${String(item.json.id)}`, headers)) as IDataObject });
-			return out;
-		});
-	}
-	const node = (parallel: number) => workplace({ resource: 'knowledgeBase', operation: 'get', knowledgeId: byId('={{ $json.id }}'), requestsInParallel: parallel }, items);
-	const httpRequest = oneNode(
-		{
-			type: 'n8n-nodes-base.httpRequest',
-			typeVersion: 4.2,
-			parameters: {
-				method: 'GET',
-				url: `=${ready.url}/api/v1/knowledge/{{ $json.id }}`,
-				authentication: 'predefinedCredentialType',
-				nodeCredentialType: 'workplaceKnowledgeBaseApi',
-				options: {},
-			},
-		},
-		items,
-	);
+	RAW_JOBS.set('kbGet', kbGetLoop(keepAlive, ready));
+	RAW_JOBS.set('kbGetClose', kbGetLoop(perRequest, ready));
+	const node = (parameters: INodeParameters) => workplace({ resource: 'knowledgeBase', operation: 'get', knowledgeId: byId('={{ $json.id }}'), ...parameters }, items);
 	const timed = (workflow: WorkflowJson) => async () => {
 		const { ms: took, result } = await run(workflow);
 		const out = outputOf(result);
@@ -267,32 +155,33 @@ async function partA(): Promise<void> {
 	const variants = {
 		raw: timed(raw('kbGet', items)),
 		rawClose: timed(raw('kbGetClose', items)),
-		node1: timed(node(1)),
-		node8: timed(node(8)),
-		httpRequest: timed(httpRequest),
+		httpRequest: timed(httpRequestKbGet(ready, 'inline', items)),
+		httpRequestCredential: timed(httpRequestKbGet(ready, 'credential', items)),
+		nodeDefaults: timed(node({})),
+		node1: timed(node(inParallel(1))),
 	};
 	// Warm-up: JIT, module loading, the HTTP Request node's first load.
 	for (const variant of Object.values(variants)) await variant();
 	const m = await measure(variants, RUNS);
 	results.a = m;
 
-	// Connections and credential reads of one node run (parallel 1), from the emulator's log.
+	// Connections and credential reads of one node run (defaults), from the emulator's log.
 	await admin('DELETE', '/log');
 	helper.events.length = 0;
-	await run(node(1));
+	await run(node({}));
 	const sent = await requestsTo('GET', '/api/v1/knowledge/1');
 	results.aConnections = { requests: sent.length, connections: new Set(sent.map((e) => e.connection)).size, credentialReads: helper.reads('workplaceKnowledgeBaseApi') };
 
 	const label = `a. ${ITEMS} × Knowledge Base → Get`;
 	rows.push({ part: label, what: 'raw keep-alive loop (node:http, in the engine)', value: ms(m.raw), ratio: '1.00× (baseline)' });
 	rows.push({ part: '', what: 'raw loop, new connection per request', value: ms(m.rawClose), ratio: x(m.rawClose / m.raw) });
-	rows.push({ part: '', what: 'HTTP Request node 4.2, defaults (all items at once)', value: ms(m.httpRequest), ratio: x(m.httpRequest / m.raw) });
-	rows.push({ part: '', what: 'Workplace node, 1 at a time (default)', value: ms(m.node1), ratio: x(m.node1 / m.raw), goal: check(m.node1 / m.raw <= 1.5, 'node/raw ≤ 1.5') });
-	rows.push({ part: '', what: 'Workplace node, 8 in parallel', value: ms(m.node8), ratio: x(m.node8 / m.raw), goal: check(m.node8 / m.raw <= 1.5, 'node/raw ≤ 1.5') });
-	rows.push({ part: '', what: 'node(1) / HTTP Request node', value: '', ratio: x(m.node1 / m.httpRequest), goal: check(m.node1 / m.httpRequest <= 1, '≤ 1.0') });
-	rows.push({ part: '', what: 'node(8) / HTTP Request node', value: '', ratio: x(m.node8 / m.httpRequest), goal: check(m.node8 / m.httpRequest <= 1, '≤ 1.0') });
+	rows.push({ part: '', what: 'HTTP Request node 4.2, defaults, header inline', value: ms(m.httpRequest), ratio: x(m.httpRequest / m.raw) });
+	rows.push({ part: '', what: 'HTTP Request node 4.2, defaults, Workplace credential', value: ms(m.httpRequestCredential), ratio: x(m.httpRequestCredential / m.raw) });
+	rows.push({ part: '', what: `Workplace node, defaults (${DEFAULTS_LABEL})`, value: ms(m.nodeDefaults), ratio: x(m.nodeDefaults / m.raw), goal: check(m.nodeDefaults / m.raw <= 3, 'node/raw ≤ 3') });
+	rows.push({ part: '', what: 'Workplace node, one at a time', value: ms(m.node1), ratio: x(m.node1 / m.raw) });
+	rows.push({ part: '', what: 'node defaults / HTTP Request node (header inline)', value: '', ratio: x(m.nodeDefaults / m.httpRequest), goal: check(m.nodeDefaults / m.httpRequest <= 1, '≤ 1.0') });
 	const c = results.aConnections as IDataObject;
-	rows.push({ part: '', what: 'one node run: requests / TCP connections / credential reads', value: `${c.requests} / ${c.connections} / ${c.credentialReads}` });
+	rows.push({ part: '', what: 'one node run (defaults): requests / TCP connections / credential reads', value: `${c.requests} / ${c.connections} / ${c.credentialReads}` });
 }
 
 // ---------------------------------------------------------------------------
@@ -470,7 +359,7 @@ async function partD(): Promise<void> {
 		PARALLELISM.map((parallel) => [
 			String(parallel),
 			async () => {
-				const { ms: took, result } = await run(workplace({ resource: 'task', operation: 'create', taskTitle: '={{ $json.title }}', requestsInParallel: parallel }, items));
+				const { ms: took, result } = await run(workplace({ resource: 'task', operation: 'create', taskTitle: '={{ $json.title }}', ...inParallel(parallel) }, items));
 				const out = outputOf(result);
 				if (out.length !== TASKS || out.some((o, n) => o.json.taskTitle !== `Bench task ${n}`)) throw new Error('d: output out of order or incomplete');
 				return took / TASKS;
@@ -506,11 +395,12 @@ async function partD(): Promise<void> {
 // Token requests of a parallel bot run
 
 async function tokens(): Promise<void> {
+	const setBotCredentialWithoutToken = () => helper.set(emulatorCredential(ready, 'bot'));
 	setBotCredentialWithoutToken();
 	helper.events.length = 0;
 	const before = (await ask<{ count: number }>({ kind: 'tokenRequests' }, 'tokenRequests')).count;
 	const items = Array.from({ length: 100 }, () => ({ json: { username: 'nattaya.p' } }));
-	await run(workplace({ resource: 'user', operation: 'findByUsername', username: '={{ $json.username }}', requestsInParallel: 8 }, items));
+	await run(workplace({ resource: 'user', operation: 'findByUsername', username: '={{ $json.username }}', ...inParallel(8) }, items));
 	const after = (await ask<{ count: number }>({ kind: 'tokenRequests' }, 'tokenRequests')).count;
 	results.tokens = { tokenRequests: after - before, credentialReads: helper.reads('workplaceBotApi') };
 	rows.push({
@@ -521,43 +411,31 @@ async function tokens(): Promise<void> {
 	});
 }
 
-function printTable(): void {
-	const widths = { part: 0, what: 0, value: 0, ratio: 0 };
-	for (const row of rows) {
-		widths.part = Math.max(widths.part, row.part.length);
-		widths.what = Math.max(widths.what, row.what.length);
-		widths.value = Math.max(widths.value, row.value.length);
-		widths.ratio = Math.max(widths.ratio, (row.ratio ?? '').length);
-	}
-	console.log('');
-	for (const row of rows) {
-		console.log(
-			[row.part.padEnd(widths.part), row.what.padEnd(widths.what), row.value.padStart(widths.value), (row.ratio ?? '').padEnd(widths.ratio), row.goal ?? '']
-				.join('  ')
-				.trimEnd(),
-		);
-	}
-}
-
 async function main(): Promise<void> {
 	if (!(globalThis as { gc?: unknown }).gc) console.warn('(run with --expose-gc for steadier memory baselines)');
-	const arg = process.argv[2] ?? 'a,b,c,d';
+	const arg = process.argv[2] ?? 'a,b,c,d,e';
 	const parts = new Set(arg.replace('files', 'c').split(','));
 	child = fork(path.join(__dirname, 'emulator-child.js'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
 	try {
 		ready = await ask<ChildReady>({}, 'ready');
 		console.log(`Emulator in child process ${child.pid} at ${ready.url}; Node ${process.version}; runs: ${RUNS} (a–c), ${D_RUNS} (d)`);
-		await setUpEngine();
+		await setUpEngine(ready);
 		if (parts.has('a')) await partA();
 		if (parts.has('b')) await partB();
 		if (parts.has('c')) await partC();
 		if (parts.has('d')) await partD();
+		if (parts.has('e')) {
+			const e = await slowLink(ready);
+			results.e = e.results;
+			rows.push(...e.rows);
+		}
 		if (parts.has('a') || parts.has('tokens')) await tokens();
-		printTable();
+		printTable(rows);
 		mkdirSync(path.join(ROOT, 'build'), { recursive: true });
 		writeFileSync(path.join(ROOT, 'build/bench-results.json'), `${JSON.stringify({ node: process.version, runs: RUNS, dRuns: D_RUNS, results, rows }, null, 2)}\n`);
 	} finally {
 		keepAlive.destroy();
+		tearDownEngine();
 		child.send({ kind: 'close' });
 	}
 }

@@ -11,7 +11,9 @@ export class Workplace implements INodeType {
 		name: 'workplace',
 		icon: { light: 'file:workplace.svg', dark: 'file:workplace.dark.svg' },
 		group: ['transform'],
-		version: 1,
+		// 2: request settings in each operation's Options, parallel by default for requests safe to repeat.
+		version: [1, 2],
+		defaultVersion: 2,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description: 'Work with knowledge bases, task projects and the bot interface of the workplace service',
 		defaults: { name: 'Workplace' },

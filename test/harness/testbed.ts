@@ -62,6 +62,8 @@ export interface RunNodeOptions {
 	continueOnFail?: boolean;
 	/** Workflow settings, e.g. `{ timezone: 'Asia/Bangkok' }` (the node reads it via getTimezone()). */
 	settings?: IWorkflowSettings;
+	/** The node's type version; default 1, the version older workflows store (2: request settings in Options). */
+	typeVersion?: number;
 }
 
 /** Every log line n8n (and the node, through this.logger) wrote during the current run. */
@@ -214,7 +216,7 @@ export function singleNodeWorkflow(parameters: INodeParameters, options: RunNode
 		id: 'workplace-node',
 		name: 'Workplace',
 		type: NODE_TYPE,
-		typeVersion: 1,
+		typeVersion: options.typeVersion ?? 1,
 		position: [200, 0],
 		parameters,
 		// Every credential of the testbed: the node uses the one its resource needs.

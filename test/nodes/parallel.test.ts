@@ -1,12 +1,18 @@
 /**
  * "Requests in Parallel", credential reads and connections, in n8n-core's real
- * engine over HTTP against the emulator. Latency comes from the emulator's
- * delay faults; nothing here asserts how fast anything is.
+ * engine over HTTP against the emulator; and version 2 of the node, which keeps
+ * its request settings in each operation's Options (Batching → Requests in
+ * Parallel, Retry, Timeout) and, unless told, runs requests that are safe to
+ * repeat several at a time and creates one at a time, while version 1
+ * workflows (settings at the top level) keep their meaning. Latency comes from
+ * the emulator's delay faults; nothing here asserts how fast anything is.
  */
-import type { INodeParameters } from 'n8n-workflow';
+import type { INodeParameters, INodeProperties } from 'n8n-workflow';
 
 import { redactedHeader } from '../../emulator/requestLog';
 import type { RequestLogEntry } from '../../emulator/types';
+import { Workplace } from '../../nodes/Workplace/Workplace.node';
+import { AUTO_REQUESTS_IN_PARALLEL } from '../../nodes/Workplace/transport';
 import { pairedItems } from '../harness/engine';
 import { CREDENTIALS, Testbed, emulatorCredential } from '../harness/testbed';
 
@@ -22,20 +28,21 @@ beforeEach(() => {
 	bed.emulator.reset();
 	bed.credentialsHelper.set(emulatorCredential(bed.emulator, 'knowledgeBase'));
 	bed.credentialsHelper.set(emulatorCredential(bed.emulator, 'bot'));
+	bed.credentialsHelper.set(emulatorCredential(bed.emulator, 'taskProjects'));
 	bed.credentialsHelper.events.length = 0;
 });
 
 const byId = (id: string | number) => ({ __rl: true, mode: 'id', value: String(id) });
 const FILE_PATH = /^\/api\/v1\/knowledge\/1\/files\/\d+$/;
 
-/** Knowledge File → Get of every item's `fileId`. */
-function fileGet(parallel: number | string, extra: INodeParameters = {}): INodeParameters {
+/** Knowledge File → Get of every item's `fileId`; version 1's Requests in Parallel when given. */
+function fileGet(parallel?: number | string, extra: INodeParameters = {}): INodeParameters {
 	return {
 		resource: 'knowledgeFile',
 		operation: 'get',
 		knowledgeId: byId(1),
 		fileId: byId('={{ $json.fileId }}'),
-		requestsInParallel: parallel,
+		...(parallel === undefined ? {} : { requestsInParallel: parallel }),
 		...extra,
 	};
 }
@@ -63,13 +70,13 @@ describe('Requests in Parallel: order and pairing', () => {
 		expect(run.items.map((item) => pairedItems(item))).toEqual(ids.map((_, n) => [{ item: n }]));
 		const sent = bed.emulator.log.filter((e) => FILE_PATH.test(e.path));
 		expect(sent).toHaveLength(12);
-		// The first item runs alone (credential and token), then four at a time, never more.
+		// The first item sets off first (no token to fetch in this area), then four at a time, never more.
 		expect(sent[0].path).toBe(`/api/v1/knowledge/1/files/${ids[0]}`);
 		expect(mostAtOnce(sent)).toBeGreaterThan(1);
 		expect(mostAtOnce(sent)).toBeLessThanOrEqual(4);
 		// Answered out of order: some item finished before an earlier one.
 		const endOf = (n: number) => ended(sent.find((e) => e.path.endsWith(`/${ids[n]}`))!);
-		expect(endOf(4)).toBeLessThan(endOf(1));
+		expect(endOf(3)).toBeLessThan(endOf(0));
 	});
 
 	it('with Continue On Fail, pairs every error item to its input, in order', async () => {
@@ -138,10 +145,15 @@ describe('Requests in Parallel: rate limits', () => {
 });
 
 describe('Requests in Parallel: the option', () => {
-	it.each([['={{ 0 }}'], ['={{ 51 }}'], ['={{ 2.5 }}'], ['={{ "many" }}']])('refuses %s before sending anything', async (value) => {
+	it.each([
+		['={{ 0 }}', 'must be between 1 and 100 (got 0)'],
+		['={{ 101 }}', 'must be between 1 and 100 (got 101)'],
+		['={{ 2.5 }}', 'expected a whole number, got 2.5'],
+		['={{ "many" }}', 'expected a whole number, got "many"'],
+	])('refuses %s before sending anything', async (value, why) => {
 		const ids = addFiles(3);
 		const run = await bed.runNode(fileGet(value), { items: ids.map((fileId) => ({ json: { fileId } })) });
-		expect(String(run.error?.message)).toMatch(/^Invalid "Requests in Parallel" in item 0: must be a whole number from 1 to 50/);
+		expect(String(run.error?.message)).toBe(`Invalid "Requests in Parallel" in item 0: ${why}`);
 		expect(bed.emulator.log).toEqual([]);
 	});
 });
@@ -202,5 +214,187 @@ describe('connections', () => {
 		expect(sent).toHaveLength(50);
 		expect(new Set(sent.map((e) => e.connection)).size).toBe(50);
 		expect(new Set(sent.map((e) => e.headers.connection))).toEqual(new Set(['close']));
+	});
+});
+
+describe('per-run work', () => {
+	// n8n resolves every getNodeParameter call anew; spying on its resolver counts them.
+	const { ExecuteContext } = jest.requireActual<typeof import('n8n-core')>('n8n-core');
+	const reads = () => {
+		const spy = jest.spyOn(ExecuteContext.prototype as unknown as { _getNodeParameter: (name: string) => unknown }, '_getNodeParameter');
+		return { of: (name: string) => spy.mock.calls.filter(([n]) => n === name).length, restore: () => spy.mockRestore() };
+	};
+
+	it('reads a parameter without an expression once per run, one with an expression once per item', async () => {
+		const ids = addFiles(20);
+		const counter = reads();
+		try {
+			const run = await bed.runNode(fileGet(4), { items: ids.map((fileId) => ({ json: { fileId } })) });
+			expect(run.json.map((j) => j.id)).toEqual(ids);
+			expect(counter.of('knowledgeId')).toBe(1);
+			expect(counter.of('fileId')).toBe(20);
+			expect(counter.of('retryOptions')).toBe(1);
+		} finally {
+			counter.restore();
+		}
+	});
+
+	it('still fails every item on its own when a value without an expression is invalid', async () => {
+		const ids = addFiles(3);
+		const fromList = { __rl: true, mode: 'list', value: 'x' };
+		const run = await bed.runNode(fileGet(2, { knowledgeId: fromList }), { items: ids.map((fileId) => ({ json: { fileId } })), continueOnFail: true });
+		expect(run.json.map((j) => j.error)).toEqual([0, 1, 2].map((i) => `Invalid "Knowledge Base" in item ${i}: must be a positive whole number, got "x"`));
+		expect(bed.emulator.log).toEqual([]);
+	});
+});
+
+// ---------------------------------------------------------------------------
+// Version 2: request settings in Options, defaults derived from the request
+
+const TASKS = '/api/v1/task-projects/tasks';
+const taskCreate = (extra: INodeParameters = {}): INodeParameters => ({ resource: 'task', operation: 'create', taskTitle: '={{ $json.title }}', ...extra });
+
+/** `n` files, each answered after `ms`, as items `{ fileId }`. */
+function slowFiles(n: number, ms: number) {
+	const ids = bed.emulator.knowledge.addFiles(1, n).map((f) => f.id);
+	bed.emulator.faults.add({ method: 'GET', path: FILE_PATH, times: Infinity, action: { kind: 'delay', ms } });
+	return { ids, items: ids.map((fileId) => ({ json: { fileId } })) };
+}
+
+describe('version 2: defaults derived from the request', () => {
+	it(`runs reads ${AUTO_REQUESTS_IN_PARALLEL} at a time, in input order and paired`, async () => {
+		const { ids, items } = slowFiles(40, 150);
+		const run = await bed.runNode(fileGet(), { items, typeVersion: 2 });
+		expect(run.error).toBeUndefined();
+		expect(run.json.map((j) => j.id)).toEqual(ids);
+		const sent = bed.emulator.log.filter((e) => FILE_PATH.test(e.path));
+		expect(sent).toHaveLength(40);
+		expect(mostAtOnce(sent)).toBeGreaterThan(1);
+		expect(mostAtOnce(sent)).toBeLessThanOrEqual(AUTO_REQUESTS_IN_PARALLEL);
+	});
+
+	it('runs creates (POST) one at a time, in order', async () => {
+		bed.emulator.faults.add({ method: 'POST', path: TASKS, times: 6, action: { kind: 'delay', ms: 60 } });
+		const titles = ['a', 'b', 'c', 'd', 'e', 'f'];
+		const run = await bed.runNode(taskCreate(), { items: titles.map((title) => ({ json: { title } })), typeVersion: 2 });
+		expect(run.error).toBeUndefined();
+		expect(run.json.map((j) => j.taskTitle)).toEqual(titles);
+		const sent = bed.emulator.log.filter((e) => e.method === 'POST' && e.path === TASKS);
+		expect(sent).toHaveLength(6);
+		expect(mostAtOnce(sent)).toBe(1);
+	});
+});
+
+describe('version 2: Options → Batching, Retry, Timeout', () => {
+	it('Batching → Requests in Parallel bounds the requests at once', async () => {
+		const { ids, items } = slowFiles(12, 150);
+		const run = await bed.runNode(fileGet(undefined, { options: { batching: { batch: { requestsInParallel: 3 } } } }), { items, typeVersion: 2 });
+		expect(run.json.map((j) => j.id)).toEqual(ids);
+		const sent = bed.emulator.log.filter((e) => FILE_PATH.test(e.path));
+		expect(mostAtOnce(sent)).toBeGreaterThan(1);
+		expect(mostAtOnce(sent)).toBeLessThanOrEqual(3);
+	});
+
+	it('Batching → Requests in Parallel lets creates run several at a time when asked', async () => {
+		bed.emulator.faults.add({ method: 'POST', path: TASKS, times: 8, action: { kind: 'delay', ms: 150 } });
+		const titles = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'];
+		const run = await bed.runNode(taskCreate({ options: { batching: { batch: { requestsInParallel: 4 } } } }), {
+			items: titles.map((title) => ({ json: { title } })),
+			typeVersion: 2,
+		});
+		expect(run.json.map((j) => j.taskTitle)).toEqual(titles);
+		expect(mostAtOnce(bed.emulator.log.filter((e) => e.method === 'POST'))).toBeGreaterThan(1);
+	});
+
+	it('Retry → Max Attempts 1 sends a failing read once', async () => {
+		bed.emulator.faults.add({ method: 'GET', path: '/api/v1/knowledge/1', times: 3, action: { kind: 'status', status: 503 } });
+		const run = await bed.runNode({ resource: 'knowledgeBase', operation: 'get', knowledgeId: byId(1), options: { retry: { retry: { maxAttempts: 1 } } } }, { typeVersion: 2 });
+		expect(run.error?.httpCode).toBe('503');
+		expect(bed.emulator.log.filter((e) => e.path === '/api/v1/knowledge/1')).toHaveLength(1);
+	});
+
+	it('retries a read after 503 by default (4 attempts)', async () => {
+		bed.emulator.faults.add({ method: 'GET', path: '/api/v1/knowledge/1', times: 2, action: { kind: 'status', status: 503 } });
+		const run = await bed.runNode({ resource: 'knowledgeBase', operation: 'get', knowledgeId: byId(1) }, { typeVersion: 2 });
+		expect(run.error).toBeUndefined();
+		expect(bed.emulator.log.filter((e) => e.path === '/api/v1/knowledge/1')).toHaveLength(3);
+	});
+
+	it('Timeout (ms) ends an attempt the service does not answer in time', async () => {
+		bed.emulator.faults.add({ method: 'GET', path: '/api/v1/knowledge/1', action: { kind: 'delay', ms: 2500 } });
+		const run = await bed.runNode(
+			{ resource: 'knowledgeBase', operation: 'get', knowledgeId: byId(1), options: { timeout: 1000, retry: { retry: { maxAttempts: 1 } } } },
+			{ typeVersion: 2 },
+		);
+		expect(String(run.error?.message)).toMatch(/did not answer in time/);
+	});
+
+	it('an operation’s own options sit beside them in the same collection', async () => {
+		const run = await bed.runNode(
+			{ resource: 'user', operation: 'findByUsername', username: 'nattaya.p', options: { exactMatch: true, batching: { batch: { requestsInParallel: 2 } } } },
+			{ typeVersion: 2 },
+		);
+		expect(run.error).toBeUndefined();
+		expect(run.json[0].username).toBe('nattaya.p');
+	});
+
+	it.each([
+		[{ batching: { batch: { requestsInParallel: '={{ 101 }}' } } }, 'Requests in Parallel', 'must be between 0 and 100 (got 101)'],
+		[{ retry: { retry: { maxAttempts: '={{ 0 }}' } } }, 'Max Attempts', 'must be between 1 and 10 (got 0)'],
+		[{ timeout: '={{ "soon" }}' }, 'Timeout', 'expected a number, got "soon"'],
+	])('refuses %j before sending anything, naming the field', async (options, field, why) => {
+		const run = await bed.runNode({ resource: 'knowledgeBase', operation: 'get', knowledgeId: byId(1), options }, { typeVersion: 2 });
+		expect(String(run.error?.message)).toBe(`Invalid "${field}" in item 0: ${why}`);
+		expect(bed.emulator.log).toEqual([]);
+	});
+});
+
+describe('version 1 workflows (settings at the top level) keep their meaning', () => {
+	it('run one item at a time unless Requests in Parallel is set', async () => {
+		const { ids, items } = slowFiles(6, 80);
+		const run = await bed.runNode(fileGet(), { items, typeVersion: 1 });
+		expect(run.json.map((j) => j.id)).toEqual(ids);
+		expect(mostAtOnce(bed.emulator.log.filter((e) => FILE_PATH.test(e.path)))).toBe(1);
+	});
+
+	it('read requestsInParallel and retryOptions where version 1 stored them', async () => {
+		const { ids, items } = slowFiles(9, 150);
+		bed.emulator.faults.add({ method: 'GET', path: '/api/v1/knowledge/1', times: 3, action: { kind: 'status', status: 503 } });
+		const run = await bed.runNode(fileGet(3, { retryOptions: { maxAttempts: 1, timeoutSeconds: 30 } }), { items, typeVersion: 1 });
+		expect(run.json.map((j) => j.id)).toEqual(ids);
+		const sent = bed.emulator.log.filter((e) => FILE_PATH.test(e.path));
+		expect(mostAtOnce(sent)).toBeGreaterThan(1);
+		expect(mostAtOnce(sent)).toBeLessThanOrEqual(3);
+		const once = await bed.runNode({ resource: 'knowledgeBase', operation: 'get', knowledgeId: byId(1), retryOptions: { maxAttempts: 1 } }, { typeVersion: 1 });
+		expect(once.error?.httpCode).toBe('503');
+		expect(bed.emulator.log.filter((e) => e.path === '/api/v1/knowledge/1')).toHaveLength(1);
+	});
+});
+
+describe('the editor', () => {
+	const properties = new Workplace().description.properties;
+	const shown = (p: INodeProperties, version: number, resource: string, operation: string) => {
+		const show = p.displayOptions?.show ?? {};
+		const fits = (key: string, value: unknown) => !show[key] || (show[key] as unknown[]).includes(value);
+		return fits('@version', version) && fits('resource', resource) && fits('operation', operation);
+	};
+	const names = (version: number, resource: string, operation: string) => properties.filter((p) => shown(p, version, resource, operation)).map((p) => p.name);
+	const optionsOf = (version: number, resource: string, operation: string) =>
+		(properties.find((p) => p.name === 'options' && shown(p, version, resource, operation))?.options ?? []).map((o) => o.name);
+
+	it('version 2: one Options collection per operation holding the request settings', () => {
+		expect(names(2, 'knowledgeBase', 'get')).not.toContain('requestsInParallel');
+		expect(names(2, 'knowledgeBase', 'get')).not.toContain('retryOptions');
+		expect(names(2, 'knowledgeBase', 'get').filter((n) => n === 'options')).toHaveLength(1);
+		expect(optionsOf(2, 'knowledgeBase', 'get')).toEqual(['batching', 'retry', 'timeout']);
+		expect(optionsOf(2, 'user', 'findByUsername')).toEqual(expect.arrayContaining(['exactMatch', 'excludeDeleted', 'batching', 'retry', 'timeout']));
+		expect(optionsOf(2, 'messageAction', 'build')).toEqual([]);
+	});
+
+	it('version 1: the top-level settings, and the operations’ own Options as they were', () => {
+		expect(names(1, 'knowledgeBase', 'get')).toEqual(expect.arrayContaining(['requestsInParallel', 'retryOptions']));
+		expect(optionsOf(1, 'knowledgeBase', 'get')).toEqual([]);
+		expect(optionsOf(1, 'user', 'findByUsername')).toEqual(expect.arrayContaining(['exactMatch', 'excludeDeleted']));
+		expect(optionsOf(1, 'user', 'findByUsername')).not.toContain('batching');
 	});
 });

@@ -15,12 +15,18 @@ import { task } from './task';
 import { topic } from './topic';
 import { user } from './user';
 import type { OperationDefinition, ResourceDefinition } from './types';
+import { optionsCollection } from './common.descriptions';
 import {
+	AUTO_REQUESTS_IN_PARALLEL,
+	BATCHING,
 	DEFAULT_RETRY_POLICY,
 	DEFAULT_TIMEOUT_MS,
 	MAX_REQUESTS_IN_PARALLEL,
+	OPTIONS,
 	REQUESTS_IN_PARALLEL,
+	RETRY,
 	RETRY_OPTIONS,
+	TIMEOUT,
 } from '../transport';
 
 export const RESOURCES: ResourceDefinition[] = [knowledgeBase, knowledgeFile, task, topic, group, groupTopic, user, message, messageAction];
@@ -68,16 +74,111 @@ export function describeResources(): INodeProperties[] {
 			properties.push(
 				...updateDisplayOptions(
 					{ show: { resource: [resource.value], operation: [operation.value] } },
-					operation.properties,
+					withRequestOptions(operation),
 				),
 			);
 		}
 	}
-	// One "Retry and Timeout" collection for every resource that talks to the service; the transport reads it.
+	// Version 1 kept the request settings at the top level, for every resource that talks to the service.
 	const sending = RESOURCES.filter((r) => r.operations.some((o) => o.request)).map((r) => r.value);
 	properties.push(requestsInParallel(sending));
 	properties.push(retryOptions(sending));
 	return properties;
+}
+
+const V1 = { show: { '@version': [1] } };
+const V2 = { show: { '@version': [2] } };
+
+/**
+ * An operation's fields with, from version 2 on, the request settings in its
+ * Options collection (its own options, if any, beside them); version 1 shows
+ * the operation's own Options as before.
+ */
+function withRequestOptions(operation: OperationDefinition): INodeProperties[] {
+	if (!operation.request) return operation.properties;
+	const own = operation.properties.find((p) => p.name === OPTIONS && p.type === 'collection');
+	const rest = operation.properties.filter((p) => p !== own);
+	const options = [...(own?.options ?? []), ...requestOptions()] as INodeProperties[];
+	options.sort((a, b) => a.displayName.localeCompare(b.displayName));
+	const v2: INodeProperties = {
+		...(own ?? optionsCollection([])),
+		description: own?.description ?? 'Optional settings: how many items are sent at once, how failed requests are retried, how long to wait for an answer',
+		options,
+		displayOptions: V2,
+	};
+	return [...rest, ...(own ? [{ ...own, displayOptions: V1 }] : []), v2];
+}
+
+/** Version 2's request settings, named as n8n's HTTP Request node names its Batching and Timeout options. */
+function requestOptions(): INodeProperties[] {
+	return [
+		{
+			displayName: 'Batching',
+			name: BATCHING,
+			placeholder: 'Add Batching',
+			type: 'fixedCollection',
+			typeOptions: { multipleValues: false },
+			default: { batch: {} },
+			description: `How many items are sent to the service at the same time; unset, reads, replaces and deletes go ${AUTO_REQUESTS_IN_PARALLEL} at a time and creates one after another`,
+			options: [
+				{
+					displayName: 'Batching',
+					name: 'batch',
+					values: [
+						{
+							displayName: 'Requests in Parallel',
+							name: REQUESTS_IN_PARALLEL,
+							type: 'number',
+							typeOptions: { minValue: 0, maxValue: MAX_REQUESTS_IN_PARALLEL, numberPrecision: 0 },
+							default: 0,
+							description: `How many items are sent to the service at the same time. 0 (the default) decides by the request: reads, replaces and deletes ${AUTO_REQUESTS_IN_PARALLEL} at a time, creates and messages one after another. Output keeps the input order; a rate limit (429) pauses them all; without Continue On Fail, the first failure stops new items, but items already sent complete.`,
+						},
+					],
+				},
+			],
+		},
+		{
+			displayName: 'Retry',
+			name: RETRY,
+			placeholder: 'Add Retry',
+			type: 'fixedCollection',
+			typeOptions: { multipleValues: false },
+			default: { retry: {} },
+			description:
+				'How requests are retried: reads, replaces and deletes after 429, 502, 503, 504 and broken connections; creates only when the service cannot have received them (429, connection refused)',
+			options: [{ displayName: 'Retry', name: 'retry', values: retryFields() }],
+		},
+		{
+			displayName: 'Timeout',
+			name: TIMEOUT,
+			type: 'number',
+			typeOptions: { minValue: 1000, maxValue: 3_600_000 },
+			default: DEFAULT_TIMEOUT_MS,
+			description: 'Time in ms to wait for the service to answer each attempt',
+		},
+	];
+}
+
+function retryFields(): INodeProperties[] {
+	return [
+		{
+			displayName: 'Max Attempts',
+			name: 'maxAttempts',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: 10, numberPrecision: 0 },
+			default: DEFAULT_RETRY_POLICY.maxAttempts,
+			description: 'Attempts per request in all, the first included (1 turns retries off)',
+		},
+		{
+			displayName: 'Max Wait (Seconds)',
+			name: 'maxWaitSeconds',
+			type: 'number',
+			typeOptions: { minValue: 0, maxValue: 3600 },
+			default: DEFAULT_RETRY_POLICY.maxWaitMs / 1000,
+			description:
+				'Longest wait before a retry; when the service asks to wait longer (Retry-After), the item fails with the time to retry',
+		},
+	];
 }
 
 function requestsInParallel(resources: string[]): INodeProperties {
@@ -87,15 +188,13 @@ function requestsInParallel(resources: string[]): INodeProperties {
 		type: 'number',
 		typeOptions: { minValue: 1, maxValue: MAX_REQUESTS_IN_PARALLEL, numberPrecision: 0 },
 		default: 1,
-		displayOptions: { show: { resource: resources } },
+		displayOptions: { show: { resource: resources, '@version': [1] } },
 		description:
 			'How many items are sent to the service at the same time (1 sends them one after another). Output keeps the input order. A rate limit (429) pauses them all. Without Continue On Fail, the first failure stops new items, but items already sent complete.',
 	};
 }
 
 function retryOptions(resources: string[]): INodeProperties {
-	const { maxAttempts } = DEFAULT_RETRY_POLICY;
-	const maxWaitSeconds = DEFAULT_RETRY_POLICY.maxWaitMs / 1000;
 	const timeoutSeconds = DEFAULT_TIMEOUT_MS / 1000;
 	return {
 		displayName: 'Retry and Timeout',
@@ -103,27 +202,11 @@ function retryOptions(resources: string[]): INodeProperties {
 		type: 'collection',
 		placeholder: 'Add option',
 		default: {},
-		displayOptions: { show: { resource: resources } },
+		displayOptions: { show: { resource: resources, '@version': [1] } },
 		description:
 			'How requests are retried: reads, replaces and deletes after 429, 502, 503, 504 and broken connections; creates only when the service cannot have received them (429, connection refused)',
 		options: [
-			{
-				displayName: 'Max Attempts',
-				name: 'maxAttempts',
-				type: 'number',
-				typeOptions: { minValue: 1, maxValue: 10, numberPrecision: 0 },
-				default: maxAttempts,
-				description: 'Attempts per request in all, the first included (1 turns retries off)',
-			},
-			{
-				displayName: 'Max Wait (Seconds)',
-				name: 'maxWaitSeconds',
-				type: 'number',
-				typeOptions: { minValue: 0, maxValue: 3600 },
-				default: maxWaitSeconds,
-				description:
-					'Longest wait before a retry; when the service asks to wait longer (Retry-After), the item fails with the time to retry',
-			},
+			...retryFields(),
 			{
 				displayName: 'Timeout (Seconds)',
 				name: 'timeoutSeconds',

@@ -1,13 +1,14 @@
 /**
  * Runs the selected operation for every input item through the transport,
- * one by one or several at a time ("Requests in Parallel"). Output items keep
+ * several at a time (Requests in Parallel, or derived from the request). Output items keep
  * the input order and are paired to their input; with Continue On Fail each
  * failed item becomes an error item paired to the input that failed.
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { apiRequest, MAX_REQUESTS_IN_PARALLEL, paginate, read, REQUESTS_IN_PARALLEL } from '../transport';
+import { apiRequest, AREAS, AUTO_REQUESTS_IN_PARALLEL, paginate, read, requestsInParallelSetting, safeToRepeat, type ApiRequest } from '../transport';
+import { readingConstantsOnce } from './constantParameters';
 import { findOperation } from './resources';
 import type { OperationDefinition, ResourceDefinition } from './types';
 import { invalid } from './validation';
@@ -17,6 +18,8 @@ async function runOperation(
 	resource: ResourceDefinition,
 	operation: OperationDefinition,
 	i: number,
+	/** Told of the request item i builds, before it is sent. */
+	built: (request: ApiRequest) => void,
 ): Promise<INodeExecutionData[]> {
 	if (operation.build) return await operation.build.call(ctx, i);
 	if (!operation.request) {
@@ -25,6 +28,7 @@ async function runOperation(
 	// What a POST makes is named after its resource ("the task may have been created"),
 	// and messages that say what happened name the operation as its action reads.
 	const request = { subject: resource.name.toLowerCase(), operation: operation.action, ...(await operation.request.call(ctx, i)) };
+	built(request);
 	if (operation.list) {
 		const returnAll = ctx.getNodeParameter('returnAll', i, false) as boolean;
 		let limit: number | undefined;
@@ -67,16 +71,6 @@ function asNodeError(ctx: IExecuteFunctions, error: unknown, i: number): NodeApi
 		: new NodeOperationError(ctx.getNode(), error as Error, { itemIndex: i });
 }
 
-/** "Requests in Parallel", read once per run (item 0) and checked before anything is sent. */
-function requestsInParallel(ctx: IExecuteFunctions): number {
-	const value = ctx.getNodeParameter(REQUESTS_IN_PARALLEL, 0, 1) as unknown;
-	const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-	if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > MAX_REQUESTS_IN_PARALLEL) {
-		throw invalid(ctx, 0, 'Requests in Parallel', `must be a whole number from 1 to ${MAX_REQUESTS_IN_PARALLEL} (got ${JSON.stringify(value)})`);
-	}
-	return n;
-}
-
 /** Any failure of item i as the node error n8n shows, in the operation's terms. */
 function nodeErrorOf(
 	ctx: IExecuteFunctions,
@@ -93,31 +87,49 @@ function nodeErrorOf(
 }
 
 /**
- * Runs every item, up to `parallel` at a time, and returns each item's output by
- * input index, so the output keeps the input order and pairing whatever order
- * the answers come in. Items run one by one until one succeeds: that first
- * success has read the credential and fetched any token, so the items started
- * together afterwards share them (one token request per run, not one per worker).
- * Without Continue On Fail, a failure stops new items from starting; those
- * already sent finish, and the failure of the lowest item index is thrown
- * (items after it may have been sent already).
+ * How many items run at a time: what the run asked for, else derived from the
+ * request the operation builds: requests safe to repeat (GET, PUT, DELETE)
+ * AUTO_REQUESTS_IN_PARALLEL at a time, POSTs (creates, messages) one at a time.
+ */
+function parallelFor(setting: number | undefined, request: ApiRequest | undefined): number {
+	if (setting !== undefined) return setting;
+	return request && safeToRepeat(request) ? AUTO_REQUESTS_IN_PARALLEL : 1;
+}
+
+/**
+ * Runs every item, several at a time (parallelFor), and returns each item's
+ * output by input index, so the output keeps the input order and pairing
+ * whatever order the answers come in. When the service area fetches a token
+ * (the bot), items run one by one until one succeeds: that first success has
+ * fetched the token, which the items started together afterwards share (one
+ * token request per run, not one per worker). Other areas start all workers
+ * once the first request is built. Without Continue On Fail, a failure stops
+ * new items from starting; those already sent finish, and the failure of the
+ * lowest item index is thrown (items after it may have been sent already).
  */
 async function runItems(
 	ctx: IExecuteFunctions,
 	resource: ResourceDefinition,
 	operation: OperationDefinition,
 	count: number,
-	parallel: number,
+	setting: number | undefined,
 ): Promise<INodeExecutionData[][]> {
 	const continueOnFail = ctx.continueOnFail();
 	const results: INodeExecutionData[][] = new Array<INodeExecutionData[]>(count);
 	const failures = new Map<number, NodeApiError | NodeOperationError>();
 	let next = 0;
 	let succeeded = false;
+	let first: ApiRequest | undefined;
+	let firstBuilt: () => void = () => undefined;
+	const built = (request: ApiRequest) => {
+		if (first) return;
+		first = request;
+		if (!AREAS[request.area].token) firstBuilt();
+	};
 
 	const runOne = async (i: number): Promise<void> => {
 		try {
-			const outputs = await runOperation(ctx, resource, operation, i);
+			const outputs = await runOperation(ctx, resource, operation, i, built);
 			results[i] = outputs.map((result) => ({ ...result, pairedItem: { item: i } }));
 			succeeded = true;
 		} catch (error) {
@@ -133,29 +145,47 @@ async function runItems(
 		}
 	};
 
-	while (next < count && failures.size === 0 && (parallel === 1 || !succeeded)) await runOne(next++);
 	const worker = async (): Promise<void> => {
 		while (next < count && failures.size === 0) await runOne(next++);
 	};
-	await Promise.all(Array.from({ length: Math.min(parallel, count - next) }, worker));
+	// One item at a time until one succeeds, or, where no token is fetched, until the first request is built.
+	const slots: Array<Promise<void>> = [];
+	while (next < count && failures.size === 0 && !succeeded) {
+		const ready = new Promise<void>((resolve) => (firstBuilt = resolve));
+		const item = runOne(next++);
+		await Promise.race([item, ready]);
+		firstBuilt = () => undefined;
+		if (first && !AREAS[first.area].token) {
+			// That item keeps its place: once done, it goes on as one of the workers.
+			slots.push(item.then(worker));
+			break;
+		}
+		await item;
+	}
+	const parallel = parallelFor(setting, first);
+	const width = Math.max(0, Math.min(parallel - slots.length, count - next));
+	await Promise.all([...slots, ...Array.from({ length: width }, worker)]);
 
 	if (failures.size > 0) throw failures.get(Math.min(...failures.keys()))!;
 	return results;
 }
 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	const items = this.getInputData();
-	const resource = this.getNodeParameter('resource', 0) as string;
-	const operationName = this.getNodeParameter('operation', 0) as string;
+	// Operations read parameters without expressions once per run, not once per item.
+	const ctx = readingConstantsOnce(this);
+	const items = ctx.getInputData();
+	const resource = ctx.getNodeParameter('resource', 0) as string;
+	const operationName = ctx.getNodeParameter('operation', 0) as string;
 	const found = findOperation(resource, operationName);
 	if (!found) {
-		throw new NodeOperationError(this.getNode(), `The operation "${operationName}" of "${resource}" is not supported`);
+		throw new NodeOperationError(ctx.getNode(), `The operation "${operationName}" of "${resource}" is not supported`);
 	}
 	const { operation } = found;
-	const parallel = operation.request ? requestsInParallel(this) : 1;
+	// Read once, with item 0, and checked before anything is sent.
+	const setting = operation.request ? requestsInParallelSetting(ctx) : 1;
 
-	const output = (await runItems(this, found.resource, operation, items.length, parallel)).flat();
-	const hints = operation.hints?.call(this, output) ?? [];
-	if (hints.length > 0) this.addExecutionHints(...hints);
+	const output = (await runItems(ctx, found.resource, operation, items.length, setting)).flat();
+	const hints = operation.hints?.call(ctx, output) ?? [];
+	if (hints.length > 0) ctx.addExecutionHints(...hints);
 	return [output];
 }

@@ -23,11 +23,17 @@ export {
 	type RetryRequest,
 } from './retry';
 export {
+	AUTO_REQUESTS_IN_PARALLEL,
+	BATCHING,
 	DEFAULT_TIMEOUT_MS,
 	MAX_REQUESTS_IN_PARALLEL,
+	OPTIONS,
 	REQUESTS_IN_PARALLEL,
 	requestSettings,
+	requestsInParallelSetting,
+	RETRY,
 	RETRY_OPTIONS,
+	TIMEOUT,
 	type RequestSettings,
 } from './settings';
 export type { ApiArea, ApiRequest, ApiResponse, BodyPart, Context, ResponseTo, StreamRequest } from './types';

@@ -1,0 +1,209 @@
+/**
+ * What every benchmark process shares: n8n-core's real engine with this
+ * package loaded from dist/, a "raw" node that runs a plain HTTP loop inside
+ * the engine (so baselines pay the same engine costs per item), workflow
+ * builders, raw clients, medians and the printed table.
+ */
+import type { ChildProcess } from 'node:child_process';
+import * as http from 'node:http';
+import * as https from 'node:https';
+import path from 'node:path';
+
+import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeParameters, INodeType, INodeTypeDescription } from 'n8n-workflow';
+
+import type { EmulatorAccess } from '../emulator/clientCredentials';
+import { AUTO_REQUESTS_IN_PARALLEL } from '../nodes/Workplace/transport';
+import { InMemoryCredentialsHelper, initHarnessEnv, loadCommunityPackage, runWorkflow, type BinaryMode, type HarnessEnv, type RunWorkflowResult, type WorkflowJson } from '../test/harness/engine';
+import { emulatorCredential, singleNodeWorkflow } from '../test/harness/testbed';
+
+export const ROOT = path.resolve(__dirname, '../..');
+
+export const int = (name: string, fallback: number) => (process.env[name] ? Number(process.env[name]) : fallback);
+
+// ---------------------------------------------------------------------------
+// Raw clients: node:http(s) with or without keep-alive, the practical limit
+
+/** One request with `agent` (an https.Agent for https URLs); resolves the parsed JSON body. */
+export function send(agent: http.Agent, method: string, url: string, headers: Record<string, string>, body?: string): Promise<unknown> {
+	const request = url.startsWith('https:') ? https.request : http.request;
+	return new Promise((resolve, reject) => {
+		const outgoing = request(url, { method, agent, headers }, (response) => {
+			const chunks: Buffer[] = [];
+			response.on('data', (chunk: Buffer) => chunks.push(chunk));
+			response.on('end', () => {
+				if ((response.statusCode ?? 0) >= 300) reject(new Error(`${method} ${url} answered ${response.statusCode}`));
+				else resolve(chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : null);
+			});
+			response.on('error', reject);
+		});
+		outgoing.on('error', reject);
+		outgoing.end(body);
+	});
+}
+
+/** Raw jobs run inside the engine as a node (below), so they pay the same engine costs per item. */
+export const RAW_JOBS = new Map<string, (items: INodeExecutionData[]) => Promise<INodeExecutionData[]>>();
+
+class BenchRaw implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Bench Raw',
+		name: 'bench.raw',
+		group: ['transform'],
+		version: 1,
+		description: 'A raw HTTP loop, for comparison',
+		defaults: { name: 'Raw' },
+		inputs: ['main' as never],
+		outputs: ['main' as never],
+		properties: [{ displayName: 'Job', name: 'job', type: 'string', default: '' }],
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const job = RAW_JOBS.get(this.getNodeParameter('job', 0) as string);
+		if (!job) throw new Error('unknown raw job');
+		const output = await job(this.getInputData());
+		return [output.map((item, i) => ({ ...item, pairedItem: { item: Math.min(i, this.getInputData().length - 1) } }))];
+	}
+}
+
+/** A raw job that sends `GET {base}/api/v1/knowledge/{id}` for each item, one after another, with `agent`. */
+export function kbGetLoop(agent: http.Agent, access: EmulatorAccess) {
+	const headers = { 'x-api-key': access.credentials.apiKey, accept: 'application/json' };
+	return async (input: INodeExecutionData[]) => {
+		const out: INodeExecutionData[] = [];
+		for (const item of input) out.push({ json: (await send(agent, 'GET', `${access.url}/api/v1/knowledge/${String(item.json.id)}`, headers)) as IDataObject });
+		return out;
+	};
+}
+
+// ---------------------------------------------------------------------------
+// Engine and workflows
+
+export let helper: InMemoryCredentialsHelper;
+let nodeTypes: ReturnType<typeof loadCommunityPackage>['nodeTypes'];
+let harness: HarnessEnv | undefined;
+
+/** The harness environment, this package from dist/, the raw node, and every credential pointing at `access`. */
+export async function setUpEngine(access: EmulatorAccess, binaryDataMode: BinaryMode = 'filesystem', packageRoot = ROOT): Promise<void> {
+	harness = await initHarnessEnv({ binaryDataMode });
+	const loaded = loadCommunityPackage(packageRoot);
+	nodeTypes = loaded.nodeTypes;
+	nodeTypes.add(new BenchRaw(), 'bench.raw');
+	helper = new InMemoryCredentialsHelper(loaded.credentialTypes);
+	helper.set(emulatorCredential(access, 'knowledgeBase'));
+	helper.set(emulatorCredential(access, 'taskProjects'));
+	helper.set(emulatorCredential(access, 'bot'));
+}
+
+/** Removes the n8n user folder and binary store the harness made in the temp folder. */
+export function tearDownEngine(): void {
+	harness?.cleanup();
+	harness = undefined;
+}
+
+export async function run(workflow: WorkflowJson): Promise<{ ms: number; result: RunWorkflowResult }> {
+	const started = performance.now();
+	const result = await runWorkflow({ workflow, nodeTypes, credentialsHelper: helper });
+	const ms = performance.now() - started;
+	if (result.status !== 'success') throw new Error(`bench workflow failed: ${result.error?.message}`);
+	return { ms, result };
+}
+
+/** Manual Trigger (pinned items) → one node named "Workplace", whatever its type. */
+export function oneNode(node: Omit<INode, 'id' | 'name' | 'position' | 'typeVersion'> & { typeVersion?: number }, items: INodeExecutionData[]): WorkflowJson {
+	const workflow = singleNodeWorkflow({}, { items });
+	workflow.nodes[1] = { ...workflow.nodes[1], typeVersion: 1, ...node } as INode;
+	return workflow;
+}
+
+/** The Workplace node's parameters (type version 2) for running `parallel` items at a time. */
+export const inParallel = (parallel: number): INodeParameters => ({ options: { batching: { batch: { requestsInParallel: parallel } } } });
+/** What the Workplace node does with Batching left unset, for the table. */
+export const DEFAULTS_LABEL = `reads ${AUTO_REQUESTS_IN_PARALLEL} at a time`;
+
+/** The Workplace node at its current type version (2) running `parameters` on `items`. */
+export const workplace = (parameters: INodeParameters, items: INodeExecutionData[]) => singleNodeWorkflow(parameters, { items, typeVersion: 2 });
+export const raw = (job: string, items: INodeExecutionData[]) => oneNode({ type: 'bench.raw', parameters: { job } }, items);
+export const outputOf = (result: RunWorkflowResult) => result.items('Workplace');
+export const byId = (value: string | number) => ({ __rl: true, mode: 'id', value: String(value) });
+
+/**
+ * n8n's HTTP Request node (n8n-nodes-base 2.41.1, type version 4.2) sending
+ * `GET {base}/api/v1/knowledge/{{ $json.id }}` with options at their defaults.
+ * `auth`: the API key as a header parameter typed into the node ("inline"), or
+ * the package's Knowledge Base credential as a predefined credential type.
+ */
+export function httpRequestKbGet(access: EmulatorAccess, auth: 'inline' | 'credential', items: INodeExecutionData[]): WorkflowJson {
+	const authentication =
+		auth === 'inline'
+			? { authentication: 'none', sendHeaders: true, specifyHeaders: 'keypair', headerParameters: { parameters: [{ name: 'x-api-key', value: access.credentials.apiKey }] } }
+			: { authentication: 'predefinedCredentialType', nodeCredentialType: 'workplaceKnowledgeBaseApi' };
+	return oneNode(
+		{
+			type: 'n8n-nodes-base.httpRequest',
+			typeVersion: 4.2,
+			parameters: { method: 'GET', url: `=${access.url}/api/v1/knowledge/{{ $json.id }}`, ...authentication, options: {} },
+		},
+		items,
+	);
+}
+
+/** Sends `message` to a child (none when empty) and resolves its first answer of `kind`. */
+export function askChild<T>(child: ChildProcess, message: object, kind: string): Promise<T> {
+	return new Promise((resolve) => {
+		const listener = (answer: { kind: string }) => {
+			if (answer.kind !== kind) return;
+			child.off('message', listener);
+			resolve(answer as T);
+		};
+		child.on('message', listener);
+		if (Object.keys(message).length > 0) child.send(message);
+	});
+}
+
+// ---------------------------------------------------------------------------
+// Measuring and printing
+
+export const median = (values: number[]) => {
+	const sorted = [...values].sort((a, b) => a - b);
+	const mid = Math.floor(sorted.length / 2);
+	return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+/** Runs each variant `runs` times, taking turns; returns the median of each. */
+export async function measure(variants: Record<string, () => Promise<number>>, runs: number): Promise<Record<string, number>> {
+	const times: Record<string, number[]> = Object.fromEntries(Object.keys(variants).map((k) => [k, []]));
+	for (let r = 0; r < runs; r++) {
+		for (const [name, variant] of Object.entries(variants)) times[name].push(await variant());
+	}
+	return Object.fromEntries(Object.entries(times).map(([k, v]) => [k, median(v)]));
+}
+
+export interface Row {
+	part: string;
+	what: string;
+	value: string;
+	ratio?: string;
+	goal?: string;
+}
+
+export const ms = (v: number) => `${v.toFixed(3)} ms/item`;
+export const x = (v: number) => `${v.toFixed(2)}×`;
+export const check = (ok: boolean, goal: string) => `${goal} ${ok ? '✓' : '✗'}`;
+
+export function printTable(rows: Row[]): void {
+	const widths = { part: 0, what: 0, value: 0, ratio: 0 };
+	for (const row of rows) {
+		widths.part = Math.max(widths.part, row.part.length);
+		widths.what = Math.max(widths.what, row.what.length);
+		widths.value = Math.max(widths.value, row.value.length);
+		widths.ratio = Math.max(widths.ratio, (row.ratio ?? '').length);
+	}
+	console.log('');
+	for (const row of rows) {
+		console.log(
+			[row.part.padEnd(widths.part), row.what.padEnd(widths.what), row.value.padStart(widths.value), (row.ratio ?? '').padEnd(widths.ratio), row.goal ?? '']
+				.join('  ')
+				.trimEnd(),
+		);
+	}
+}

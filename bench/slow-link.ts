@@ -1,0 +1,113 @@
+/**
+ * Bench part e: 100 × Knowledge Base → Get over a slow, encrypted link. A
+ * certificate made for this run (openssl, Debian's), a delaying TLS proxy in
+ * front of the emulator (delay-proxy-child.ts) that counts TCP connections,
+ * and the measured clients in a child started with NODE_EXTRA_CA_CERTS
+ * (slow-link-child.ts). Everything listens on 127.0.0.1; the temp folder and
+ * both children are gone when this returns.
+ */
+import { execFileSync } from 'node:child_process';
+import { fork, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+import type { IDataObject } from 'n8n-workflow';
+
+import type { EmulatorAccess } from '../emulator/clientCredentials';
+import { MAX_REQUESTS_IN_PARALLEL } from '../nodes/Workplace/transport';
+import { writeLineChart } from './chart';
+import { askChild, check, DEFAULTS_LABEL, int, ms, ROOT, x, type Row } from './common';
+import type { ProxyConfig, ProxyReady } from './delay-proxy-child';
+import type { SlowLinkResults, SlowLinkStart } from './slow-link-child';
+
+const ONE_WAY_MS = int('BENCH_ONE_WAY_MS', 10);
+const ITEMS = int('BENCH_SLOW_ITEMS', 100);
+const RUNS = int('BENCH_SLOW_RUNS', 3);
+/** The node's highest Requests in Parallel. */
+const HIGHEST = MAX_REQUESTS_IN_PARALLEL;
+const PARALLELISM = [1, 2, 4, 8, 16, 32, 64, HIGHEST];
+
+/** A self-signed certificate for 127.0.0.1, valid one day, in `dir`. */
+function makeCertificate(dir: string): { certFile: string; keyFile: string } {
+	const certFile = path.join(dir, 'cert.pem');
+	const keyFile = path.join(dir, 'key.pem');
+	execFileSync(
+		'openssl',
+		['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
+			'-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', keyFile, '-out', certFile],
+		{ stdio: 'ignore' },
+	);
+	return { certFile, keyFile };
+}
+
+export async function slowLink(emulator: EmulatorAccess): Promise<{ rows: Row[]; results: IDataObject }> {
+	const dir = mkdtempSync(path.join(tmpdir(), 'workplace-bench-tls-'));
+	const children: ChildProcess[] = [];
+	try {
+		const { certFile, keyFile } = makeCertificate(dir);
+		const proxy = fork(path.join(__dirname, 'delay-proxy-child.js'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+		children.push(proxy);
+		const config: ProxyConfig = { kind: 'start', certFile, keyFile, target: emulator.url, oneWayMs: ONE_WAY_MS };
+		const { url } = await askChild<ProxyReady>(proxy, config, 'ready');
+
+		// NODE_EXTRA_CA_CERTS is read once, at start-up: the clients get a process of their own.
+		const clients = fork(path.join(__dirname, 'slow-link-child.js'), [], {
+			stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+			env: { ...process.env, NODE_EXTRA_CA_CERTS: certFile },
+		});
+		children.push(clients);
+		clients.on('message', (message: { kind: string }) => {
+			if (message.kind !== 'connections') return;
+			void askChild<{ count: number }>(proxy, { kind: 'connections' }, 'connections').then(({ count }) => clients.send({ kind: 'connections', count }));
+		});
+		const exited = new Promise<never>((_, reject) => clients.once('exit', (code) => reject(new Error(`e: the clients' process exited (${code})`))));
+		const start: SlowLinkStart = { kind: 'start', access: { ...emulator, url }, items: ITEMS, runs: RUNS, parallelism: PARALLELISM };
+		const { msPerItem: m, connections: c } = await Promise.race([askChild<SlowLinkResults>(clients, start, 'results'), exited]);
+
+		const rows: Row[] = [];
+		const conns = (name: string) => `${c[name]} conn${c[name] === 1 ? '' : 's'}`;
+		const value = (name: string) => `${ms(m[name])}, ${conns(name)}`;
+		const label = `e. ${ITEMS} × Knowledge Base → Get, TLS, ${2 * ONE_WAY_MS} ms round trip`;
+		rows.push({ part: label, what: 'raw keep-alive client, one at a time', value: value('rawKeepAlive'), ratio: '1.00× (baseline)' });
+		rows.push({ part: '', what: 'raw client, new connection per request', value: value('rawClose'), ratio: x(m.rawClose / m.rawKeepAlive) });
+		rows.push({ part: '', what: 'HTTP Request node 4.2, defaults, header inline', value: value('httpRequest'), ratio: x(m.httpRequest / m.rawKeepAlive) });
+		rows.push({
+			part: '',
+			what: `Workplace node, defaults (${DEFAULTS_LABEL})`,
+			value: value('nodeDefaults'),
+			ratio: x(m.nodeDefaults / m.rawKeepAlive),
+			goal: check(m.nodeDefaults / m.rawKeepAlive <= 0.5, 'node/raw keep-alive ≤ 0.5'),
+		});
+		for (const p of PARALLELISM) {
+			rows.push({ part: '', what: `Workplace node, ${p} in parallel`, value: value(`node${p}`), ratio: x(m[`node${p}`] / m.rawKeepAlive) });
+		}
+		rows.push({ part: '', what: 'node defaults / HTTP Request node', value: '', ratio: x(m.nodeDefaults / m.httpRequest), goal: check(m.nodeDefaults / m.httpRequest <= 2.5, '≤ 2.5') });
+		rows.push({
+			part: '',
+			what: `node at its highest setting (${HIGHEST}) / HTTP Request node`,
+			value: '',
+			ratio: x(m[`node${HIGHEST}`] / m.httpRequest),
+			goal: check(m[`node${HIGHEST}`] / m.httpRequest <= 1, '≤ 1.0'),
+		});
+
+		mkdirSync(path.join(ROOT, 'docs'), { recursive: true });
+		writeLineChart(
+			path.join(ROOT, 'docs/performance-slow-link.png'),
+			`Knowledge Base → Get over TLS, ${2 * ONE_WAY_MS} ms round trip: time per item`,
+			'Requests in Parallel',
+			'time per item (ms, median, log scale)',
+			PARALLELISM.map((p) => ({ x: p, y: m[`node${p}`] })),
+			`${ITEMS} Gets per run, median of ${RUNS} runs, n8n-core engine, delaying TLS proxy on 127.0.0.1 (npm run bench)`,
+			[
+				{ label: 'raw keep-alive client, one at a time', y: m.rawKeepAlive },
+				{ label: 'HTTP Request node, defaults', y: m.httpRequest },
+			],
+			true,
+		);
+		return { rows, results: { oneWayMs: ONE_WAY_MS, items: ITEMS, runs: RUNS, msPerItem: m, connections: c } };
+	} finally {
+		for (const child of children) if (child.connected) child.send({ kind: 'close' });
+		rmSync(dir, { recursive: true, force: true });
+	}
+}
