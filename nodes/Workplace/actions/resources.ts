@@ -160,13 +160,16 @@ function requestOptions(): INodeProperties[] {
 }
 
 function retryFields(): INodeProperties[] {
+	// Plain names as defaults: n8n's verification rules read an identifier, not a member expression.
+	const { maxAttempts } = DEFAULT_RETRY_POLICY;
+	const maxWaitSeconds = DEFAULT_RETRY_POLICY.maxWaitMs / 1000;
 	return [
 		{
 			displayName: 'Max Attempts',
 			name: 'maxAttempts',
 			type: 'number',
 			typeOptions: { minValue: 1, maxValue: 10, numberPrecision: 0 },
-			default: DEFAULT_RETRY_POLICY.maxAttempts,
+			default: maxAttempts,
 			description: 'Attempts per request in all, the first included (1 turns retries off)',
 		},
 		{
@@ -174,7 +177,7 @@ function retryFields(): INodeProperties[] {
 			name: 'maxWaitSeconds',
 			type: 'number',
 			typeOptions: { minValue: 0, maxValue: 3600 },
-			default: DEFAULT_RETRY_POLICY.maxWaitMs / 1000,
+			default: maxWaitSeconds,
 			description:
 				'Longest wait before a retry; when the service asks to wait longer (Retry-After), the item fails with the time to retry',
 		},
