@@ -27,7 +27,7 @@ export class Workplace implements INodeType {
 			{
 				name: 'workplaceBotApi',
 				required: true,
-				displayOptions: { show: { resource: ['group', 'groupTopic', 'user'] } },
+				displayOptions: { show: { resource: ['group', 'groupTopic', 'user', 'message'] } },
 			},
 			{
 				name: 'workplaceTaskProjectsApi',

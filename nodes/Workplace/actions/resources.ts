@@ -9,6 +9,7 @@ import { group } from './group';
 import { groupTopic } from './groupTopic';
 import { knowledgeBase } from './knowledgeBase';
 import { knowledgeFile } from './knowledgeFile';
+import { message } from './message';
 import { messageAction } from './messageAction';
 import { task } from './task';
 import { topic } from './topic';
@@ -22,7 +23,7 @@ import {
 	RETRY_OPTIONS,
 } from '../transport';
 
-export const RESOURCES: ResourceDefinition[] = [knowledgeBase, knowledgeFile, task, topic, group, groupTopic, user, messageAction];
+export const RESOURCES: ResourceDefinition[] = [knowledgeBase, knowledgeFile, task, topic, group, groupTopic, user, message, messageAction];
 
 /** The operation a node runs, with the resource it belongs to. */
 export function findOperation(

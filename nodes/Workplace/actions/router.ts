@@ -38,11 +38,32 @@ async function runOperation(
 		const map = operation.list.map;
 		return rows.map((row) => ({ json: map ? map(row) : row }));
 	}
-	const response = await apiRequest(ctx, request, i);
-	if (operation.output) return await operation.output.call(ctx, response, i, request);
+	let sent = request;
+	const first = await apiRequest(ctx, sent, i).then(
+		(answer) => ({ answer }),
+		(error: unknown) => ({ error }),
+	);
+	let response;
+	if ('answer' in first) {
+		response = first.answer;
+	} else {
+		// A refusal the operation knows another way around (e.g. an older path of the same resource).
+		const second = first.error instanceof NodeApiError ? operation.fallback?.call(ctx, first.error, i, request) : undefined;
+		if (!second) throw asNodeError(ctx, first.error, i);
+		sent = { subject: request.subject, ...second };
+		response = await apiRequest(ctx, sent, i);
+	}
+	if (operation.output) return await operation.output.call(ctx, response, i, sent);
 	const body = response.body;
 	if (Array.isArray(body)) return read.list(body).map((json) => ({ json }));
 	return [{ json: read.object(body) ?? { response: body ?? null } }];
+}
+
+/** An error as it is when it is a node error already, else wrapped as one (explained later, once, by nodeErrorOf). */
+function asNodeError(ctx: IExecuteFunctions, error: unknown, i: number): NodeApiError | NodeOperationError {
+	return error instanceof NodeApiError || error instanceof NodeOperationError
+		? error
+		: new NodeOperationError(ctx.getNode(), error as Error, { itemIndex: i });
 }
 
 /** "Requests in Parallel", read once per run (item 0) and checked before anything is sent. */
@@ -62,10 +83,7 @@ function nodeErrorOf(
 	error: unknown,
 	i: number,
 ): NodeApiError | NodeOperationError {
-	let nodeError =
-		error instanceof NodeApiError || error instanceof NodeOperationError
-			? error
-			: new NodeOperationError(ctx.getNode(), error as Error, { itemIndex: i });
+	let nodeError = asNodeError(ctx, error, i);
 	if (nodeError instanceof NodeApiError && operation.explainError) {
 		nodeError = operation.explainError.call(ctx, nodeError, i) ?? nodeError;
 	}

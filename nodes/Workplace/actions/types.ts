@@ -48,6 +48,12 @@ export interface OperationDefinition<Request extends ApiRequest = ApiRequest> {
 		i: number,
 		request: Request,
 	): INodeExecutionData[] | Promise<INodeExecutionData[]>;
+	/**
+	 * A second request when the service refuses the first with `error` (e.g. an
+	 * older path of the same resource); undefined lets the refusal stand. `output`
+	 * gets the request that was answered.
+	 */
+	fallback?(this: IExecuteFunctions, error: NodeApiError, i: number, request: Request): Request | undefined;
 	/** Rewords a service error of item i in this operation's terms; undefined keeps it as it is. */
 	explainError?(this: IExecuteFunctions, error: NodeApiError, i: number): NodeApiError | undefined;
 	/** Hints shown with the output once all items ran (e.g. items the service will not use). */

@@ -68,7 +68,7 @@ export function oneOrMoreOf<T extends string>(
 /** A service id used as a path segment or form value: non-blank text without spaces. */
 export function textId(ctx: IExecuteFunctions, i: number, parameter: string, field: string): string {
 	const raw = ctx.getNodeParameter(parameter, i, '', { extractValue: true }) as unknown;
-	const text = typeof raw === 'number' ? String(raw) : typeof raw === 'string' ? raw.trim() : undefined;
+	const text = typeof raw === 'number' ? String(raw) : typeof raw === 'string' ? raw.trim() : raw === undefined || raw === null ? '' : undefined;
 	if (text === undefined) throw invalid(ctx, i, field, `expected an ID, got ${describe(raw)}`);
 	if (text === '') throw invalid(ctx, i, field, 'is required');
 	if (/\s/.test(text)) throw invalid(ctx, i, field, `must be one ID without spaces, got ${describe(text)}`);
@@ -91,4 +91,11 @@ export function idList(ctx: IExecuteFunctions, i: number, parameter: string, fie
 	}
 	if (ids.length === 0) throw invalid(ctx, i, field, 'at least one user ID is required');
 	return [...new Set(ids)];
+}
+
+/** Like textId, for an id that may be left empty (then undefined). */
+export function optionalTextId(ctx: IExecuteFunctions, i: number, parameter: string, field: string): string | undefined {
+	const raw = ctx.getNodeParameter(parameter, i, '', { extractValue: true }) as unknown;
+	if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '')) return undefined;
+	return textId(ctx, i, parameter, field);
 }

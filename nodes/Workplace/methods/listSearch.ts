@@ -1,7 +1,7 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { read, readPage, type ApiRequest } from '../transport';
+import { apiRequest, read, readPage, type ApiRequest } from '../transport';
 import { positiveId } from '../shared/positiveId';
 
 const SEARCH_PAGE_SIZE = 100;
@@ -55,4 +55,23 @@ export async function searchKnowledgeFiles(
 	return await searchPage(this, request, filter, paginationToken, nameOf, (file) =>
 		`${nameOf(file)} (${String(file.id)})${file.status === 'deleting' ? ' — deleting, not used by the language model' : ''}`,
 	);
+}
+
+/**
+ * Users for the user locator, looked up by username as the service allows
+ * (GET /bot/v1/users?username=, a part of the name is enough). Deleted accounts
+ * are left out: nothing can be sent to them.
+ */
+export async function searchUsers(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+	const username = filter?.trim();
+	if (!username) return { results: [] };
+	const { body } = await apiRequest(this, { area: 'bot', method: 'GET', path: ['bot', 'v1', 'users'], qs: { username } });
+	const results = read
+		.list(read.object(body)?.users)
+		.filter((user) => user.deleted !== true && read.text(user._id) !== undefined)
+		.map((user) => {
+			const name = [read.text(user.firstname), read.text(user.lastname)].filter(Boolean).join(' ');
+			return { name: `${String(user.username)}${name ? ` (${name})` : ''}`, value: String(user._id) };
+		});
+	return { results };
 }

@@ -52,8 +52,8 @@ export function thrownResponse(error: unknown): ApiResponse | undefined {
  * sending): it may have been carried out, and it was not resent, because
  * resending could do it twice.
  */
-export function mayHaveBeenApplied(request: Pick<ApiRequest, 'subject'>): string {
-	const what = request.subject ? `the ${request.subject} may have been created` : 'the request may have been carried out';
+export function mayHaveBeenApplied(request: Pick<ApiRequest, 'subject' | 'effect'>): string {
+	const what = request.subject ? `the ${request.subject} may have been ${request.effect ?? 'created'}` : 'the request may have been carried out';
 	return `; ${what} even so. It was not retried automatically, to avoid a duplicate: check before running this item again`;
 }
 

@@ -25,6 +25,8 @@ export interface ApiRequest {
 	 * ("the task may have been created"). The router fills it from the resource name.
 	 */
 	subject?: string;
+	/** What such a POST may have done to its subject: `created` (default) or, for a message, `delivered`. */
+	effect?: 'created' | 'delivered';
 	/**
 	 * Hand back the response body as a stream (downloads): a MeteredBody that counts
 	 * and hashes the bytes as they pass and fails when the body ends short of its

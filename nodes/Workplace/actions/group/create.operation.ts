@@ -1,6 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { multipartBody, read, type BodyPart, type FilePart } from '../../transport';
+import { multipartBody, read } from '../../transport';
+import { binaryFile } from '../binaryFile';
 import { requiredString } from '../common.descriptions';
 import type { OperationDefinition } from '../types';
 import { idList, invalid, requiredText } from '../validation';
@@ -11,33 +12,6 @@ function pictureProperty(ctx: IExecuteFunctions, i: number): string | undefined 
 	if (raw === undefined || raw === null || raw === '') return undefined;
 	if (typeof raw !== 'string') throw invalid(ctx, i, 'Picture (Binary Property)', 'expected the name of a binary property');
 	return raw.trim() === '' ? undefined : raw.trim();
-}
-
-/**
- * A multipart body built afresh for every attempt: name, one `uids[]` part per
- * member, and the picture streamed from the binary data (never read whole when
- * it is stored on disk), with its known length so no chunked upload is needed.
- */
-async function groupBody(
-	ctx: IExecuteFunctions,
-	i: number,
-	name: string,
-	members: string[],
-	property: string | undefined,
-): Promise<BodyPart> {
-	const fields: Array<[string, string]> = [['name', name], ...members.map((uid): [string, string] => ['uids[]', uid])];
-	if (property === undefined) return multipartBody(fields);
-	const binary = ctx.helpers.assertBinaryData(i, property);
-	const file = { field: 'file', fileName: binary.fileName || 'picture', contentType: binary.mimeType || 'application/octet-stream' };
-	let picture: FilePart;
-	if (binary.id) {
-		const { fileSize } = await ctx.helpers.getBinaryMetadata(binary.id);
-		picture = { ...file, content: await ctx.helpers.getBinaryStream(binary.id), size: fileSize };
-	} else {
-		const buffer = await ctx.helpers.getBinaryDataBuffer(i, property);
-		picture = { ...file, content: buffer, size: buffer.length };
-	}
-	return multipartBody(fields, picture);
 }
 
 export const create: OperationDefinition = {
@@ -57,22 +31,22 @@ export const create: OperationDefinition = {
 			description: 'Name of the input binary property holding the group picture (PNG, JPEG, GIF or WebP); leave empty for none',
 		},
 	],
-	request(i) {
+	async request(i) {
 		const name = requiredText(this, i, 'name', 'Name');
 		const members = idList(this, i, 'members', 'Member IDs');
 		const property = pictureProperty(this, i);
-		if (property !== undefined) {
-			// Checked now, so a missing or non-image picture fails before anything is sent.
-			const binary = this.helpers.assertBinaryData(i, property);
-			if (binary.mimeType && !binary.mimeType.toLowerCase().startsWith('image/')) {
-				throw invalid(this, i, 'Picture (Binary Property)', `must be an image, got ${binary.mimeType}`);
-			}
+		// Checked now, so a missing or non-image picture fails before anything is sent.
+		const picture = property === undefined ? undefined : await binaryFile(this, i, property, 'Picture (Binary Property)');
+		if (picture?.mimeType && !picture.mimeType.toLowerCase().startsWith('image/')) {
+			throw invalid(this, i, 'Picture (Binary Property)', `must be an image, got ${picture.mimeType}`);
 		}
+		// Name, one `uids[]` part per member, and the picture streamed, built afresh for every attempt.
+		const fields: Array<[string, string]> = [['name', name], ...members.map((uid): [string, string] => ['uids[]', uid])];
 		return {
 			area: 'bot',
 			method: 'POST',
 			path: ['bot', 'v1', 'groups'],
-			body: async () => await groupBody(this, i, name, members, property),
+			body: async () => multipartBody(fields, picture && (await picture.part('file'))),
 		};
 	},
 	output(response) {

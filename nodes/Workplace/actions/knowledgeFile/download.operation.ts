@@ -1,34 +1,9 @@
 import { apiRequest, read, type StreamRequest } from '../../transport';
 import { knowledgeBaseLocator } from '../common.descriptions';
 import type { OperationDefinition } from '../types';
+import { baseMimeType, fileNameFromDisposition, storeBinary } from '../binaryFile';
 import { requiredText } from '../validation';
 import { EXTENSION_MIME_TYPES, fileIds, knowledgeFileLocator } from './common';
-
-/** File name from a Content-Disposition header: RFC 5987 `filename*` first, then `filename`. */
-export function fileNameFromDisposition(header: unknown): string | undefined {
-	const value = Array.isArray(header) ? header[0] : header;
-	if (typeof value !== 'string') return undefined;
-	const extended = /filename\*\s*=\s*([^']*)'[^']*'([^;]+)/i.exec(value);
-	if (extended) {
-		try {
-			const decoded = decodeURIComponent(extended[2].trim());
-			if (decoded) return decoded;
-		} catch {
-			// A malformed extended name: the plain one may still be good.
-		}
-	}
-	const quoted = /filename\s*=\s*"((?:[^"\\]|\\.)*)"/i.exec(value);
-	if (quoted) return quoted[1].replace(/\\(.)/g, '$1') || undefined;
-	const bare = /filename\s*=\s*([^;\s]+)/i.exec(value);
-	return bare?.[1] || undefined;
-}
-
-function baseMimeType(header: unknown): string | undefined {
-	const value = Array.isArray(header) ? header[0] : header;
-	if (typeof value !== 'string') return undefined;
-	const mime = value.split(';')[0].trim().toLowerCase();
-	return mime || undefined;
-}
 
 export const download: OperationDefinition<StreamRequest> = {
 	value: 'download',
@@ -83,10 +58,7 @@ export const download: OperationDefinition<StreamRequest> = {
 		const extension = /\.([a-z0-9]+)$/i.exec(fileName)?.[1]?.toLowerCase();
 		mimeType ??= (extension && EXTENSION_MIME_TYPES[extension]) || 'application/octet-stream';
 
-		// n8n reads a path out of the name it is given; hand it one without separators, then keep the exact name.
-		const binary = await this.helpers.prepareBinaryData(body, fileName.replace(/[/\\]/g, '_'), mimeType);
-		binary.fileName = fileName;
-		delete binary.directory;
+		const binary = await storeBinary(this, body, fileName, mimeType);
 		return [
 			{
 				json: {

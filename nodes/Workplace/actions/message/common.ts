@@ -1,0 +1,116 @@
+/**
+ * What the Message operations share: where a message goes (group, topic, user,
+ * reply token), the binary field a picture or file comes from, and how the
+ * service's answer to a send becomes output.
+ */
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { read, type ApiRequest } from '../../transport';
+import { invalid, optionalTextId, requiredText, textId } from '../validation';
+
+/** Groups and topics have no list endpoint: an ID, typically the event's. */
+const idLocator = (displayName: string, name: string, placeholder: string, description: string, required: boolean): INodeProperties => ({
+	displayName,
+	name,
+	type: 'resourceLocator',
+	default: { mode: 'id', value: '' },
+	required,
+	description,
+	modes: [{ displayName: 'ID', name: 'id', type: 'string', placeholder }],
+});
+
+export const groupLocator = idLocator(
+	'Group',
+	'groupId',
+	'e.g. {{ $json.groupId }} from the Workplace Trigger',
+	'ID of the group chat (or of a direct chat, as events name it). The Workplace Trigger gives it as groupId; Group → Create as _id.',
+	true,
+);
+
+export const topicLocator = idLocator(
+	'Topic',
+	'topicId',
+	'e.g. {{ $json.topicId }} from the Workplace Trigger',
+	'ID of a topic in the group; leave empty for the group\'s main chat',
+	false,
+);
+
+export const userLocator: INodeProperties = {
+	displayName: 'User',
+	name: 'userId',
+	type: 'resourceLocator',
+	default: { mode: 'list', value: '' },
+	required: true,
+	description: 'The person whose direct chat with the bot gets the message',
+	modes: [
+		{
+			displayName: 'From List',
+			name: 'list',
+			type: 'list',
+			placeholder: 'Type a username…',
+			typeOptions: { searchListMethod: 'searchUsers', searchable: true, searchFilterRequired: true },
+		},
+		{ displayName: 'ID', name: 'id', type: 'string', placeholder: 'e.g. {{ $json.userId }} from the Workplace Trigger' },
+	],
+};
+
+export const replyTokenField: INodeProperties = {
+	displayName: 'Reply Token',
+	name: 'replyToken',
+	type: 'string',
+	default: '={{ $json.replyToken }}',
+	required: true,
+	description: 'The replyToken of the event being answered (from the Workplace Trigger). It can be used once, shortly after the event.',
+};
+
+export const binaryField = (description: string): INodeProperties => ({
+	displayName: 'Input Binary Field',
+	name: 'binaryPropertyName',
+	type: 'string',
+	default: 'data',
+	required: true,
+	hint: description,
+});
+
+/** The group and optional topic of item i; an empty topic is left out (the group's main chat, contradiction 15). */
+export function chat(ctx: IExecuteFunctions, i: number): { gid: string; tid?: string } {
+	const gid = textId(ctx, i, 'groupId', 'Group');
+	const tid = optionalTextId(ctx, i, 'topicId', 'Topic');
+	return tid === undefined ? { gid } : { gid, tid };
+}
+
+/** The input binary field name of item i. */
+export const binaryProperty = (ctx: IExecuteFunctions, i: number) => requiredText(ctx, i, 'binaryPropertyName', 'Input Binary Field').trim();
+
+/** A picture must be an image when its binary says what it is. */
+export function assertImage(ctx: IExecuteFunctions, i: number, mimeType: string | undefined): void {
+	if (mimeType && !mimeType.toLowerCase().startsWith('image/')) {
+		throw invalid(ctx, i, 'Input Binary Field', `a picture must be an image, got ${mimeType}`);
+	}
+}
+
+/** A send's request, with what a failure after it may have reached the service means. */
+export const send = (path: string[], body: ApiRequest['body']): ApiRequest => ({
+	area: 'bot',
+	method: 'POST',
+	path,
+	body,
+	effect: 'delivered',
+});
+
+/**
+ * What was sent, and where. Any 2xx is success; the v1 answer's `message`
+ * (id, type, groupId, threadId) is read when present (contradiction 14).
+ */
+export function sentOutput(request: ApiRequest, answer: unknown, where: IDataObject): IDataObject {
+	const body = read.object(answer);
+	const message = read.object(body?.message);
+	return {
+		sent: true,
+		endpoint: `POST /${request.path.join('/')}`,
+		...where,
+		messageId: read.text(message?.id) ?? null,
+		...(message && read.text(message.threadId) ? { threadId: message.threadId } : {}),
+		response: body ?? null,
+	};
+}

@@ -1,0 +1,153 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { multipartBody } from '../../transport';
+import { binaryFile } from '../binaryFile';
+import type { OperationDefinition } from '../types';
+import { invalid, requiredText } from '../validation';
+import { LABEL_MAX } from './action';
+import { assertImage, binaryField, binaryProperty, replyTokenField, send, sentOutput } from './common';
+import { messagesProperties, readMessages } from './panel';
+
+const REPLY_WITH = ['text', 'picture', 'quickReplies', 'messages'] as const;
+const shown = (...replyWith: string[]) => ({ show: { replyWith } });
+
+/** v1 quick replies (GR): a prompt and labelled items; a tap comes back as an ordinary text message event. */
+function quickReplyItems(values: unknown, fail: (problem: string) => never): IDataObject[] {
+	const entries = (values as IDataObject | undefined)?.item;
+	if (!Array.isArray(entries) || entries.length === 0) fail('at least one quick reply is required');
+	return (entries as IDataObject[]).map((entry, n) => {
+		const label = typeof entry.label === 'string' ? entry.label : '';
+		if (label.trim() === '') fail(`the label of quick reply ${n + 1} is required`);
+		if ([...label].length > LABEL_MAX) {
+			fail(`the label of quick reply ${n + 1} must be at most ${LABEL_MAX} characters (got ${[...label].length})`);
+		}
+		const text = typeof entry.text === 'string' && entry.text.trim() !== '' ? entry.text : label;
+		return { type: 'label', value: label, data: { text } };
+	});
+}
+
+export const reply: OperationDefinition = {
+	value: 'reply',
+	name: 'Reply',
+	action: 'Reply to an event',
+	description: 'Answer a message, postback or join event in its chat, with the event\'s reply token',
+	properties: [
+		replyTokenField,
+		{
+			displayName: 'Reply With',
+			name: 'replyWith',
+			type: 'options',
+			default: 'text',
+			options: [
+				{ name: 'Text', value: 'text' },
+				{ name: 'Picture', value: 'picture', description: 'An image from a binary field' },
+				{ name: 'Quick Replies', value: 'quickReplies', description: 'A prompt with answers to tap; a tap comes back as a text message event' },
+				{
+					name: 'Messages (Buttons, Carousel, …)',
+					value: 'messages',
+					description: 'Rich messages through the v2 reply, where the service offers it',
+				},
+			],
+		},
+		{
+			displayName: 'Text',
+			name: 'text',
+			type: 'string',
+			typeOptions: { rows: 3 },
+			default: '',
+			required: true,
+			displayOptions: shown('text', 'quickReplies'),
+			description: 'The reply; with quick replies, the prompt shown above them',
+		},
+		{ ...binaryField('The name of the input binary field holding the picture'), displayOptions: shown('picture') },
+		{
+			displayName: 'Quick Replies',
+			name: 'quickReplies',
+			type: 'fixedCollection',
+			typeOptions: { multipleValues: true, sortable: true },
+			default: {},
+			placeholder: 'Add Quick Reply',
+			displayOptions: shown('quickReplies'),
+			options: [
+				{
+					displayName: 'Quick Reply',
+					name: 'item',
+					values: [
+						{
+							displayName: 'Label',
+							name: 'label',
+							type: 'string',
+							default: '',
+							description: `Shown on the answer, at most ${LABEL_MAX} characters (required)`,
+						},
+						{
+							displayName: 'Text',
+							name: 'text',
+							type: 'string',
+							default: '',
+							description: 'Sent as the user\'s message when tapped; empty sends the label',
+						},
+					],
+				},
+			],
+		},
+		...messagesProperties(shown('messages')),
+		{
+			displayName:
+				'The v2 reply route is not in the service\'s official pages. If the service answers 404, send the messages with Send to Group or Topic to the event\'s groupId and topicId instead.',
+			name: 'v2ReplyNotice',
+			type: 'notice',
+			default: '',
+			displayOptions: shown('messages'),
+		},
+	],
+	async request(i) {
+		const token = this.getNodeParameter('replyToken', i, '') as unknown;
+		if (token === undefined || token === null || token === '') {
+			throw invalid(this, i, 'Reply Token', 'is required: the input item has none (the Workplace Trigger gives each event\'s as replyToken)');
+		}
+		const replyToken = requiredText(this, i, 'replyToken', 'Reply Token').trim();
+		const replyWith = this.getNodeParameter('replyWith', i) as (typeof REPLY_WITH)[number];
+		if (!REPLY_WITH.includes(replyWith)) throw invalid(this, i, 'Reply With', `must be one of ${REPLY_WITH.join(', ')}`);
+		switch (replyWith) {
+			case 'text': {
+				// Multipart, as documented (contradiction 17).
+				const text = requiredText(this, i, 'text', 'Text');
+				return send(['bot', 'v1', 'message', 'text'], async () => multipartBody([['message', text], ['replyToken', replyToken]]));
+			}
+			case 'picture': {
+				const file = await binaryFile(this, i, binaryProperty(this, i), 'Input Binary Field');
+				assertImage(this, i, file.mimeType);
+				return send(['bot', 'v1', 'message', 'picture'], async () => multipartBody([['replyToken', replyToken]], await file.part('file')));
+			}
+			case 'quickReplies': {
+				const prompt = requiredText(this, i, 'text', 'Text');
+				const items = quickReplyItems(this.getNodeParameter('quickReplies', i, {}), (problem) => {
+					throw invalid(this, i, 'Quick Replies', problem);
+				});
+				// meta inside message, as the page's example has it (contradiction 18).
+				const message = { data: prompt, meta: { quickreply: { template: 'default', items } } };
+				return send(['bot', 'v1', 'message', 'quickreply'], { replyToken, message });
+			}
+			default:
+				return send(['bot', 'v2', 'message', 'reply'], { replyToken, messages: readMessages(this, i) });
+		}
+	},
+	output(response, i, request) {
+		return [{ json: sentOutput(request, response.body, { replyWith: this.getNodeParameter('replyWith', i) as string }) }];
+	},
+	explainError(error, i) {
+		const replyWith = this.getNodeParameter('replyWith', i, 'text') as string;
+		if (error.httpCode === '404' && replyWith === 'messages') {
+			error.message =
+				`The service has no v2 reply (POST /bot/v2/message/reply answered 404), so item ${i} was not sent. ` +
+				'Send the messages with Message → Send to Group or Topic instead, to the event\'s chat: Group {{ $json.groupId }}, Topic {{ $json.topicId }}';
+			return error;
+		}
+		if (error.httpCode === '400' && /invalid_reply_token/.test(String(error.description ?? ''))) {
+			error.message = `The service refused the reply token of item ${i}: a token answers one event once, shortly after it arrived (${error.message})`;
+			return error;
+		}
+		return undefined;
+	},
+};

@@ -1,0 +1,51 @@
+import { multipartBody } from '../../transport';
+import { binaryFile } from '../binaryFile';
+import type { OperationDefinition } from '../types';
+import { assertImage, binaryField, binaryProperty, chat, groupLocator, send, sentOutput, topicLocator } from './common';
+
+export const sendFileToGroup: OperationDefinition = {
+	value: 'sendFileToGroup',
+	name: 'Send Picture or File to Group or Topic',
+	action: 'Send a picture or file to a group or topic',
+	description: 'Send a picture or a file from a binary field to a group chat or one of its topics, streamed',
+	properties: [
+		groupLocator,
+		topicLocator,
+		{
+			displayName: 'Send As',
+			name: 'sendAs',
+			type: 'options',
+			default: 'picture',
+			options: [
+				{ name: 'Picture', value: 'picture', description: 'Shown in the chat, with an optional caption' },
+				{ name: 'File', value: 'file', description: 'A file to download' },
+			],
+		},
+		binaryField('The name of the input binary field holding the picture or file'),
+		{
+			displayName: 'Caption',
+			name: 'caption',
+			type: 'string',
+			default: '',
+			displayOptions: { show: { sendAs: ['picture'] } },
+			description: 'Optional text shown with the picture',
+		},
+	],
+	async request(i) {
+		const { gid, tid } = chat(this, i);
+		const sendAs = this.getNodeParameter('sendAs', i) as string;
+		const file = await binaryFile(this, i, binaryProperty(this, i), 'Input Binary Field');
+		const fields: Array<[string, string]> = [['gid', gid]];
+		if (tid !== undefined) fields.push(['tid', tid]);
+		if (sendAs === 'picture') {
+			assertImage(this, i, file.mimeType);
+			const caption = this.getNodeParameter('caption', i, '') as string;
+			if (caption.trim() !== '') fields.push(['caption', caption]);
+		}
+		return send(['bot', 'v1', 'group', sendAs === 'picture' ? 'picture' : 'file'], async () => multipartBody(fields, await file.part('file')));
+	},
+	output(response, i, request) {
+		const to = chat(this, i);
+		return [{ json: sentOutput(request, response.body, { groupId: to.gid, topicId: to.tid ?? null }) }];
+	},
+};

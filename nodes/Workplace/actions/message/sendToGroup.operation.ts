@@ -1,0 +1,21 @@
+import { read } from '../../transport';
+import type { OperationDefinition } from '../types';
+import { chat, groupLocator, send, sentOutput, topicLocator } from './common';
+import { messagesProperties, readMessages } from './panel';
+
+export const sendToGroup: OperationDefinition = {
+	value: 'sendToGroup',
+	name: 'Send to Group or Topic',
+	action: 'Send messages to a group or topic',
+	description: 'Push one or more messages (text, image, video, audio, buttons, carousel, imagemap, quick replies) to a group chat or one of its topics',
+	properties: [groupLocator, topicLocator, ...messagesProperties()],
+	request(i) {
+		const to = chat(this, i);
+		const messages = readMessages(this, i);
+		return send(['bot', 'v2', 'message', 'push'], { ...to, messages });
+	},
+	output(response, i, request) {
+		const to = chat(this, i);
+		return [{ json: sentOutput(request, response.body, { groupId: to.gid, topicId: to.tid ?? null, messageCount: read.list(read.object(request.body)?.messages).length }) }];
+	},
+};

@@ -1,0 +1,63 @@
+import { multipartBody } from '../../transport';
+import { binaryFile } from '../binaryFile';
+import type { OperationDefinition } from '../types';
+import { requiredText, textId } from '../validation';
+import { assertImage, binaryField, binaryProperty, send, sentOutput, userLocator } from './common';
+
+export const sendToUser: OperationDefinition = {
+	value: 'sendToUser',
+	name: 'Send to User',
+	action: 'Send a message to a user',
+	description: 'Send a text, a picture or a file to a person\'s direct chat with the bot',
+	properties: [
+		userLocator,
+		{
+			displayName: 'Send',
+			name: 'content',
+			type: 'options',
+			default: 'text',
+			options: [
+				{ name: 'Text', value: 'text' },
+				{ name: 'Picture', value: 'picture', description: 'An image from a binary field, with an optional caption' },
+				{ name: 'File', value: 'file', description: 'A file from a binary field' },
+			],
+		},
+		{
+			displayName: 'Text',
+			name: 'text',
+			type: 'string',
+			typeOptions: { rows: 3 },
+			default: '',
+			required: true,
+			displayOptions: { show: { content: ['text'] } },
+		},
+		{ ...binaryField('The name of the input binary field holding the picture or file'), displayOptions: { show: { content: ['picture', 'file'] } } },
+		{
+			displayName: 'Caption',
+			name: 'caption',
+			type: 'string',
+			default: '',
+			displayOptions: { show: { content: ['picture'] } },
+			description: 'Optional text shown with the picture',
+		},
+	],
+	async request(i) {
+		const uid = textId(this, i, 'userId', 'User');
+		const content = this.getNodeParameter('content', i) as string;
+		if (content === 'text') {
+			const text = requiredText(this, i, 'text', 'Text');
+			return send(['bot', 'v1', 'direct', 'message'], { uid, message: { type: 'text', data: text } });
+		}
+		const file = await binaryFile(this, i, binaryProperty(this, i), 'Input Binary Field');
+		const fields: Array<[string, string]> = [['uid', uid]];
+		if (content === 'picture') {
+			assertImage(this, i, file.mimeType);
+			const caption = this.getNodeParameter('caption', i, '') as string;
+			if (caption.trim() !== '') fields.push(['caption', caption]);
+		}
+		return send(['bot', 'v1', 'direct', content === 'picture' ? 'picture' : 'file'], async () => multipartBody(fields, await file.part('file')));
+	},
+	output(response, i, request) {
+		return [{ json: sentOutput(request, response.body, { userId: textId(this, i, 'userId', 'User') }) }];
+	},
+};

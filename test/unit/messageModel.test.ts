@@ -1,0 +1,334 @@
+/**
+ * The message model: panel entries and JSON become v2 messages, checked against
+ * every public limit (exactly at the limit passes, one over fails) with a message
+ * naming message, column, button and field. Pure functions; the node tests show
+ * the same problems stop a run before any request.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { checkMessages, MessageProblem } from '../../nodes/Workplace/actions/message/model';
+import { messagesFromPanel } from '../../nodes/Workplace/actions/message/panel';
+
+const url = (length: number) => `https://e.com/${'a'.repeat(length - 14)}`;
+const s = (length: number) => 'x'.repeat(length);
+const ack = (label = 'Ack'): IDataObject => ({ type: 'postback', label, data: 'ack' });
+const area = { x: 0, y: 0, width: 10, height: 10 };
+const buttons = (template: IDataObject): IDataObject => ({ type: 'template', template: { type: 'buttons', text: 'Body', actions: [ack()], ...template } });
+const carousel = (column: IDataObject, columns = 1): IDataObject => ({
+	type: 'template',
+	template: { type: 'carousel', columns: Array.from({ length: columns }, () => ({ text: 'Body', actions: [ack()], ...column })) },
+});
+const imagemap = (m: IDataObject): IDataObject => ({
+	type: 'imagemap',
+	baseUrl: 'https://e.com/map',
+	baseSize: { width: 1040, height: 1040 },
+	actions: [{ type: 'uri', linkUri: 'https://e.com', area }],
+	...m,
+});
+const withQuickReply = (item: IDataObject, count = 1): IDataObject => ({
+	type: 'text',
+	text: 'Pick one',
+	quickReply: { items: Array.from({ length: count }, () => ({ type: 'action', action: ack(), ...item })) },
+});
+
+function problem(messages: unknown, item = 0): string {
+	try {
+		checkMessages(messages);
+	} catch (error) {
+		if (error instanceof MessageProblem) return error.describe(item);
+		throw error;
+	}
+	throw new Error('no problem found');
+}
+
+describe('bad-input matrix: every public limit, exactly at it and one over', () => {
+	// [limit, passes at the limit, fails one over, the message it fails with]
+	const rows: Array<[string, IDataObject, IDataObject, string]> = [
+		['button label 20', buttons({ actions: [ack(s(20))] }), buttons({ actions: [ack('ok'), ack('ok'), ack(s(21))] }), 'Invalid "Label" of button 3 in message 1, item 0: must be at most 20 characters (got 21)'],
+		['carousel button label 20', carousel({ actions: [ack(s(20))] }), carousel({ actions: [ack(s(21))] }, 2), 'Invalid "Label" of button 1 of column 1 in message 1, item 0: must be at most 20 characters (got 21)'],
+		['quick-reply label 20', withQuickReply({ action: ack(s(20)) }), withQuickReply({ action: ack(s(21)) }), 'Invalid "Label" of quick reply 1 in message 1, item 0: must be at most 20 characters (got 21)'],
+		['imagemap label 20', imagemap({ actions: [{ ...ack(s(20)), area }] }), imagemap({ actions: [{ ...ack(s(21)), area }] }), 'Invalid "Label" of action 1 in message 1, item 0: must be at most 20 characters (got 21)'],
+		['image URL 1000', { type: 'image', originalContentUrl: url(1000), previewImageUrl: url(1000) }, { type: 'image', originalContentUrl: url(1001), previewImageUrl: url(20) }, 'Invalid "Content URL" in message 1, item 0: must be at most 1000 characters (got 1001)'],
+		['image preview URL 1000', { type: 'image', originalContentUrl: url(20), previewImageUrl: url(1000) }, { type: 'image', originalContentUrl: url(20), previewImageUrl: url(1001) }, 'Invalid "Preview Image URL" in message 1, item 0: must be at most 1000 characters (got 1001)'],
+		['video URL 1000', { type: 'video', originalContentUrl: url(1000), previewImageUrl: url(20) }, { type: 'video', originalContentUrl: url(1001), previewImageUrl: url(20) }, 'Invalid "Content URL" in message 1, item 0: must be at most 1000 characters (got 1001)'],
+		['video preview URL 1000', { type: 'video', originalContentUrl: url(20), previewImageUrl: url(1000) }, { type: 'video', originalContentUrl: url(20), previewImageUrl: url(1001) }, 'Invalid "Preview Image URL" in message 1, item 0: must be at most 1000 characters (got 1001)'],
+		['audio URL 1000', { type: 'audio', originalContentUrl: url(1000), duration: 1 }, { type: 'audio', originalContentUrl: url(1001), duration: 1 }, 'Invalid "Content URL" in message 1, item 0: must be at most 1000 characters (got 1001)'],
+		['audio duration at least 1 ms', { type: 'audio', originalContentUrl: url(20), duration: 1 }, { type: 'audio', originalContentUrl: url(20), duration: 0 }, 'Invalid "Duration (Ms)" in message 1, item 0: must be 1 or more (got 0)'],
+		['imagemap base URL 1000', imagemap({ baseUrl: url(1000) }), imagemap({ baseUrl: url(1001) }), 'Invalid "Base URL" in message 1, item 0: must be at most 1000 characters (got 1001)'],
+		['imagemap base width at least 1', imagemap({ baseSize: { width: 1, height: 1 } }), imagemap({ baseSize: { width: 0, height: 1 } }), 'Invalid "Base Width" in message 1, item 0: must be 1 or more (got 0)'],
+		['imagemap base height at least 1', imagemap({ baseSize: { width: 1, height: 1 } }), imagemap({ baseSize: { width: 1, height: 0 } }), 'Invalid "Base Height" in message 1, item 0: must be 1 or more (got 0)'],
+		['imagemap 50 actions', imagemap({ actions: Array.from({ length: 50 }, () => ({ type: 'uri', linkUri: 'https://e.com', area })) }), imagemap({ actions: Array.from({ length: 51 }, () => ({ type: 'uri', linkUri: 'https://e.com', area })) }), 'Invalid "Actions" in message 1, item 0: at most 50 actions are allowed (got 51)'],
+		['area x at least 0', imagemap({ actions: [{ type: 'uri', linkUri: 'https://e.com', area: { ...area, x: 0 } }] }), imagemap({ actions: [{ type: 'uri', linkUri: 'https://e.com', area: { ...area, x: -1 } }] }), 'Invalid "Area X" of action 1 in message 1, item 0: must be 0 or more, got -1'],
+		['area y at least 0', imagemap({ actions: [{ type: 'uri', linkUri: 'https://e.com', area: { ...area, y: 0 } }] }), imagemap({ actions: [{ type: 'uri', linkUri: 'https://e.com', area: { ...area, y: -1 } }] }), 'Invalid "Area Y" of action 1 in message 1, item 0: must be 0 or more, got -1'],
+		['area width at least 1', imagemap({ actions: [{ type: 'uri', linkUri: 'https://e.com', area: { ...area, width: 1 } }] }), imagemap({ actions: [{ type: 'uri', linkUri: 'https://e.com', area: { ...area, width: 0 } }] }), 'Invalid "Area Width" of action 1 in message 1, item 0: must be more than 0, got 0'],
+		['area height at least 1', imagemap({ actions: [{ type: 'uri', linkUri: 'https://e.com', area: { ...area, height: 1 } }] }), imagemap({ actions: [{ type: 'uri', linkUri: 'https://e.com', area: { ...area, height: 0 } }] }), 'Invalid "Area Height" of action 1 in message 1, item 0: must be more than 0, got 0'],
+		['buttons thumbnail URL 1000', buttons({ thumbnailImageUrl: url(1000) }), buttons({ thumbnailImageUrl: url(1001) }), 'Invalid "Thumbnail Image URL" in message 1, item 0: must be at most 1000 characters (got 1001)'],
+		['buttons title 40', buttons({ title: s(40) }), buttons({ title: s(41) }), 'Invalid "Title" in message 1, item 0: must be at most 40 characters (got 41)'],
+		['buttons text 160', buttons({ text: s(160) }), buttons({ text: s(161) }), 'Invalid "Text" in message 1, item 0: must be at most 160 characters (got 161)'],
+		['buttons text 60 with a title', buttons({ title: 'T', text: s(60) }), buttons({ title: 'T', text: s(61) }), 'Invalid "Text" in message 1, item 0: must be at most 60 characters with an image or a title (got 61)'],
+		['buttons text 60 with an image', buttons({ thumbnailImageUrl: url(30), text: s(60) }), buttons({ thumbnailImageUrl: url(30), text: s(61) }), 'Invalid "Text" in message 1, item 0: must be at most 60 characters with an image or a title (got 61)'],
+		['buttons 4 actions', buttons({ actions: [ack(), ack(), ack(), ack()] }), buttons({ actions: [ack(), ack(), ack(), ack(), ack()] }), 'Invalid "Buttons" in message 1, item 0: at most 4 buttons are allowed (got 5)'],
+		['carousel 10 columns', carousel({}, 10), carousel({}, 11), 'Invalid "Columns" in message 1, item 0: at most 10 columns are allowed (got 11)'],
+		['column thumbnail URL 1000', carousel({ thumbnailImageUrl: url(1000), text: 'x' }), carousel({ thumbnailImageUrl: url(1001) }), 'Invalid "Thumbnail Image URL" of column 1 in message 1, item 0: must be at most 1000 characters (got 1001)'],
+		['column title 40', carousel({ title: s(40) }), carousel({ title: s(41) }, 3), 'Invalid "Title" of column 1 in message 1, item 0: must be at most 40 characters (got 41)'],
+		['column text 160', carousel({ text: s(160) }), carousel({ text: s(161) }), 'Invalid "Text" of column 1 in message 1, item 0: must be at most 160 characters (got 161)'],
+		['column text 60 with a title', carousel({ title: 'T', text: s(60) }), carousel({ title: 'T', text: s(61) }), 'Invalid "Text" of column 1 in message 1, item 0: must be at most 60 characters with an image or a title (got 61)'],
+		['column 4 buttons', carousel({ actions: [ack(), ack(), ack(), ack()] }), carousel({ actions: [ack(), ack(), ack(), ack(), ack()] }), 'Invalid "Buttons" of column 1 in message 1, item 0: at most 4 buttons are allowed (got 5)'],
+		['quick-reply icon URL 1000', withQuickReply({ imageUrl: url(1000) }), withQuickReply({ imageUrl: url(1001) }, 2), 'Invalid "Image URL" of quick reply 1 in message 1, item 0: must be at most 1000 characters (got 1001)'],
+	];
+
+	it.each(rows)('%s', (_limit, atLimit, overLimit, message) => {
+		expect(() => checkMessages([atLimit])).not.toThrow();
+		expect(problem([atLimit, overLimit].slice(1))).toBe(message);
+		// The same problem in the second message and the fourth item says so.
+		expect(problem([{ type: 'text', text: 'first' }, overLimit], 3)).toBe(message.replace('message 1, item 0', 'message 2, item 3'));
+	});
+
+	it('counts characters, not UTF-16 units (a 20-character Thai label with combining marks passes)', () => {
+		const thai = 'รับทราบเหตุการณ์แล้วค่ะ'.slice(0, 20);
+		expect(() => checkMessages(buttons({ actions: [ack(thai)] }))).not.toThrow();
+		expect(problem(buttons({ title: '😀'.repeat(41) }))).toMatch(/"Title" in message 1, item 0: must be at most 40 characters \(got 41\)/);
+	});
+});
+
+describe('required values, allowed values and shapes', () => {
+	it.each<[string, unknown, string]>([
+		['no message', [], 'Invalid "Messages" in item 0: at least one message is required'],
+		['empty JSON text', '  ', 'Invalid "Messages" in item 0: at least one message is required'],
+		['JSON text that does not parse', '[{"type": "text"', 'Invalid "Messages" in item 0: is not valid JSON'],
+		['a message that is not an object', ['hello'], 'Invalid "Message" in message 1, item 0: expected a message object, got "hello"'],
+		['an unknown type', [{ type: 'sticker' }], 'Invalid "Type" in message 1, item 0: must be one of text, image, video, audio, imagemap, template, got "sticker"'],
+		['a text without text', [{ type: 'text' }], 'Invalid "Text" in message 1, item 0: is required'],
+		['a blank text', [{ type: 'text', text: '  ' }], 'Invalid "Text" in message 1, item 0: is required and cannot be blank'],
+		['a text that is a number', [{ type: 'text', text: 42 }], 'Invalid "Text" in message 1, item 0: expected text, got 42'],
+		['an image without URL', [{ type: 'image' }], 'Invalid "Content URL" in message 1, item 0: is required'],
+		['a relative image URL', [{ type: 'image', originalContentUrl: '/a.png', previewImageUrl: '/a.png' }], 'Invalid "Content URL" in message 1, item 0: must be an absolute http(s) URL, got "/a.png"'],
+		['an ftp image URL', [{ type: 'image', originalContentUrl: 'ftp://e.com/a.png', previewImageUrl: 'ftp://e.com/a.png' }], 'must be an absolute http(s) URL'],
+		['a video without preview', [{ type: 'video', originalContentUrl: url(20) }], 'Invalid "Preview Image URL" in message 1, item 0: is required'],
+		['an audio without duration', [{ type: 'audio', originalContentUrl: url(20) }], 'Invalid "Duration (Ms)" in message 1, item 0: must be a whole number, got nothing'],
+		['an audio with a fractional duration', [{ type: 'audio', originalContentUrl: url(20), duration: 1.5 }], 'must be a whole number, got 1.5'],
+		['an imagemap without base size', [imagemap({ baseSize: undefined })], 'Invalid "Base Size" in message 1, item 0: expected {"width", "height"}, got nothing'],
+		['an imagemap without actions', [imagemap({ actions: [] })], 'Invalid "Actions" in message 1, item 0: at least one action is required'],
+		['an imagemap action without area', [imagemap({ actions: [{ type: 'uri', linkUri: 'https://e.com' }] })], 'Invalid "Area X" of action 1 in message 1, item 0: must be a whole number, got nothing'],
+		['a template without template', [{ type: 'template' }], 'Invalid "Template" in message 1, item 0: expected a template object, got nothing'],
+		['a confirm template', [{ type: 'template', template: { type: 'confirm' } }], 'Invalid "Template Type" in message 1, item 0: must be one of buttons, carousel, got "confirm"'],
+		['buttons without text', [buttons({ text: undefined })], 'Invalid "Text" in message 1, item 0: is required'],
+		['buttons without actions', [buttons({ actions: [] })], 'Invalid "Buttons" in message 1, item 0: at least one button is required'],
+		['buttons with a wide aspect ratio', [buttons({ imageAspectRatio: 'wide' })], 'Invalid "Image Aspect Ratio" in message 1, item 0: must be one of rectangle, square, got "wide"'],
+		['buttons with image size fill', [buttons({ imageSize: 'fill' })], 'Invalid "Image Size" in message 1, item 0: must be one of cover, contain, got "fill"'],
+		['a background color name', [buttons({ imageBackgroundColor: 'white' })], 'Invalid "Image Background Color" in message 1, item 0: must be a color such as #FFFFFF, got "white"'],
+		['a button without label', [buttons({ actions: [{ type: 'postback', data: 'x' }] })], 'Invalid "Label" of button 1 in message 1, item 0: is required for an action used in a button template'],
+		['a column button without label', [carousel({ actions: [{ type: 'message', text: 'x' }] })], 'Invalid "Label" of button 1 of column 1 in message 1, item 0: is required for an action used in a carousel'],
+		['a button of an unknown type', [buttons({ actions: [ack(), { type: 'call', label: 'x' }] })], 'Invalid "Type" of button 2 in message 1, item 0: must be one of message, postback, workflowTemplate, workflow, workflows, library, uri, got "call"'],
+		['a postback without data', [buttons({ actions: [{ type: 'postback', label: 'x' }] })], 'Invalid "Data" of button 1 in message 1, item 0: is required for a postback action'],
+		['a uri button that is not a URI', [buttons({ actions: [{ type: 'uri', label: 'x', linkUri: 'status page' }] })], 'Invalid "Link URI" of button 1 in message 1, item 0: must be an absolute URI'],
+		['a workflows button with an unknown status', [buttons({ actions: [{ type: 'workflows', label: 'x', status: 'open' }] })], 'Invalid "Status" of button 1 in message 1, item 0: must be one of awaiting, processing, completed, rejected, canceled, got "open"'],
+		['a carousel without columns', [{ type: 'template', template: { type: 'carousel', columns: [] } }], 'Invalid "Columns" in message 1, item 0: at least one column is required'],
+		['quick replies without items', [{ type: 'text', text: 'x', quickReply: { items: [] } }], 'Invalid "Quick Replies" in message 1, item 0: at least one quick reply is required'],
+		['a quick reply without label', [withQuickReply({ action: { type: 'message', text: 'x' } })], 'Invalid "Label" of quick reply 1 in message 1, item 0: is required for an action used in a quick reply'],
+		['a quick reply without action', [withQuickReply({ action: undefined })], 'Invalid "Action" of quick reply 1 in message 1, item 0: expected an action object, got nothing'],
+		['a quick-reply item of another type', [withQuickReply({ type: 'camera' })], 'Invalid "Type" of quick reply 1 in message 1, item 0: must be "action", got "camera"'],
+	])('%s', (_label, messages, expected) => {
+		expect(problem(messages)).toContain(expected);
+	});
+
+	it('names the JSON path of the value', () => {
+		try {
+			checkMessages([{ type: 'text', text: 'a' }, carousel({ actions: [ack(), ack(s(21))] }, 2)]);
+			throw new Error('passed');
+		} catch (error) {
+			expect((error as MessageProblem).path).toBe('messages[1].template.columns[0].actions[1]');
+		}
+	});
+});
+
+describe('what is sent', () => {
+	it('a text, one object or a list or {messages}; JSON text too', () => {
+		const text = { type: 'text', text: 'Hello' };
+		expect(checkMessages(text)).toEqual([text]);
+		expect(checkMessages([text, text])).toEqual([text, text]);
+		expect(checkMessages({ messages: [text] })).toEqual([text]);
+		expect(checkMessages(JSON.stringify([text]))).toEqual([text]);
+	});
+
+	it('sends type "text" for the schema table\'s "message" (contradiction 19) and linkUri for "uri" (contradiction 20)', () => {
+		expect(checkMessages({ type: 'message', text: 'Hi' })).toEqual([{ type: 'text', text: 'Hi' }]);
+		const [sent] = checkMessages(buttons({ actions: [{ type: 'uri', label: 'Open', uri: 'https://e.com/x' }] }));
+		expect((sent.template as IDataObject).actions).toEqual([{ type: 'uri', label: 'Open', linkUri: 'https://e.com/x' }]);
+	});
+
+	it('keeps fields it does not know (altText, an imagemap video) for the service to judge', () => {
+		const video = { originalContentUrl: url(20), previewImageUrl: url(20), area };
+		const [sent] = checkMessages(imagemap({ altText: 'Floor plan', video }));
+		expect(sent).toMatchObject({ altText: 'Floor plan', video });
+	});
+
+	it('every action type, in a buttons template, as the document defines it', () => {
+		const actions = [
+			{ type: 'message', label: 'Say', text: 'hi' },
+			{ type: 'postback', label: 'Ack', data: 'ack', text: 'Acknowledged' },
+			{ type: 'workflowTemplate', label: 'Leave', templateId: 'tpl_1' },
+		];
+		const more = [
+			{ type: 'workflow', label: 'Open', workflowId: 'wf_1' },
+			{ type: 'workflows', label: 'Mine', status: 'awaiting' },
+			{ type: 'library', label: 'Handbook', url: 'https://lib.e.com/1' },
+			{ type: 'uri', label: 'Status', linkUri: 'tel:+6621234567' },
+		];
+		const [a] = checkMessages(buttons({ actions }));
+		const [b] = checkMessages(buttons({ actions: more }));
+		expect((a.template as IDataObject).actions).toEqual(actions);
+		expect((b.template as IDataObject).actions).toEqual(more);
+	});
+});
+
+describe('the panel builder → v2 messages', () => {
+	const panel = (...message: IDataObject[]) => ({ message });
+
+	it('text, image (its own preview), video, audio', () => {
+		expect(
+			checkMessages(
+				messagesFromPanel(
+					panel(
+						{ type: 'text', text: 'Hello' },
+						{ type: 'image', originalContentUrl: 'https://e.com/a.png' },
+						{ type: 'video', originalContentUrl: 'https://e.com/v.mp4', previewImageUrl: 'https://e.com/v.png' },
+						{ type: 'audio', originalContentUrl: 'https://e.com/a.m4a', duration: 61000 },
+					),
+				),
+			),
+		).toEqual([
+			{ type: 'text', text: 'Hello' },
+			{ type: 'image', originalContentUrl: 'https://e.com/a.png', previewImageUrl: 'https://e.com/a.png' },
+			{ type: 'video', originalContentUrl: 'https://e.com/v.mp4', previewImageUrl: 'https://e.com/v.png' },
+			{ type: 'audio', originalContentUrl: 'https://e.com/a.m4a', duration: 61000 },
+		]);
+	});
+
+	it('a buttons template with image options, each button its own action type, and quick replies', () => {
+		const [sent] = checkMessages(
+			messagesFromPanel(
+				panel({
+					type: 'buttons',
+					thumbnailImageUrl: 'https://e.com/t.png',
+					imageAspectRatio: 'square',
+					imageSize: 'contain',
+					imageBackgroundColor: '#112233',
+					title: 'Incident 4711',
+					text: 'Database latency above 2 s',
+					buttons: {
+						button: [
+							{ type: 'postback', label: 'Acknowledge', data: 'ack:4711', postbackText: 'On it', text: 'ignored' },
+							{ type: 'uri', label: 'Dashboard', linkUri: 'https://status.e.com/4711', data: 'ignored' },
+							{ type: 'workflows', label: 'Approvals', status: '' },
+						],
+					},
+					quickReplies: { quickReply: [{ imageUrl: 'https://e.com/i.png', type: 'message', label: 'Later', text: 'later' }] },
+				}),
+			),
+		);
+		expect(sent).toEqual({
+			type: 'template',
+			template: {
+				type: 'buttons',
+				thumbnailImageUrl: 'https://e.com/t.png',
+				imageAspectRatio: 'square',
+				imageSize: 'contain',
+				imageBackgroundColor: '#112233',
+				title: 'Incident 4711',
+				text: 'Database latency above 2 s',
+				actions: [
+					{ type: 'postback', label: 'Acknowledge', data: 'ack:4711', text: 'On it' },
+					{ type: 'uri', label: 'Dashboard', linkUri: 'https://status.e.com/4711' },
+					{ type: 'workflows', label: 'Approvals' },
+				],
+			},
+			quickReply: { items: [{ type: 'action', imageUrl: 'https://e.com/i.png', action: { type: 'message', label: 'Later', text: 'later' } }] },
+		});
+	});
+
+	it('a carousel and an imagemap', () => {
+		const [carouselMessage, map] = checkMessages(
+			messagesFromPanel(
+				panel(
+					{
+						type: 'carousel',
+						imageAspectRatio: 'rectangle',
+						imageSize: 'cover',
+						columns: {
+							column: [
+								{ thumbnailImageUrl: 'https://e.com/a.png', title: 'A', text: 'First', buttons: { button: [{ type: 'message', label: 'Pick A', text: 'A' }] } },
+								{ text: 'Second', buttons: { button: [{ type: 'workflow', label: 'Open', workflowId: 'wf_2' }] } },
+							],
+						},
+					},
+					{
+						type: 'imagemap',
+						baseUrl: 'https://e.com/map',
+						baseWidth: 1040,
+						baseHeight: 520,
+						imagemapActions: { action: [{ type: 'uri', linkUri: 'https://e.com/left', areaX: 0, areaY: 0, areaWidth: 520, areaHeight: 520 }] },
+					},
+				),
+			),
+		);
+		expect(carouselMessage).toEqual({
+			type: 'template',
+			template: {
+				type: 'carousel',
+				imageAspectRatio: 'rectangle',
+				imageSize: 'cover',
+				columns: [
+					{ thumbnailImageUrl: 'https://e.com/a.png', title: 'A', text: 'First', actions: [{ type: 'message', label: 'Pick A', text: 'A' }] },
+					{ text: 'Second', actions: [{ type: 'workflow', label: 'Open', workflowId: 'wf_2' }] },
+				],
+			},
+		});
+		expect(map).toEqual({
+			type: 'imagemap',
+			baseUrl: 'https://e.com/map',
+			baseSize: { width: 1040, height: 520 },
+			actions: [{ type: 'uri', linkUri: 'https://e.com/left', area: { x: 0, y: 0, width: 520, height: 520 } }],
+		});
+	});
+
+	it('"From JSON" buttons take Message Action → Build\'s output: one action or a list, in place', () => {
+		const built = { type: 'postback', label: 'Approve', data: 'approve' };
+		const list = [
+			{ type: 'postback', label: 'Reject', data: 'reject' },
+			{ type: 'uri', label: 'Details', linkUri: 'https://e.com/r/1' },
+		];
+		const [sent] = checkMessages(
+			messagesFromPanel(
+				panel({
+					type: 'buttons',
+					text: 'Approve the request?',
+					buttons: { button: [{ type: 'fromJson', actionJson: built }, { type: 'fromJson', actionJson: JSON.stringify(list) }] },
+				}),
+			),
+		);
+		expect((sent.template as IDataObject).actions).toEqual([built, ...list]);
+	});
+
+	it('a "From JSON" button that is not JSON, or breaks a limit, is named', () => {
+		const bad = (actionJson: unknown) => () =>
+			checkMessages(messagesFromPanel(panel({ type: 'buttons', text: 'x', buttons: { button: [ack(), { type: 'fromJson', actionJson }] } })));
+		expect(bad('{"type":')).toThrow('Action (JSON): is not valid JSON');
+		try {
+			bad('{"type":')();
+		} catch (error) {
+			expect((error as MessageProblem).describe(2)).toMatch(/^Invalid "Action \(JSON\)" of button 2 in message 1, item 2: is not valid JSON/);
+		}
+		expect(bad([ack(), ack(), ack(), ack()])).toThrow('at most 4 buttons are allowed (got 5)');
+		expect(bad({ type: 'postback', label: s(21), data: 'x' })).toThrow('Label: must be at most 20 characters (got 21)');
+	});
+
+	it('image options only where a card has a picture', () => {
+		const [plain] = checkMessages(messagesFromPanel(panel({ type: 'buttons', text: 'x', imageAspectRatio: 'rectangle', imageSize: 'cover', buttons: { button: [ack()] } })));
+		expect(plain.template).toEqual({ type: 'buttons', text: 'x', actions: [ack()] });
+	});
+
+	it('no entries: no message', () => {
+		expect(() => checkMessages(messagesFromPanel({}))).toThrow('Messages: at least one message is required');
+	});
+});
