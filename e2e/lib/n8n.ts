@@ -74,18 +74,37 @@ export function assertN8nInstalled(): void {
 	}
 }
 
-let packed: Promise<string> | undefined;
+let packed: Promise<Buffer> | undefined;
 
-/** `npm pack` of the built package, once per process. dist/ must be built. */
-async function packTarball(): Promise<string> {
+/**
+ * `npm pack` of the built package, once per process, kept in memory (about
+ * 100 KB): its temp folder is gone at once, as jest ends a suite without the
+ * process's 'exit'. dist/ must be built.
+ */
+async function packTarball(): Promise<Buffer> {
 	packed ??= (async () => {
 		if (!existsSync(path.join(ROOT, 'dist', 'nodes'))) throw new Error('dist/ is missing: run `npm run build` first');
 		const dir = mkdtempSync(path.join(os.tmpdir(), 'workplace-pack-'));
-		process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
-		const { stdout } = await run('npm', ['pack', '--silent', '--pack-destination', dir], { cwd: ROOT });
-		return path.join(dir, stdout.trim().split('\n').pop() as string);
+		try {
+			const { stdout } = await run('npm', ['pack', '--silent', '--pack-destination', dir], { cwd: ROOT });
+			return readFileSync(path.join(dir, stdout.trim().split('\n').pop() as string));
+		} finally {
+			rmSync(dir, { recursive: true, force: true });
+		}
 	})();
 	return await packed;
+}
+
+/** Unpacks a gzipped tarball held in memory into a folder, dropping its top folder (`package/`). */
+async function untar(tarball: Buffer, into: string): Promise<void> {
+	await new Promise<void>((resolve, reject) => {
+		const tar = spawn('tar', ['-xzf', '-', '-C', into, '--strip-components=1'], { stdio: ['pipe', 'ignore', 'pipe'] });
+		let stderr = '';
+		tar.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+		tar.once('error', reject);
+		tar.once('close', (code) => (code === 0 ? resolve() : reject(new Error(`tar exited with ${code}: ${stderr}`))));
+		tar.stdin.end(tarball);
+	});
 }
 
 /** Installs this package into a user folder as n8n's community-package installer does. */
@@ -95,7 +114,7 @@ export async function installCommunityPackage(userFolder: string): Promise<strin
 	const packageDir = path.join(nodesDir, 'node_modules', PACKAGE_NAME);
 	rmSync(packageDir, { recursive: true, force: true });
 	mkdirSync(packageDir, { recursive: true });
-	await run('tar', ['-xzf', tarball, '-C', packageDir, '--strip-components=1']);
+	await untar(tarball, packageDir);
 	const manifestPath = path.join(packageDir, 'package.json');
 	const { devDependencies, peerDependencies, optionalDependencies, ...manifest } = JSON.parse(
 		readFileSync(manifestPath, 'utf8'),
