@@ -2,7 +2,8 @@
  * The package in n8n's editor, driven through headless Chromium the way a user
  * works: sign in, find the node in the nodes panel by its name, see every
  * resource and operation offered, and run Knowledge Base → Get Many against the
- * emulator with the knowledge base credential. Screenshots of the key moments
+ * emulator with the knowledge base credential; open the message builder of
+ * Message → Send to Group or Topic. Screenshots of the key moments
  * go to docs/ (the README shows them); a failing step leaves its screenshot and
  * page HTML in test-results/.
  */
@@ -23,6 +24,48 @@ const { RESOURCES } = require(path.join(ROOT, 'dist', 'nodes', 'Workplace', 'act
 
 const DOCS = path.join(ROOT, 'docs');
 const KB_CREDENTIAL = EXAMPLE_CREDENTIALS.workplaceKnowledgeBaseApi;
+const BUILDER_WORKFLOW_ID = 'wpBrowserBuilder1';
+const BUILDER_NODE_ID = 'e2e0b0e0-0000-4c55-9e0e-1d2a4b9f0902';
+const BUTTONS = [
+	{ type: 'postback', label: 'Acknowledge', data: 'ack:4711', postbackText: 'Acknowledged' },
+	{ type: 'uri', label: 'Dashboard', linkUri: 'https://status.example.com/incidents/4711' },
+];
+
+/** An alert into the Incident Room's Alerts topic: a buttons template with two buttons, built in the panel. */
+const builderWorkflow = {
+	id: BUILDER_WORKFLOW_ID,
+	name: 'Message builder',
+	nodes: [
+		{
+			parameters: {},
+			id: 'e2e0b0e0-0000-4c55-9e0e-1d2a4b9f0901',
+			name: 'When clicking ‘Execute workflow’',
+			type: 'n8n-nodes-base.manualTrigger',
+			typeVersion: 1,
+			position: [0, 0],
+		},
+		{
+			parameters: {
+				resource: 'message',
+				operation: 'sendToGroup',
+				groupId: { __rl: true, mode: 'id', value: '64b7f0a1c2d3e4f5a6b7d001' },
+				topicId: { __rl: true, mode: 'id', value: '64b7f0a1c2d3e4f5a6b7e001' },
+				messageSource: 'panel',
+				messages: {
+					message: [{ type: 'buttons', title: 'Incident 4711', text: 'Checkout fails for 12% of users', buttons: { button: BUTTONS } }],
+				},
+			},
+			id: BUILDER_NODE_ID,
+			name: 'Alert the incident room',
+			type: 'n8n-nodes-workplace.workplace',
+			typeVersion: 1,
+			position: [220, 0],
+			credentials: { workplaceBotApi: EXAMPLE_CREDENTIALS.workplaceBotApi },
+		},
+	],
+	connections: { 'When clicking ‘Execute workflow’': { main: [[{ node: 'Alert the incident room', type: 'main', index: 0 }]] } },
+	settings: { executionOrder: 'v1' },
+};
 // Generous: the CI machine has two cores, shared with other n8n instances.
 const UI_TIMEOUT = 60_000;
 
@@ -38,7 +81,8 @@ beforeAll(async () => {
 	emulator = await startEmulator();
 	n8n = new N8n();
 	await installCommunityPackage(n8n.userFolder);
-	await n8n.importCredentials([exampleCredential(emulator, 'workplaceKnowledgeBaseApi')]);
+	await n8n.importCredentials([exampleCredential(emulator, 'workplaceKnowledgeBaseApi'), exampleCredential(emulator, 'workplaceBotApi')]);
+	await n8n.importWorkflows([builderWorkflow]);
 	await n8n.start();
 	await new N8nRest(n8n.url).setupOwner();
 	browser = await launchChromium();
@@ -155,6 +199,33 @@ describe('the Workplace node in n8n 2.41.1, in headless Chromium', () => {
 			expect(calls.map((call) => call.status)).toEqual(calls.map(() => 200));
 			expect(calls.every((call) => call.headers['x-api-key'] === emulator.credentials.apiKey)).toBe(true);
 			await page.screenshot({ path: path.join(DOCS, 'e2e-get-many-output.png') });
+		});
+	});
+
+	test('shows the message builder of Message → Send to Group or Topic: a buttons template and its buttons', async () => {
+		await step(page, 'message-builder', async () => {
+			// The editor opens a node's panel from its address.
+			await page.goto(`${n8n.url}/workflow/${BUILDER_WORKFLOW_ID}/${BUILDER_NODE_ID}`);
+			await dismissDialogs(page);
+			const ndv = page.getByTestId('ndv');
+			await ndv.waitFor();
+			await poll('Message → Send to Group or Topic', async () => {
+				const resource = await ndv.getByTestId('parameter-input-resource').locator('input').inputValue();
+				const operation = await ndv.getByTestId('parameter-input-operation').locator('input').inputValue();
+				return resource === 'Message' && operation === 'Send to Group or Topic' ? true : undefined;
+			});
+			// Every field of the template and of both buttons shows its value.
+			const wanted = ['Incident 4711', 'Checkout fails for 12% of users', ...BUTTONS.flatMap((b) => Object.values(b).filter((v) => v !== b.type))];
+			const shown = await poll('the buttons filled in', async () => {
+				const values = await ndv.locator('input, textarea').evaluateAll((fields) => fields.map((f) => (f as HTMLInputElement).value));
+				return wanted.every((value) => values.includes(value)) ? values : undefined;
+			});
+			expect(wanted.filter((value) => !shown.includes(value))).toEqual([]);
+			// The buttons in view: the parameters scrolled to the first button's label.
+			await ndv.locator('input').evaluateAll((fields, label) => {
+				fields.find((f) => (f as HTMLInputElement).value === label)?.scrollIntoView({ block: 'center' });
+			}, BUTTONS[0].label);
+			await page.screenshot({ path: path.join(DOCS, 'e2e-message-builder.png') });
 		});
 	});
 });
