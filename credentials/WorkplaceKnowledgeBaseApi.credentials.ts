@@ -6,7 +6,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { baseUrlProperty, CREDENTIAL_ICON, CREDENTIALS_DOCUMENTATION_URL } from '../nodes/Workplace/shared/credentialParts';
+import { baseUrlProperty, CREDENTIAL_ICON } from '../nodes/Workplace/shared/credentialParts';
 import { BASE_URL_EXPRESSION } from '../nodes/Workplace/transport/baseUrl';
 
 /**
@@ -21,7 +21,8 @@ export class WorkplaceKnowledgeBaseApi implements ICredentialType {
 
 	icon: Icon = CREDENTIAL_ICON;
 
-	documentationUrl = CREDENTIALS_DOCUMENTATION_URL;
+	// A literal: n8n's verification rules read the URL from the class itself.
+	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-workplace#credentials';
 
 	properties: INodeProperties[] = [
 		baseUrlProperty('Address of the service, without the /api/v1 suffix'),

@@ -63,7 +63,12 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void
 	app.get(`${P}/config`, async () => deps.config);
 	app.patch(`${P}/config`, async (request, reply) => {
 		if (!request.body || typeof request.body !== 'object') return reply.code(400).send(bad('JSON object expected'));
-		deps.setConfig(request.body as Partial<EmulatorConfig>);
+		const patch = request.body as Partial<EmulatorConfig>;
+		const cap = patch.pageCap;
+		if (cap !== undefined && cap !== null && !(Number.isInteger(cap) && cap >= 1)) {
+			return reply.code(400).send(bad('pageCap must be a whole number of at least 1, or null for no cap'));
+		}
+		deps.setConfig(patch);
 		return deps.config;
 	});
 }

@@ -96,6 +96,7 @@ function buildConfig(options: StartOptions): { config: EmulatorConfig; ownsDataD
 		paginationMode: options.paginationMode ?? 'strapi',
 		maxPageSize: options.maxPageSize ?? 100,
 		defaultPageSize: options.defaultPageSize ?? 25,
+		pageCap: options.pageCap ?? null,
 		deleteResponse: options.deleteResponse ?? 'empty',
 		rateLimit: options.rateLimit ?? null,
 		replyTokenTtlSeconds: options.replyTokenTtlSeconds ?? 60,

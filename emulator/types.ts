@@ -25,6 +25,12 @@ export interface EmulatorConfig {
 	maxPageSize: number;
 	/** Default pagination[pageSize] when none is sent. */
 	defaultPageSize: number;
+	/**
+	 * The service's own largest page, below what it accepts (null: none). A capped
+	 * service takes pagination[pageSize] up to maxPageSize but serves at most this
+	 * many items a page, and its meta.pagination says so (pageSize = the cap).
+	 */
+	pageCap: number | null;
 	/** Body of a successful DELETE: `empty` = 204 no body, `json` = 200 with a JSON confirmation. */
 	deleteResponse: 'empty' | 'json';
 	/** Token bucket per credential; null turns the limiter off. 429 carries Retry-After (seconds). */

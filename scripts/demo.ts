@@ -8,7 +8,7 @@ import path from 'node:path';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { exampleCredentials } from '../e2e/lib/examples';
+import { EXAMPLE_EVENTS, exampleCredentials, exampleTrigger } from '../e2e/lib/examples';
 import { startEmulator } from '../emulator/server';
 import {
 	InMemoryCredentialsHelper,
@@ -16,9 +16,11 @@ import {
 	loadCommunityPackage,
 	runWorkflow,
 	testCredential,
+	type RunWorkflowResult,
 	type StoredCredential,
 	type WorkflowJson,
 } from '../test/harness/engine';
+import { startWebhookServer } from '../test/harness/webhook';
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -30,8 +32,8 @@ function cell(value: unknown, width: number): string {
 /** One line per output item: its id and the fields a reader looks for first. */
 function summary(row: IDataObject): string {
 	const id = row.id ?? row._id ?? row.type ?? '';
-	const fields = ['name', 'taskTitle', 'dueDate', 'status', 'username', 'source', 'supportedLanguages', 'gid', 'label', 'data', 'userCount']
-		.filter((key) => row[key] !== undefined && row[key] !== '')
+	const fields = ['name', 'taskTitle', 'dueDate', 'status', 'username', 'source', 'supportedLanguages', 'gid', 'label', 'data', 'userCount', 'endpoint', 'messageCount']
+		.filter((key) => row[key] !== undefined && row[key] !== null && row[key] !== '')
 		.map((key) => `${key}=${cell(row[key], 28).trim()}`);
 	return `${cell(id, 26)} ${fields.join('  ')}`;
 }
@@ -54,15 +56,14 @@ async function main(): Promise<void> {
 
 		const dir = path.join(ROOT, 'examples');
 		let failures = 0;
-		for (const file of readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
-			const workflow = JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as WorkflowJson;
-			const result = await runWorkflow({ workflow, nodeTypes, credentialsHelper: credentials });
-			console.log(`Workflow "${workflow.name ?? file}" (examples/${file}): ${result.status}`);
+		/** Prints what each node of one execution output; returns how many nodes failed. */
+		const print = (result: RunWorkflowResult): number => {
+			let failed = 0;
 			for (const name of result.executionOrder) {
 				const run = result.nodes[name]?.[0];
 				if (!run) continue;
 				if (run.error) {
-					failures++;
+					failed++;
 					console.log(`  ✗ ${name}: ${run.error.message}`);
 					continue;
 				}
@@ -71,6 +72,32 @@ async function main(): Promise<void> {
 				for (const row of rows.slice(0, 8)) {
 					const line = summary(row);
 					if (line.trim()) console.log(`      ${line}`);
+				}
+			}
+			return failed;
+		};
+		for (const file of readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
+			const workflow = JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as WorkflowJson;
+			const trigger = exampleTrigger(workflow);
+			if (!trigger || workflow.nodes.some((n) => n.type === 'n8n-nodes-base.manualTrigger')) {
+				const result = await runWorkflow({ workflow, nodeTypes, credentialsHelper: credentials });
+				console.log(`Workflow "${workflow.name ?? file}" (examples/${file}): ${result.status}`);
+				failures += print(result);
+			}
+			if (trigger) {
+				// Started by the bot's webhook: the emulator plays a user and delivers signed events to it.
+				const server = await startWebhookServer({ workflow, webhookNode: trigger.name, nodeTypes, credentialsHelper: credentials });
+				try {
+					for (const event of EXAMPLE_EVENTS[file] ?? []) {
+						const [delivery] = await emulator.playUser({ url: `${server.url}/webhook/${trigger.webhookId}/webhook`, ...event });
+						await server.settled();
+						const result = server.executions.at(-1);
+						console.log(`Workflow "${workflow.name ?? file}" (examples/${file}), ${event.type} event: webhook ${delivery.status}, ${result?.status ?? 'no execution'}`);
+						if (result) failures += print(result);
+						else failures++;
+					}
+				} finally {
+					await server.close();
 				}
 			}
 			console.log('');

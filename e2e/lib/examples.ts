@@ -49,3 +49,33 @@ export function exampleWorkflows(): ExampleWorkflow[] {
 			return { file, id, name: json.name, workflow: { ...json, id } };
 		});
 }
+
+/** The user an example's Workplace Trigger hears from: the events the emulator plays to it, in order. */
+export interface ExampleEvent {
+	type: string;
+	uid?: string;
+	gid?: string;
+	tid?: string;
+	text?: string;
+	data?: string;
+}
+
+/**
+ * Examples started by a Workplace Trigger, and the events that start them (the
+ * emulator signs and delivers each, as the service would). Examples that also
+ * have a Manual Trigger run from it first (the approval loop asks, then hears).
+ */
+export const EXAMPLE_EVENTS: Readonly<Record<string, readonly ExampleEvent[]>> = {
+	// somchai taps Approve, then nattaya taps Reject, in the incident room's main chat.
+	'approval-loop.json': [
+		{ type: 'postback', uid: '64b7f0a1c2d3e4f5a6b7c801', gid: '64b7f0a1c2d3e4f5a6b7d001', data: 'approve:7' },
+		{ type: 'postback', uid: '64b7f0a1c2d3e4f5a6b7c803', gid: '64b7f0a1c2d3e4f5a6b7d001', data: 'reject:7' },
+	],
+	// anan opens a chat with the bot for the first time.
+	'welcome-on-join.json': [{ type: 'join', uid: '64b7f0a1c2d3e4f5a6b7c804' }],
+};
+
+/** The Workplace Trigger of an example workflow, if it has one. */
+export function exampleTrigger(workflow: { nodes: Array<{ name: string; type: string; webhookId?: string }> }) {
+	return workflow.nodes.find((n) => n.type === 'n8n-nodes-workplace.workplaceTrigger');
+}

@@ -9,13 +9,19 @@
  * "Missing node to start execution"; the test pins that, then runs the example
  * unchanged the way a user runs it on demand: the editor's "Execute workflow"
  * (POST /rest/workflows/:id/run from the Schedule Trigger) on `n8n start`.
+ * The examples started by a Workplace Trigger (approval loop, welcome on join)
+ * are published before n8n starts, as a user publishes them; the emulator then
+ * plays a user and delivers its signed events to their production webhook URLs,
+ * and the replies, pushes and tasks are checked in the emulator's records. The
+ * approval loop's Manual Trigger half runs with `n8n execute` first.
  * n8n 2.41 keeps binary data on disk unless told otherwise, so this suite runs
  * in the in-memory mode (`default`); binaryData.e2e.test.ts covers `filesystem`.
  */
 import { readFileSync, rmSync } from 'node:fs';
 
+import { SEED_GROUP_IDS, SEED_TOPIC_IDS, SEED_USER_IDS } from '../../emulator/botSeed';
 import { startEmulator, type Emulator } from '../../emulator/server';
-import { exampleCredentials, exampleWorkflows } from '../lib/examples';
+import { EXAMPLE_EVENTS, exampleCredentials, exampleTrigger, exampleWorkflows } from '../lib/examples';
 import { N8n, N8nRest, installCommunityPackage, nodeOutput } from '../lib/n8n';
 
 const examples = exampleWorkflows();
@@ -34,6 +40,8 @@ beforeAll(async () => {
 	await installCommunityPackage(n8n.userFolder);
 	await n8n.importCredentials(exampleCredentials(emulator));
 	await n8n.importWorkflows(examples.map((e) => e.workflow));
+	// 2.x: publishing replaces activation; n8n registers the production webhooks of published workflows at start.
+	for (const e of examples) if (exampleTrigger(e.workflow)) await n8n.cli(['publish:workflow', `--id=${e.id}`]);
 });
 afterAll(async () => {
 	await n8n?.stop();
@@ -41,6 +49,45 @@ afterAll(async () => {
 	if (n8n) rmSync(n8n.userFolder, { recursive: true, force: true });
 });
 beforeEach(() => emulator.reset());
+
+let rest: N8nRest | undefined;
+/** `n8n start` once for the tests that need the server, with the owner signed in. */
+async function server(): Promise<N8nRest> {
+	if (!rest) {
+		await n8n.start();
+		rest = new N8nRest(n8n.url);
+		await rest.setupOwner();
+		await rest.login();
+	}
+	return rest;
+}
+
+/** Polls until `check` gives a value (the webhook's execution runs after its answer). */
+async function until<T>(what: string, check: () => T | undefined | Promise<T | undefined>, timeoutMs = 120_000): Promise<T> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const value = await check();
+		if (value !== undefined) return value;
+		if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+		await new Promise((resolve) => setTimeout(resolve, 250));
+	}
+}
+
+/**
+ * The emulator plays a user towards an example's production webhook, retrying
+ * while n8n still answers 404 (it registers the webhook while it activates).
+ */
+async function deliver(file: string, index: number): Promise<string> {
+	const trigger = exampleTrigger(example(file).workflow)!;
+	const url = `${n8n.url}/webhook/${String(trigger.webhookId)}/webhook`;
+	const event = EXAMPLE_EVENTS[file][index];
+	const delivery = await until(`the webhook of ${file}`, async () => {
+		const [d] = await emulator.playUser({ url, ...event });
+		return d.status === 404 ? undefined : d;
+	});
+	expect(delivery.status).toBe(200);
+	return delivery.replyTokens[0];
+}
 
 /** No emulator secret in anything n8n printed or returned. */
 function expectNoSecrets(text: string): void {
@@ -50,7 +97,15 @@ function expectNoSecrets(text: string): void {
 
 it('there are examples to run, each with a stable id', () => {
 	expect(examples.map((e) => e.file)).toEqual(
-		expect.arrayContaining(['incident-room.json', 'knowledge-base-inventory.json', 'scheduled-knowledge-base-sync.json', 'ticket-to-task.json']),
+		expect.arrayContaining([
+			'approval-loop.json',
+			'group-alert-with-buttons.json',
+			'incident-room.json',
+			'knowledge-base-inventory.json',
+			'scheduled-knowledge-base-sync.json',
+			'ticket-to-task.json',
+			'welcome-on-join.json',
+		]),
 	);
 	expect(new Set(examples.map((e) => e.id)).size).toBe(examples.length);
 });
@@ -116,10 +171,7 @@ describe('scheduled-knowledge-base-sync (Schedule Trigger)', () => {
 	});
 
 	it('runs from its Schedule Trigger as the editor runs it: replaces faq.csv, then finds it up to date', async () => {
-		await n8n.start();
-		const rest = new N8nRest(n8n.url);
-		await rest.setupOwner();
-		await rest.login();
+		const rest = await server();
 		const trigger = 'Every night at 02:00';
 		const before = emulator.knowledge.files.get(7);
 		expect(before?.meta.originalName).toBe('faq.csv');
@@ -146,5 +198,60 @@ describe('scheduled-knowledge-base-sync (Schedule Trigger)', () => {
 		expect(nodeOutput(second, 'Already up to date')).toHaveLength(1);
 		expect(emulator.logFor('PUT', '/api/v1')).toHaveLength(0);
 		expectNoSecrets(JSON.stringify([first, second]) + n8n.output.join(''));
+	});
+});
+
+it('group-alert-with-buttons: posts the alert with its buttons (one from Message Action → Build) to the Alerts topic', async () => {
+	const result = await n8n.execute(example('group-alert-with-buttons.json').id);
+	expect(result.data.resultData.error).toBeUndefined();
+	expect(nodeOutput(result, 'Post the alert to the Alerts topic')).toEqual([expect.objectContaining({ sent: true, messageCount: 1 })]);
+	const [record] = emulator.messages({ gid: SEED_GROUP_IDS.incidentRoom, tid: SEED_TOPIC_IDS.incidentAlerts });
+	expect(record.route).toBe('POST /bot/v2/message/push');
+	expect(record.messages).toEqual([
+		expect.objectContaining({
+			type: 'template',
+			template: expect.objectContaining({
+				title: 'Incident 4711',
+				actions: [
+					{ type: 'postback', label: 'Acknowledge', data: 'ack:4711', text: 'Acknowledged' },
+					{ type: 'uri', label: 'Dashboard', linkUri: 'https://status.example.com/incidents/4711' },
+					{ type: 'postback', label: 'Escalate', data: 'escalate:4711' },
+				],
+			}),
+		}),
+	]);
+	expectNoSecrets(JSON.stringify(result));
+});
+
+describe('examples started by the Workplace Trigger (published, events signed and delivered by the emulator)', () => {
+	it('approval-loop: asks with buttons; a tap on Approve creates a task and replies, a tap on Reject replies', async () => {
+		const asked = await n8n.execute(example('approval-loop.json').id);
+		expect(asked.data.resultData.error).toBeUndefined();
+		await server();
+		const tasksBefore = new Set(emulator.taskProjects.tasks.keys());
+		const approveToken = await deliver('approval-loop.json', 0);
+		const rejectToken = await deliver('approval-loop.json', 1);
+		const records = await until('the two replies', () => {
+			const r = emulator.messages({ gid: SEED_GROUP_IDS.incidentRoom, tid: '' });
+			return r.length >= 3 ? r : undefined;
+		});
+		expect(records.map((r) => r.route)).toEqual(['POST /bot/v2/message/push', 'POST /bot/v1/message/text', 'POST /bot/v1/message/text']);
+		const created = [...emulator.taskProjects.tasks.values()].filter((t) => !tasksBefore.has(t.id));
+		expect(created.map((t) => t.taskTitle)).toEqual(['Book the approved leave (request 7)']);
+		const byToken = new Map(records.slice(1).map((r) => [r.target.replyToken, r.text]));
+		expect(byToken.get(approveToken)).toBe(`Approved. Task ${created[0].id} was created to book the leave.`);
+		expect(byToken.get(rejectToken)).toBe('Rejected. Nattaya will be told.');
+		expectNoSecrets(n8n.output.join(''));
+	});
+
+	it('welcome-on-join: a join is answered in the new direct chat with quick replies', async () => {
+		await server();
+		const token = await deliver('welcome-on-join.json', 0);
+		const [record] = await until('the welcome', () => {
+			const r = emulator.messages({ uid: SEED_USER_IDS.anan });
+			return r.length > 0 ? r : undefined;
+		});
+		expect(record).toMatchObject({ route: 'POST /bot/v1/message/quickreply', target: { replyToken: token } });
+		expect(record.text).toBe('Welcome! I can help with leave, IT and the handbook. What do you need?');
 	});
 });

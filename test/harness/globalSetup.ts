@@ -6,6 +6,8 @@
  * leaves them apart, the run fails before any test starts.
  */
 import { execFileSync } from 'child_process';
+import { mkdtempSync } from 'fs';
+import { tmpdir } from 'os';
 import * as path from 'path';
 
 // Plain JS, shared with gulpfile.js.
@@ -17,6 +19,12 @@ const { builtStamp, sourceStamp } = require('../../scripts/sourceStamp') as {
 const ROOT = path.resolve(__dirname, '../..');
 
 export default function globalSetup(): void {
+	// Every temporary folder of the run (n8n homes, binary stores, emulator data) goes
+	// under one folder that globalTeardown removes: workers inherit TMPDIR, and a test
+	// process that ends without its own clean-up leaves nothing behind.
+	const runTmp = mkdtempSync(path.join(tmpdir(), 'workplace-jest-'));
+	process.env.WORKPLACE_JEST_TMP = runTmp;
+	process.env.TMPDIR = runTmp;
 	if (builtStamp(ROOT) === sourceStamp(ROOT)) return;
 	process.stdout.write('\ndist/ is older than nodes/ or credentials/: building it before the tests (npm run build)\n');
 	const run = (script: string, args: string[]) =>

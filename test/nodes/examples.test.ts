@@ -5,7 +5,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
-import type { WorkflowJson } from '../harness/engine';
+import type { IDataObject } from 'n8n-workflow';
+
+import { SEED_GROUP_IDS, SEED_TOPIC_IDS, SEED_USER_IDS } from '../../emulator/botSeed';
+import { EXAMPLE_EVENTS, exampleTrigger } from '../../e2e/lib/examples';
+import type { RunWorkflowResult, WorkflowJson } from '../harness/engine';
 import { ROOT, Testbed } from '../harness/testbed';
 
 const dir = path.join(ROOT, 'examples');
@@ -21,26 +25,57 @@ afterAll(async () => {
 beforeEach(() => bed.emulator.reset());
 
 it('has example workflows', () => {
-	expect(examples.length).toBeGreaterThanOrEqual(4);
+	expect(examples.length).toBeGreaterThanOrEqual(7);
+});
+
+const read = (file: string) => JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as WorkflowJson;
+
+/**
+ * Runs an example as it runs in n8n: from its Manual Trigger, if it has one;
+ * then, if it has a Workplace Trigger, behind a webhook server that the
+ * emulator delivers its signed events to (EXAMPLE_EVENTS), one execution each.
+ */
+async function runExample(file: string): Promise<RunWorkflowResult[]> {
+	const workflow = read(file);
+	const runs: RunWorkflowResult[] = [];
+	if (workflow.nodes.some((n) => n.type === 'n8n-nodes-base.manualTrigger') || !exampleTrigger(workflow)) runs.push(await bed.run(workflow));
+	const trigger = exampleTrigger(workflow);
+	if (trigger) {
+		const server = await bed.startWebhook(workflow, trigger.name);
+		try {
+			for (const event of EXAMPLE_EVENTS[file] ?? []) {
+				const [delivery] = await bed.emulator.playUser({ url: `${server.url}/webhook/${trigger.webhookId}/webhook`, ...event });
+				expect(delivery.status).toBe(200);
+				await server.settled();
+			}
+			expect(server.executions).toHaveLength(EXAMPLE_EVENTS[file]?.length ?? 0);
+			runs.push(...server.executions);
+		} finally {
+			await server.close();
+		}
+	}
+	return runs;
+}
+
+it('every example started by a Workplace Trigger says which events start it', () => {
+	for (const file of examples) if (exampleTrigger(read(file))) expect(EXAMPLE_EVENTS[file]?.length).toBeGreaterThan(0);
 });
 
 it.each(examples)('examples/%s runs every node without an error', async (file) => {
-	const workflow = JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as WorkflowJson;
-	const result = await bed.run(workflow);
-	expect(result.error).toBeUndefined();
-	expect(result.status).toBe('success');
-	for (const node of workflow.nodes) {
-		const runs = result.nodes[node.name];
-		expect(runs?.[0]?.error).toBeUndefined();
+	const workflow = read(file);
+	const runs = await runExample(file);
+	for (const result of runs) {
+		expect(result.error).toBeUndefined();
+		expect(result.status).toBe('success');
+		for (const node of workflow.nodes) expect(result.nodes[node.name]?.[0]?.error).toBeUndefined();
 	}
-	// Each Workplace node produced output and reached the emulator or built locally.
+	// Each Workplace node produced output in some run (reached the emulator or built locally).
 	const workplaceNodes = workflow.nodes.filter((n) => n.type === 'n8n-nodes-workplace.workplace');
-	for (const node of workplaceNodes) expect(result.items(node.name).length).toBeGreaterThan(0);
+	for (const node of workplaceNodes) expect(runs.some((r) => (r.nodes[node.name]?.[0]?.outputs[0]?.length ?? 0) > 0)).toBe(true);
 });
 
 it('the incident room example opens a group with the found user and a postback for it', async () => {
-	const workflow = JSON.parse(readFileSync(path.join(dir, 'incident-room.json'), 'utf8')) as WorkflowJson;
-	const result = await bed.run(workflow);
+	const result = await bed.run(read('incident-room.json'));
 	const [group] = result.json('Open the incident group');
 	expect(group).toMatchObject({ name: 'Incident 4711', type: 'group_chatv2' });
 	const created = bed.emulator.log.find((e) => e.method === 'POST' && e.path === '/bot/v1/groups');
@@ -51,8 +86,7 @@ it('the incident room example opens a group with the found user and a postback f
 });
 
 it('the ticket-to-task example sends a Bangkok 17:00 due date as 10:00Z with its checklist', async () => {
-	const workflow = JSON.parse(readFileSync(path.join(dir, 'ticket-to-task.json'), 'utf8')) as WorkflowJson;
-	await bed.run(workflow);
+	await bed.run(read('ticket-to-task.json'));
 	const sent = bed.emulator.log.find((e) => e.method === 'POST' && e.path === '/api/v1/task-projects/tasks');
 	expect(sent?.body).toEqual({
 		taskTitle: 'Call the customer back about ticket 4711',
@@ -66,4 +100,47 @@ it('the ticket-to-task example sends a Bangkok 17:00 due date as 10:00Z with its
 		],
 		parentId: 'top_seed0001',
 	});
+});
+
+it('the alert example posts buttons (one built by Message Action → Build) and a quick reply to the Alerts topic', async () => {
+	await runExample('group-alert-with-buttons.json');
+	const [record] = bed.emulator.messages({ gid: SEED_GROUP_IDS.incidentRoom, tid: SEED_TOPIC_IDS.incidentAlerts });
+	expect(record.messages).toEqual([
+		{
+			type: 'template',
+			template: {
+				type: 'buttons',
+				title: 'Incident 4711',
+				text: 'API latency above 2 s for 5 minutes',
+				actions: [
+					{ type: 'postback', label: 'Acknowledge', data: 'ack:4711', text: 'Acknowledged' },
+					{ type: 'uri', label: 'Dashboard', linkUri: 'https://status.example.com/incidents/4711' },
+					{ type: 'postback', label: 'Escalate', data: 'escalate:4711' },
+				],
+			},
+			quickReply: { items: [{ type: 'action', action: { type: 'message', label: 'Who is on call?', text: 'Who is on call?' } }] },
+		},
+	]);
+});
+
+it('the approval loop asks with buttons, then answers each tap in its chat: approve creates a task, reject does not', async () => {
+	const before = bed.emulator.taskProjects.tasks.size;
+	const runs = await runExample('approval-loop.json');
+	const records = bed.emulator.messages({ gid: SEED_GROUP_IDS.incidentRoom, tid: '' });
+	expect(records.map((r) => r.route)).toEqual(['POST /bot/v2/message/push', 'POST /bot/v1/message/text', 'POST /bot/v1/message/text']);
+	const task = runs[1].json('Create the leave task')[0];
+	expect(task).toMatchObject({ taskTitle: 'Book the approved leave (request 7)', taskDescription: `Approved in the chat by user ${SEED_USER_IDS.somchai}` });
+	expect(bed.emulator.taskProjects.tasks.size).toBe(before + 1);
+	expect(records[1].text).toBe(`Approved. Task ${String(task.id)} was created to book the leave.`);
+	expect(records[2].text).toBe('Rejected. Nattaya will be told.');
+	// Each reply used the token of the tap it answers.
+	const tokens = runs.slice(1).map((r) => (r.json('When someone taps a button')[0] as IDataObject).replyToken);
+	expect(records.slice(1).map((r) => r.target.replyToken)).toEqual(tokens);
+});
+
+it('the welcome example answers a join in the new direct chat with quick replies', async () => {
+	await runExample('welcome-on-join.json');
+	const [record] = bed.emulator.messages({ uid: SEED_USER_IDS.anan });
+	expect(record).toMatchObject({ route: 'POST /bot/v1/message/quickreply', text: 'Welcome! I can help with leave, IT and the handbook. What do you need?' });
+	expect((record.meta as IDataObject).quickreply).toMatchObject({ template: 'default', items: [{ value: 'Request leave' }, { value: 'IT help' }, { value: 'Handbook', data: { text: 'Handbook' } }] });
 });

@@ -246,12 +246,12 @@ describe('Knowledge Base → Get Many', () => {
 		expect(pageRequests()).toEqual(['1/100', '2/100']);
 	});
 
-	it('ends on a short page when the service sends no pagination metadata', async () => {
+	it('without pagination metadata, goes on past a short page and ends on an empty one (a short page may be a cap)', async () => {
 		bed.emulator.setConfig({ paginationMode: 'none' });
 		bed.emulator.knowledge.addKnowledgeBases(147);
 		const run = await bed.runNode({ resource: 'knowledgeBase', operation: 'getAll', returnAll: true });
 		expect(run.json).toHaveLength(150);
-		expect(pageRequests()).toEqual(['1/100', '2/100']);
+		expect(pageRequests()).toEqual(['1/100', '2/100', '3/100']);
 	});
 
 	it('does not follow metadata that claims more pages than exist', async () => {
@@ -317,7 +317,7 @@ describe('Knowledge Base list search (resource locator)', () => {
 		bed.emulator.knowledge.addKnowledgeBases(150);
 		const first = await search();
 		expect(first.results).toHaveLength(100);
-		expect(first.paginationToken).toBe('2');
+		expect(first.paginationToken).toMatch(/^2:/);
 		const second = await search(undefined, first.paginationToken);
 		expect(second.results).toHaveLength(53);
 		expect(second.paginationToken).toBeUndefined();

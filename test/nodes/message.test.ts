@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { Socket, type AddressInfo } from 'node:net';
 
 import type { IBinaryData, IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
@@ -90,6 +90,7 @@ describe('Send to Group or Topic (v2 push)', () => {
 				topicId: T.incidentAlerts,
 				messageCount: 2,
 				messageId: null,
+				attempts: 1,
 				response: { status: 'success' },
 			},
 		]);
@@ -399,5 +400,91 @@ describe('Download Picture', () => {
 		const run = await bed.runNode({ resource: 'message', operation: 'downloadPicture', pictureId: 'nope' });
 		expect(run.error?.message).toMatch(/^Not found/);
 		expect(bed.emulator.log.filter((e) => e.path.startsWith('/file/')).map((e) => e.path)).toEqual(['/file/image/nope', '/file/view/nope']);
+	});
+});
+
+/**
+ * The next connection to `port` is made to a port nothing listens on, so the
+ * operating system refuses it (ECONNREFUSED) before any byte is sent; later
+ * connections go through. n8n-core 2.41 opens a connection per request
+ * (test/nodes/parallel.test.ts), so the next request is the one refused.
+ */
+async function refuseNextConnection(port: number): Promise<{ refused: () => boolean; restore: () => void }> {
+	const spare = createServer();
+	await new Promise<void>((resolve) => spare.listen(0, '127.0.0.1', resolve));
+	const closedPort = (spare.address() as AddressInfo).port;
+	await new Promise((resolve) => spare.close(resolve));
+	const original = Socket.prototype.connect;
+	let refused = false;
+	Socket.prototype.connect = function (this: Socket, ...args: unknown[]) {
+		const first = args[0];
+		const options = (Array.isArray(first) ? first[0] : first) as { port?: unknown } | undefined;
+		if (!refused && options && typeof options === 'object' && Number(options.port) === port) {
+			refused = true;
+			options.port = closedPort;
+		}
+		return (original as (...a: unknown[]) => Socket).apply(this, args);
+	} as typeof original;
+	return { refused: () => refused, restore: () => (Socket.prototype.connect = original) };
+}
+
+describe('sending is never repeated blindly', () => {
+	const text = (value: string) => push({ messages: { message: [{ type: 'text', text: value }] } });
+	const pushes = () => bed.emulator.log.filter((e) => e.path === '/bot/v2/message/push');
+
+	it('a reset after the push reached the service: an error saying it may have been delivered, not resent, one delivery', async () => {
+		bed.emulator.faults.add({ method: 'POST', path: '/bot/v2/message/push', phase: 'after', action: { kind: 'reset' } });
+		const run = await bed.runNode(text('Disk full on db-1'));
+		expect(run.error?.message).toBe(
+			'The connection to the service was reset; the message may have been delivered even so. It was not retried automatically, to avoid a duplicate: check before running this item again',
+		);
+		expect(pushes()).toHaveLength(1);
+		expect(bed.emulator.messages()).toHaveLength(1);
+	});
+
+	it('a 503 after a reply: not resent either (the reply token would be spent twice)', async () => {
+		const { replyToken } = await event();
+		bed.emulator.faults.add({ method: 'POST', path: '/bot/v1/message/text', phase: 'after', action: { kind: 'status', status: 503 } });
+		const run = await bed.runNode({ resource: 'message', operation: 'reply', replyWith: 'text', text: 'On it' }, { items: [{ json: { replyToken } }] });
+		expect(run.error?.message).toMatch(/the message may have been delivered even so\. It was not retried automatically/);
+		expect(bed.emulator.log.filter((e) => e.path === '/bot/v1/message/text')).toHaveLength(1);
+		expect(bed.emulator.messages()).toHaveLength(1);
+	});
+
+	it('a reset after a streamed picture reached the service: not resent', async () => {
+		bed.emulator.faults.add({ method: 'POST', path: '/bot/v1/group/picture', phase: 'after', action: { kind: 'reset' } });
+		const run = await bed.runNode(
+			{ resource: 'message', operation: 'sendFileToGroup', groupId: id(G.incidentRoom), sendAs: 'picture' },
+			{ items: [fileItem(PNG, 'image/png', 'graph.png')] },
+		);
+		expect(run.error?.message).toMatch(/^The connection to the service was reset; the message may have been delivered even so/);
+		expect(bed.emulator.messages()).toHaveLength(1);
+	});
+
+	it('a 429 with Retry-After (refused before processing) is retried: one delivery, and the output says it took two attempts', async () => {
+		bed.emulator.faults.add({ method: 'POST', path: '/bot/v2/message/push', action: { kind: 'status', status: 429, retryAfter: 1 } });
+		const run = await bed.runNode(text('Disk full on db-1'));
+		expect(run.error).toBeUndefined();
+		expect(pushes().map((e) => e.status)).toEqual([429, 200]);
+		expect(bed.emulator.messages()).toHaveLength(1);
+		expect(run.json[0]).toMatchObject({ sent: true, attempts: 2 });
+	});
+
+	it('a refused connection (nothing sent) is retried: one delivery', async () => {
+		// The token first, so the refused connection is the push's own.
+		await bed.runNode({ resource: 'user', operation: 'findByUsername', username: 'anan.w' });
+		bed.emulator.clearLog();
+		const refusal = await refuseNextConnection(bed.emulator.port);
+		let run;
+		try {
+			run = await bed.runNode(text('Disk full on db-1'));
+		} finally {
+			refusal.restore();
+		}
+		expect(refusal.refused()).toBe(true);
+		expect(run.error).toBeUndefined();
+		expect(bed.emulator.log.map((e) => `${e.method} ${e.path} ${e.status}`)).toEqual(['POST /bot/v2/message/push 200']);
+		expect(bed.emulator.messages()).toHaveLength(1);
+		expect(run.json[0]).toMatchObject({ sent: true, attempts: 2 });
 	});
 });

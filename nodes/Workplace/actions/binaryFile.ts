@@ -6,9 +6,8 @@
  * Content-Length. Out: a downloaded stream into n8n's binary data.
  */
 import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
-import type { Readable } from 'stream';
 
-import type { FilePart } from '../transport';
+import type { FilePart, MeteredBody } from '../transport';
 import { invalid } from './validation';
 
 export interface BinaryFile {
@@ -17,8 +16,8 @@ export interface BinaryFile {
 	/** The binary's own type, when it has one. */
 	mimeType?: string;
 	size: number;
-	/** The file part, opened anew for every attempt (a stream can be read only once). */
-	part(field: string): Promise<FilePart>;
+	/** The file part; a stored binary is opened anew for every send (a stream can be read only once). */
+	part(field: string): FilePart;
 }
 
 /** The binary property `property` of item i, checked to exist and not be empty; `field` names it in errors. */
@@ -36,12 +35,12 @@ export async function binaryFile(ctx: IExecuteFunctions, i: number, property: st
 		fileName,
 		mimeType,
 		size,
-		part: async (name) => ({
+		part: (name) => ({
 			field: name,
 			fileName,
 			contentType: mimeType ?? 'application/octet-stream',
 			size,
-			content: id ? await ctx.helpers.getBinaryStream(id) : buffer!,
+			content: id ? async () => await ctx.helpers.getBinaryStream(id) : buffer!,
 		}),
 	};
 }
@@ -73,9 +72,9 @@ export function baseMimeType(header: unknown): string | undefined {
 }
 
 /** A downloaded body into n8n's binary data (to disk in filesystem mode), under its exact name. */
-export async function storeBinary(ctx: IExecuteFunctions, body: Readable, fileName: string, mimeType: string): Promise<IBinaryData> {
+export async function storeBinary(ctx: IExecuteFunctions, body: MeteredBody, fileName: string, mimeType: string): Promise<IBinaryData> {
 	// n8n reads a path out of the name it is given; hand it one without separators, then keep the exact name.
-	const binary = await ctx.helpers.prepareBinaryData(body, fileName.replace(/[/\\]/g, '_'), mimeType);
+	const binary = await body.stored(ctx.helpers.prepareBinaryData(body.stream, fileName.replace(/[/\\]/g, '_'), mimeType));
 	binary.fileName = fileName;
 	delete binary.directory;
 	return binary;

@@ -63,7 +63,7 @@ export function optionsCollection(options: INodeProperties[]): INodeProperties {
 }
 
 /** Return All / Limit, shared by every list operation. */
-export function returnAllOrLimit(noun: string): INodeProperties[] {
+export function returnAllOrLimit(): INodeProperties[] {
 	return [
 		{
 			displayName: 'Return All',
@@ -79,7 +79,7 @@ export function returnAllOrLimit(noun: string): INodeProperties[] {
 			default: 50,
 			typeOptions: { minValue: 1 },
 			displayOptions: { show: { returnAll: [false] } },
-			description: `Max number of ${noun} to return`,
+			description: 'Max number of results to return',
 		},
 	];
 }

@@ -24,6 +24,7 @@ import {
 } from '../transport';
 
 export const RESOURCES: ResourceDefinition[] = [knowledgeBase, knowledgeFile, task, topic, group, groupTopic, user, message, messageAction];
+const defaultResource = RESOURCES[0].value;
 
 /** The operation a node runs, with the resource it belongs to. */
 export function findOperation(
@@ -44,10 +45,11 @@ export function describeResources(): INodeProperties[] {
 			type: 'options',
 			noDataExpression: true,
 			options: RESOURCES.map((r) => ({ name: r.name, value: r.value, description: r.description })),
-			default: RESOURCES[0].value,
+			default: defaultResource,
 		},
 	];
 	for (const resource of RESOURCES) {
+		const { defaultOperation } = resource;
 		properties.push({
 			displayName: 'Operation',
 			name: 'operation',
@@ -60,7 +62,7 @@ export function describeResources(): INodeProperties[] {
 				action: o.action,
 				description: o.description,
 			})),
-			default: resource.defaultOperation,
+			default: defaultOperation,
 		});
 		for (const operation of resource.operations) {
 			properties.push(
@@ -92,6 +94,9 @@ function requestsInParallel(resources: string[]): INodeProperties {
 }
 
 function retryOptions(resources: string[]): INodeProperties {
+	const { maxAttempts } = DEFAULT_RETRY_POLICY;
+	const maxWaitSeconds = DEFAULT_RETRY_POLICY.maxWaitMs / 1000;
+	const timeoutSeconds = DEFAULT_TIMEOUT_MS / 1000;
 	return {
 		displayName: 'Retry and Timeout',
 		name: RETRY_OPTIONS,
@@ -107,7 +112,7 @@ function retryOptions(resources: string[]): INodeProperties {
 				name: 'maxAttempts',
 				type: 'number',
 				typeOptions: { minValue: 1, maxValue: 10, numberPrecision: 0 },
-				default: DEFAULT_RETRY_POLICY.maxAttempts,
+				default: maxAttempts,
 				description: 'Attempts per request in all, the first included (1 turns retries off)',
 			},
 			{
@@ -115,7 +120,7 @@ function retryOptions(resources: string[]): INodeProperties {
 				name: 'maxWaitSeconds',
 				type: 'number',
 				typeOptions: { minValue: 0, maxValue: 3600 },
-				default: DEFAULT_RETRY_POLICY.maxWaitMs / 1000,
+				default: maxWaitSeconds,
 				description:
 					'Longest wait before a retry; when the service asks to wait longer (Retry-After), the item fails with the time to retry',
 			},
@@ -124,7 +129,7 @@ function retryOptions(resources: string[]): INodeProperties {
 				name: 'timeoutSeconds',
 				type: 'number',
 				typeOptions: { minValue: 1, maxValue: 3600 },
-				default: DEFAULT_TIMEOUT_MS / 1000,
+				default: timeoutSeconds,
 				description: 'How long to wait for the service to answer each attempt',
 			},
 		],

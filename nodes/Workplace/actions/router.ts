@@ -22,8 +22,9 @@ async function runOperation(
 	if (!operation.request) {
 		throw new NodeOperationError(ctx.getNode(), 'This operation neither builds output nor sends a request', { itemIndex: i });
 	}
-	// What a POST makes is named after its resource ("the task may have been created").
-	const request = { subject: resource.name.toLowerCase(), ...(await operation.request.call(ctx, i)) };
+	// What a POST makes is named after its resource ("the task may have been created"),
+	// and messages that say what happened name the operation as its action reads.
+	const request = { subject: resource.name.toLowerCase(), operation: operation.action, ...(await operation.request.call(ctx, i)) };
 	if (operation.list) {
 		const returnAll = ctx.getNodeParameter('returnAll', i, false) as boolean;
 		let limit: number | undefined;
@@ -50,7 +51,7 @@ async function runOperation(
 		// A refusal the operation knows another way around (e.g. an older path of the same resource).
 		const second = first.error instanceof NodeApiError ? operation.fallback?.call(ctx, first.error, i, request) : undefined;
 		if (!second) throw asNodeError(ctx, first.error, i);
-		sent = { subject: request.subject, ...second };
+		sent = { subject: request.subject, operation: request.operation, ...second };
 		response = await apiRequest(ctx, sent, i);
 	}
 	if (operation.output) return await operation.output.call(ctx, response, i, sent);

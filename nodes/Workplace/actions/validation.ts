@@ -5,11 +5,13 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { invalid } from '../shared/invalid';
+import { pathSafeIdProblem } from '../shared/pathSafeId';
 import { positiveId } from '../shared/positiveId';
 
-export { invalid };
+export { invalid, pathSafeIdProblem };
 
-function describe(value: unknown): string {
+/** A value as an error message shows it: quoted and cut at 40 characters, or its kind. */
+export function describe(value: unknown): string {
 	if (value === undefined) return 'nothing';
 	if (value === null) return 'null';
 	if (typeof value === 'string') return value.length > 40 ? `"${value.slice(0, 40)}…"` : `"${value}"`;
@@ -65,15 +67,16 @@ export function oneOrMoreOf<T extends string>(
 	return [...new Set(values as T[])];
 }
 
-/** A service id used as a path segment or form value: non-blank text without spaces. */
+/**
+ * A text service id of item i (group, user, topic ids): outer spaces trimmed,
+ * then pathSafeIdProblem, so it can go into a URL path as one segment.
+ */
 export function textId(ctx: IExecuteFunctions, i: number, parameter: string, field: string): string {
 	const raw = ctx.getNodeParameter(parameter, i, '', { extractValue: true }) as unknown;
 	const text = typeof raw === 'number' ? String(raw) : typeof raw === 'string' ? raw.trim() : raw === undefined || raw === null ? '' : undefined;
 	if (text === undefined) throw invalid(ctx, i, field, `expected an ID, got ${describe(raw)}`);
-	if (text === '') throw invalid(ctx, i, field, 'is required');
-	if (/\s/.test(text)) throw invalid(ctx, i, field, `must be one ID without spaces, got ${describe(text)}`);
-	// URL parsers read "." and ".." (even percent-encoded) as path steps; no service id is one.
-	if (text === '.' || text === '..') throw invalid(ctx, i, field, `must be an ID, got ${describe(text)}`);
+	const problem = pathSafeIdProblem(text);
+	if (problem) throw invalid(ctx, i, field, problem);
 	return text;
 }
 

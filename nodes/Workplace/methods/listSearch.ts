@@ -1,14 +1,14 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { apiRequest, read, readPage, type ApiRequest } from '../transport';
+import { apiRequest, positionFromToken, positionToken, read, readPage, type ApiRequest } from '../transport';
 import { positiveId } from '../shared/positiveId';
 
 const SEARCH_PAGE_SIZE = 100;
 
 /**
  * One page of a list for a resource locator. The service has no name filter, so
- * each page is filtered here by name or id, and the next page number is the pagination token.
+ * each page is filtered here by name or id; the pagination token is where the list stands (paging.ts).
  */
 async function searchPage(
 	ctx: ILoadOptionsFunctions,
@@ -18,13 +18,12 @@ async function searchPage(
 	nameOf: (item: IDataObject) => string,
 	label: (item: IDataObject) => string,
 ): Promise<INodeListSearchResult> {
-	const page = paginationToken ? Number(paginationToken) : 1;
-	const { items, more } = await readPage(ctx, request, page, SEARCH_PAGE_SIZE);
+	const { items, next } = await readPage(ctx, request, positionFromToken(paginationToken), SEARCH_PAGE_SIZE);
 	const needle = filter?.trim().toLowerCase();
 	const results = items
 		.filter((item) => !needle || nameOf(item).toLowerCase().includes(needle) || String(item.id) === needle)
 		.map((item) => ({ name: label(item), value: String(item.id) }));
-	return { results, paginationToken: more ? String(page + 1) : undefined };
+	return { results, paginationToken: next ? positionToken(next) : undefined };
 }
 
 /** Knowledge bases for the resource locator. */
@@ -34,7 +33,8 @@ export async function searchKnowledgeBases(
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
 	const nameOf = (kb: IDataObject) => String(kb.name ?? '');
-	return await searchPage(this, { area: 'knowledgeBase', method: 'GET', path: ['knowledge'] }, filter, paginationToken, nameOf, (kb) =>
+	const request: ApiRequest = { area: 'knowledgeBase', method: 'GET', path: ['knowledge'], operation: 'Search knowledge bases' };
+	return await searchPage(this, request, filter, paginationToken, nameOf, (kb) =>
 		`${String(kb.name ?? 'Untitled')} (${String(kb.id)})`,
 	);
 }
@@ -50,7 +50,7 @@ export async function searchKnowledgeFiles(
 		throw new NodeOperationError(this.getNode(), 'Choose a knowledge base first: its files are listed here');
 	}
 	const nameOf = (file: IDataObject) => String(read.object(file.meta)?.originalName ?? file.name ?? 'Untitled');
-	const request: ApiRequest = { area: 'knowledgeBase', method: 'GET', path: ['knowledge', knowledgeId, 'files'] };
+	const request: ApiRequest = { area: 'knowledgeBase', method: 'GET', path: ['knowledge', knowledgeId, 'files'], operation: 'Search knowledge files' };
 	// A file being deleted is not used by the language model: say so where it is picked.
 	return await searchPage(this, request, filter, paginationToken, nameOf, (file) =>
 		`${nameOf(file)} (${String(file.id)})${file.status === 'deleting' ? ' — deleting, not used by the language model' : ''}`,

@@ -3,6 +3,7 @@
  * the credential tests and the credentials' own requests all use it, so they
  * accept exactly the same addresses.
  */
+import { pathSafeIdProblem } from '../shared/pathSafeId';
 
 /**
  * The service address a credential's Base URL names, or why it cannot be one:
@@ -29,16 +30,17 @@ export function parseBaseUrl(value: unknown): { url: string } | { problem: strin
  */
 export const BASE_URL_EXPRESSION = '={{String($credentials.baseUrl).trim().replace(/\\/+$/, "")}}';
 
-/** Joins encoded segments: "a/b", "..", "?" or "#" inside an id stay inside that one segment. */
+/**
+ * Joins percent-encoded segments. Text segments follow the path-safe id rule
+ * (operations check ids with it first, naming the field; this is the backstop),
+ * so nothing a service or proxy might decode back into path syntax is ever sent.
+ */
 export function buildPath(prefix: string, segments: Array<string | number>): string {
-	return `${prefix}/${segments.map((s) => encodeSegment(String(s))).join('/')}`;
+	return `${prefix}/${segments.map(encodeSegment).join('/')}`;
 }
 
-function encodeSegment(segment: string): string {
-	// WHATWG URLs treat ".", ".." and their percent-encoded forms (%2E, %2e%2E, ...) as path
-	// steps, so no encoding keeps them in place; operations reject them, and this is the backstop.
-	if (segment === '.' || segment === '..' || segment === '') {
-		throw new Error(`A path segment cannot be "${segment}": it would change the request path`);
-	}
-	return encodeURIComponent(segment);
+function encodeSegment(segment: string | number): string {
+	const problem = typeof segment === 'number' ? undefined : pathSafeIdProblem(segment);
+	if (problem) throw new Error(`A path segment ${problem}; nothing was sent`);
+	return encodeURIComponent(String(segment));
 }

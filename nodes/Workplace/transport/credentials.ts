@@ -7,17 +7,18 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { parseBaseUrl } from './baseUrl';
 import { jwtProblem } from './jwt';
+import type { TokenFields } from './tokenGate';
 import type { ApiArea, Context } from './types';
 
 export interface AreaDefinition {
 	credential: string;
 	prefix: string;
 	/**
-	 * The credential fetches its token in preAuthentication and n8n fetches a new one
-	 * after a 401. n8n does that only for a 401 it sees thrown, so such areas let 401
-	 * throw (every other status still comes back as data for the transport to map).
+	 * Where the credential keeps a token it fetches in preAuthentication. A 401
+	 * comes back as data like any status, and the transport asks for a new token
+	 * itself, one request at a time for the whole run (tokenGate.ts).
 	 */
-	refreshesOn401?: boolean;
+	token?: TokenFields;
 	/**
 	 * Local check of the credential, run once per node run with the base URL
 	 * read: returns why it cannot work (never quoting a secret), or undefined.
@@ -33,7 +34,7 @@ export const AREAS: Record<ApiArea, AreaDefinition> = {
 		// An expired JWT is certain to be refused; say so before anything is sent.
 		check: (credentials) => jwtProblem(credentials.token),
 	},
-	bot: { credential: 'workplaceBotApi', prefix: '', refreshesOn401: true },
+	bot: { credential: 'workplaceBotApi', prefix: '', token: { token: 'accessToken', expirable: 'accessTokenValid' } },
 };
 
 export interface RunCredential {
@@ -47,9 +48,9 @@ const runCredentials = new WeakMap<object, Map<string, Promise<RunCredential>>>(
 /**
  * Reads the area's credential, its base URL, and runs its check, once per node
  * run, not once per item or request. The decrypted object is handed to n8n with
- * every request (credentialsDecrypted), so n8n still runs preAuthentication,
- * authenticate and the 401 refresh on it, and a token it fetches lands in this
- * one object: later items use it without reading the credential again.
+ * every request (credentialsDecrypted), so n8n still runs preAuthentication and
+ * authenticate on it, and a token it fetches lands in this one object: later
+ * items use it without reading the credential again.
  */
 export async function credentialFor(ctx: Context, area: ApiArea): Promise<RunCredential> {
 	const { credential, check } = AREAS[area];

@@ -1,8 +1,9 @@
 /**
  * The one door to the network: every request of the node passes through
  * apiRequest. It applies the item's timeout, refuses redirects, waits out the
- * run's rate-limit pause, meters streamed answers, asks the retry decision after
- * every failure (the bot token request's included) and maps what is left to errors.
+ * run's rate-limit pause, asks for a new bot token one request at a time,
+ * meters streamed answers, asks the retry decision after every failure (the bot
+ * token request's included) and maps what is left to errors.
  */
 import type { IHttpRequestOptions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
@@ -14,13 +15,18 @@ import {
 	apiError,
 	errorCode,
 	isHttpFailure,
-	malformedAnswerError,
 	mayHaveBeenApplied,
 	networkError,
 	rateLimitError,
+	redirectError,
+	retriesExhaustedError,
 	thrownResponse,
+	unexpectedAnswerError,
+	waitTooLongError,
 } from './errors';
-import { decideRetry, safeToRepeat, TOKEN_REQUEST, type Outcome, type RetryDecision } from './retry';
+import { decideRetry, TOKEN_REQUEST, type Outcome, type RetryDecision } from './retry';
+import { sendWithToken } from './tokenGate';
+import type { Unexpected } from './whatHappened';
 import { requestSettings } from './settings';
 import type { ApiRequest, ApiResponse, Context, ResponseTo } from './types';
 
@@ -65,9 +71,9 @@ async function httpOptions(request: ApiRequest, url: string, timeoutMs: number):
 		qs: request.qs,
 		json: !request.stream,
 		returnFullResponse: true,
-		// Statuses come back as data and are mapped below, except a 401 where the
-		// credential refreshes its token: n8n refreshes and resends only on a thrown 401.
-		ignoreHttpStatusErrors: AREAS[request.area].refreshesOn401 ? { ignore: true, except: [401] } : true,
+		// Every status comes back as data, a 401 included: n8n would fetch a token for each
+		// refused request; the transport fetches one for all (tokenGate.ts).
+		ignoreHttpStatusErrors: true,
 		// A redirect could carry the credential's headers to another host; never follow one.
 		disableFollowRedirect: true,
 		timeout: timeoutMs,
@@ -90,22 +96,27 @@ async function httpOptions(request: ApiRequest, url: string, timeoutMs: number):
 	return options;
 }
 
-/** A 2xx that says it is JSON but does not parse: the HTTP client hands it on as text. */
-function unreadableJson(response: ApiResponse): boolean {
-	if (typeof response.body !== 'string' || response.body.trim() === '') return false;
+/**
+ * What is wrong with a 2xx body the request reads as JSON, if anything: the HTTP
+ * client hands on as text a body it could not parse (said to be JSON) or did not
+ * try to (another content type, e.g. a sign-in page). An empty body is no answer
+ * to read, not a wrong one (a 204).
+ */
+function unexpectedBody(response: ApiResponse): Unexpected | undefined {
+	if (typeof response.body !== 'string' || response.body.trim() === '') return undefined;
 	const type = String(response.headers['content-type'] ?? '').toLowerCase();
-	if (!type.includes('json')) return false;
+	if (!type.includes('json')) return 'notJson';
 	try {
 		JSON.parse(response.body);
-		return false;
+		return undefined;
 	} catch {
-		return true;
+		return 'invalid';
 	}
 }
 
 /** Executes one request with the retry decision after each failure. Non-2xx answers become NodeApiError. */
 export async function apiRequest<R extends ApiRequest>(ctx: Context, request: R, itemIndex?: number): Promise<ResponseTo<R>> {
-	const { credential, prefix, refreshesOn401 } = AREAS[request.area];
+	const { credential, prefix, token: tokenFields } = AREAS[request.area];
 	// Checked before the credential is read, so a bad setting sends nothing.
 	const { policy, timeoutMs } = requestSettings(ctx, itemIndex);
 	let run: RunCredential;
@@ -117,16 +128,27 @@ export async function apiRequest<R extends ApiRequest>(ctx: Context, request: R,
 		throw new NodeOperationError(ctx.getNode(), message, { itemIndex, description: description ?? undefined });
 	}
 	const url = run.baseUrl + buildPath(prefix, request.path);
-	let resentAfterRefresh = false;
+	const started = Date.now();
+	/** The token of an attempt refused with a 401; the request is sent once more with a new token. */
+	let refusedToken: string | undefined;
 
 	for (let attempt = 1; ; attempt++) {
 		const options = await httpOptions(request, url, timeoutMs);
-		let response: ApiResponse;
-		await afterPause(ctx);
-		try {
-			response = (await ctx.helpers.httpRequestWithAuthentication.call(ctx, credential, options, {
+		const send = async () =>
+			(await ctx.helpers.httpRequestWithAuthentication.call(ctx, credential, options, {
 				credentialsDecrypted: run.decrypted,
 			})) as ApiResponse;
+		let response: ApiResponse;
+		let sentWith = '';
+		await afterPause(ctx);
+		try {
+			if (tokenFields && run.decrypted.data) {
+				const sent = await sendWithToken(run.decrypted.data, tokenFields, send, refusedToken);
+				response = sent.result;
+				sentWith = sent.token;
+			} else {
+				response = await send();
+			}
 		} catch (error) {
 			const token = tokenFailureIn(error);
 			if (token) {
@@ -150,26 +172,33 @@ export async function apiRequest<R extends ApiRequest>(ctx: Context, request: R,
 					await waitToRetry(ctx, outcome, decision);
 					continue;
 				}
+				if (decision.stop === 'attemptsUsed' && attempt > 1) {
+					throw retriesExhaustedError(ctx, request, attempt, Date.now() - started, outcome, itemIndex);
+				}
 				throw networkError(ctx, outcome.network, itemIndex, attempt, decision.stop === 'mayHaveBeenApplied' ? request : undefined);
-			}
-			// n8n has already fetched a new token and resent the request once, except
-			// when the body could be read only once (multipart, streams): it refreshes
-			// but does not resend. Build that body again and send it once more here.
-			const singleUse = typeof request.body === 'function';
-			if (answered.statusCode === 401 && refreshesOn401 && singleUse && !resentAfterRefresh) {
-				resentAfterRefresh = true;
-				attempt--;
-				continue;
 			}
 			response = answered;
 		}
 
 		const status = response.statusCode;
+		// A refused token: once more with a new one (fetched by one request of the run for all).
+		if (status === 401 && tokenFields && refusedToken === undefined) {
+			if (request.stream) await readErrorBody(response.body);
+			refusedToken = sentWith;
+			attempt--;
+			continue;
+		}
 		if (status >= 200 && status < 300) {
-			if (request.stream) response.body = meterResponseBody(ctx, response, itemIndex);
-			else if (unreadableJson(response)) throw malformedAnswerError(ctx, safeToRepeat(request) ? undefined : request, itemIndex);
+			if (request.stream) {
+				response.body = meterResponseBody(ctx, response, itemIndex);
+			} else {
+				const unexpected = unexpectedBody(response);
+				if (unexpected) throw unexpectedAnswerError(ctx, request, response, unexpected, 'a JSON answer', itemIndex);
+			}
+			response.attempts = attempt;
 			return response as ResponseTo<R>;
 		}
+		if (status >= 300 && status < 400) throw redirectError(ctx, request, response, url, itemIndex);
 
 		const body = request.stream ? await readErrorBody(response.body) : response.body;
 		const outcome = { status, retryAfter: response.headers['retry-after'] };
@@ -178,8 +207,14 @@ export async function apiRequest<R extends ApiRequest>(ctx: Context, request: R,
 			await waitToRetry(ctx, outcome, decision);
 			continue;
 		}
+		if (decision.stop === 'waitTooLong' && decision.waitMs !== undefined) {
+			throw waitTooLongError(ctx, request, body, decision.waitMs, policy.maxWaitMs, itemIndex);
+		}
+		if (decision.stop === 'attemptsUsed' && attempt > 1) {
+			throw retriesExhaustedError(ctx, request, attempt, Date.now() - started, { status, body }, itemIndex);
+		}
 		if (status === 429) throw rateLimitError(ctx, body, decision.waitMs, itemIndex);
-		const error = apiError(ctx, request.area, status, body, itemIndex, response.headers, request.errorMessages?.[status]);
+		const error = apiError(ctx, request.area, status, body, itemIndex, request.errorMessages?.[status]);
 		if (decision.stop === 'mayHaveBeenApplied') error.message += mayHaveBeenApplied(request);
 		throw error;
 	}

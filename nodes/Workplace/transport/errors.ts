@@ -4,9 +4,20 @@
  * anything of the request, and "may have been applied" for a POST whose fate is unknown.
  */
 import type { IDataObject, JsonObject } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { AREAS } from './credentials';
+import {
+	consequenceOf,
+	mayHaveBeenCreated,
+	notTheJsonExpected,
+	redirectRefused,
+	redirectTarget,
+	retriesExhausted,
+	waitTooLong,
+	whose,
+	type Unexpected,
+} from './whatHappened';
 import type { ApiArea, ApiRequest, ApiResponse, Context } from './types';
 
 /** The network failure code (ECONNRESET, ...) of an error or of what caused it. */
@@ -53,8 +64,7 @@ export function thrownResponse(error: unknown): ApiResponse | undefined {
  * resending could do it twice.
  */
 export function mayHaveBeenApplied(request: Pick<ApiRequest, 'subject' | 'effect'>): string {
-	const what = request.subject ? `the ${request.subject} may have been ${request.effect ?? 'created'}` : 'the request may have been carried out';
-	return `; ${what} even so. It was not retried automatically, to avoid a duplicate: check before running this item again`;
+	return `; ${mayHaveBeenCreated(request.subject, request.effect)}`;
 }
 
 const NETWORK_MESSAGES: Record<string, string> = {
@@ -67,6 +77,11 @@ const NETWORK_MESSAGES: Record<string, string> = {
 	EPIPE: 'The connection to the service was closed while sending',
 };
 
+/** What a network failure code means, in words. */
+function networkMessage(code: string): string {
+	return NETWORK_MESSAGES[code] ?? `The request to the service failed (${code})`;
+}
+
 /** A network failure as a NodeApiError carrying nothing of the request (no headers, no keys). */
 export function networkError(
 	ctx: Context,
@@ -76,7 +91,7 @@ export function networkError(
 	/** Set when the failed request may have reached the service and was not resent. */
 	unsafe?: ApiRequest,
 ): NodeApiError {
-	let message = NETWORK_MESSAGES[code] ?? `The request to the service failed (${code})`;
+	let message = networkMessage(code);
 	if (unsafe) message += mayHaveBeenApplied(unsafe);
 	// Not under `code`/`errorCode`: NodeApiError would swap the message for n8n's generic
 	// one for that code ("You can retry the request immediately"), wrong for a create.
@@ -91,16 +106,92 @@ export function networkError(
 	);
 }
 
-export function malformedAnswerError(ctx: Context, unsafe: ApiRequest | undefined, itemIndex: number | undefined): NodeApiError {
-	let message = 'The service\'s answer could not be read (malformed JSON)';
-	if (unsafe) message += mayHaveBeenApplied(unsafe);
-	return new NodeApiError(ctx.getNode(), { message } as JsonObject, {
+/** The content type an answer says it has, as sent. */
+function contentTypeOf(headers: ApiResponse['headers']): string | undefined {
+	const value = headers['content-type'];
+	return (Array.isArray(value) ? value[0] : value)?.trim() || undefined;
+}
+
+/**
+ * A 2xx whose body is not the JSON the operation reads: what was expected, the
+ * status and content type, and whether the request may have changed something.
+ * Nothing of the body is quoted (a sign-in page may echo what was sent).
+ */
+export function unexpectedAnswerError(
+	ctx: Context,
+	request: ApiRequest,
+	response: ApiResponse,
+	unexpected: Unexpected,
+	expected: string,
+	itemIndex: number | undefined,
+): NodeApiError {
+	const told = notTheJsonExpected(
+		whose(request.operation, itemIndex),
+		response.statusCode,
+		contentTypeOf(response.headers),
+		unexpected,
+		expected,
+		consequenceOf(request.method, request.subject, request.effect),
+	);
+	return new NodeApiError(ctx.getNode(), { message: told.message } as JsonObject, { ...told, itemIndex });
+}
+
+/** A redirect, never followed: where it pointed (scheme and host only). Not the service's error, so not a NodeApiError. */
+export function redirectError(
+	ctx: Context,
+	request: ApiRequest,
+	response: ApiResponse,
+	requestUrl: string,
+	itemIndex: number | undefined,
+): NodeOperationError {
+	const told = redirectRefused(whose(request.operation, itemIndex), response.statusCode, redirectTarget(response.headers.location, requestUrl));
+	return new NodeOperationError(ctx.getNode(), told.message, { description: told.description, itemIndex });
+}
+
+/** A 429 whose Retry-After is longer than Max Wait: until when, and that the node stopped instead. */
+export function waitTooLongError(
+	ctx: Context,
+	request: ApiRequest,
+	body: unknown,
+	waitMs: number,
+	maxWaitMs: number,
+	itemIndex: number | undefined,
+): NodeApiError {
+	const told = waitTooLong(whose(request.operation, itemIndex), waitMs, maxWaitMs, parseErrorBody(body).message);
+	return new NodeApiError(ctx.getNode(), toJsonObject(body), { ...told, httpCode: '429', itemIndex });
+}
+
+/** Every attempt the policy allows failed: how many, over how long, and the last status with the service's words. */
+export function retriesExhaustedError(
+	ctx: Context,
+	request: ApiRequest,
+	attempts: number,
+	elapsedMs: number,
+	last: { status: number; body: unknown } | { network: string },
+	itemIndex: number | undefined,
+): NodeApiError {
+	const who = whose(request.operation, itemIndex);
+	if ('network' in last) {
+		// The code goes in the description: in a message n8n would swap it for its generic words.
+		const message = retriesExhausted(who, attempts, elapsedMs, { what: networkMessage(last.network) });
+		return new NodeApiError(ctx.getNode(), { networkErrorCode: last.network, message } as JsonObject, {
+			message,
+			description: `${last.network} on the last attempt`,
+			itemIndex,
+		});
+	}
+	const parsed = parseErrorBody(last.body);
+	const message = retriesExhausted(who, attempts, elapsedMs, { status: last.status, serviceSaid: parsed.message });
+	const description = [...parsed.details, parsed.code ? `Service code: ${parsed.code}` : ''].filter(Boolean).join('\n');
+	return new NodeApiError(ctx.getNode(), toJsonObject(last.body), {
 		message,
-		description: 'The service answered with a success status but a body that is not valid JSON; nothing from it was used.',
+		description: description || undefined,
+		httpCode: String(last.status),
 		itemIndex,
 	});
 }
 
+/** A 429 when no retry is allowed (Max Attempts 1): when the service asked to be asked again. */
 export function rateLimitError(
 	ctx: Context,
 	body: unknown,
@@ -187,7 +278,6 @@ export function apiError(
 	status: number,
 	body: unknown,
 	itemIndex?: number,
-	headers?: ApiResponse['headers'],
 	meaning?: string,
 ): NodeApiError {
 	const parsed = parseErrorBody(body);
@@ -197,14 +287,10 @@ export function apiError(
 	let message = parsed.message ? `${hint}${said}` : hint;
 	// A 404 about a related resource (assigneeId, labelIds[1]) names the fields it is about.
 	if (status === 404 && parsed.paths.length > 0) message += ` (${parsed.paths.join(', ')})`;
-	if (status >= 300 && status < 400) {
-		const location = headers?.location;
-		message = `The service redirected the request${location ? ` to ${String(location)}` : ''}; redirects are not followed so that credentials stay with the configured Base URL`;
-	}
 	if (status === 401 && area === 'knowledgeBase') {
 		message += ' (check the API key, and that this machine\'s IP address is whitelisted)';
 	}
-	if (status === 401 && AREAS[area].refreshesOn401) {
+	if (status === 401 && AREAS[area].token) {
 		message += ' (even with a newly fetched access token; check the client\'s scope and that the bot is enabled)';
 	}
 	const description = [...parsed.details, parsed.code ? `Service code: ${parsed.code}` : ''].filter(Boolean).join('\n');

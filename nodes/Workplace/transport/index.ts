@@ -3,12 +3,12 @@
  * describe requests as data (ApiRequest); apiRequest (door.ts) executes them.
  */
 export { BASE_URL_EXPRESSION, buildPath, parseBaseUrl } from './baseUrl';
-export { incompleteBodyError, MeteredBody } from './body';
+export { incompleteBodyError, Meter, MeteredBody, type BinaryStream } from './body';
 export { AREAS, TokenRequestFailure, type AreaDefinition } from './credentials';
 export { apiRequest } from './door';
 export { apiError, mayHaveBeenApplied, parseErrorBody } from './errors';
 export { multipartBody, type FilePart } from './multipart';
-export { paginate, readPage, type Page, type PageOptions } from './paging';
+export { paginate, positionFromToken, positionToken, readPage, type ListPosition, type Page, type PageOptions } from './paging';
 export * as read from './read';
 export {
 	backoffDelay,

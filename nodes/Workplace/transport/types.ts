@@ -16,7 +16,7 @@ export interface ApiRequest {
 	/** Segments after the area prefix. Each is percent-encoded, so no id can change the path. */
 	path: Array<string | number>;
 	qs?: IDataObject;
-	/** JSON body, or a factory for bodies that can be sent only once (streams, multipart). */
+	/** JSON body, or a factory for a body built anew for every attempt (multipart, read from the binary store). */
 	body?: IDataObject | (() => Promise<BodyPart>);
 	/** Form-encoded body (application/x-www-form-urlencoded), instead of `body`. */
 	form?: Record<string, string>;
@@ -27,6 +27,11 @@ export interface ApiRequest {
 	subject?: string;
 	/** What such a POST may have done to its subject: `created` (default) or, for a message, `delivered`. */
 	effect?: 'created' | 'delivered';
+	/**
+	 * What the request does, as the node's actions say it ("Get a knowledge base"),
+	 * named with the item in messages that say what happened. The router fills it.
+	 */
+	operation?: string;
 	/**
 	 * Hand back the response body as a stream (downloads): a MeteredBody that counts
 	 * and hashes the bytes as they pass and fails when the body ends short of its
@@ -52,6 +57,8 @@ export interface ApiResponse<T = unknown> {
 	statusCode: number;
 	headers: Record<string, string | string[] | undefined>;
 	body: T;
+	/** Attempts it took, the answered one included (more than 1 after a 429 or a refused connection, for a POST). */
+	attempts?: number;
 }
 
 /** The answer a request of type R gets: a metered stream for a streamed request, else the parsed JSON. */

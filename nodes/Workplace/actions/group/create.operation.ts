@@ -46,7 +46,7 @@ export const create: OperationDefinition = {
 			area: 'bot',
 			method: 'POST',
 			path: ['bot', 'v1', 'groups'],
-			body: async () => multipartBody(fields, picture && (await picture.part('file'))),
+			body: async () => multipartBody(fields, picture?.part('file')),
 		};
 	},
 	output(response) {

@@ -48,7 +48,7 @@ export const download: OperationDefinition<StreamRequest> = {
 				answered = true;
 			} finally {
 				// Failed look-up: let go of the download's connection before the error surfaces.
-				if (!answered) body.destroy();
+				if (!answered) body.stream.destroy();
 			}
 			const meta = read.object(file?.meta);
 			fileName = read.text(meta?.originalName) ?? fileName;
@@ -66,8 +66,8 @@ export const download: OperationDefinition<StreamRequest> = {
 					knowledgeId,
 					originalName: fileName,
 					mimeType,
-					size: body.bytes,
-					sha256: body.sha256 ?? null,
+					size: body.meter.bytes,
+					sha256: body.meter.sha256 ?? null,
 				},
 				binary: { [property]: binary },
 			},

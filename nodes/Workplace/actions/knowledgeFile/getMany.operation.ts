@@ -15,7 +15,7 @@ export const getMany: OperationDefinition = {
 	description: 'List the files of a knowledge base, page by page, optionally filtered',
 	properties: [
 		knowledgeBaseLocator,
-		...returnAllOrLimit('files'),
+		...returnAllOrLimit(),
 		{
 			displayName: 'Filters',
 			name: 'filters',

@@ -1,7 +1,7 @@
 import { createHash } from 'crypto';
 import type { IBinaryData, IDataObject } from 'n8n-workflow';
 
-import { MeteredBody, multipartBody, read, type ApiRequest } from '../../transport';
+import { Meter, multipartBody, read, type ApiRequest } from '../../transport';
 import { knowledgeBaseLocator, optionsCollection } from '../common.descriptions';
 import type { OperationDefinition } from '../types';
 import { invalid, requiredText } from '../validation';
@@ -24,7 +24,7 @@ interface Upload {
 	mimeType: string;
 	size: number;
 	sha256?: string;
-	meter?: MeteredBody;
+	meter?: Meter;
 }
 
 interface ReplaceRequest extends ApiRequest {
@@ -128,15 +128,18 @@ export const replace: OperationDefinition<ReplaceRequest> = {
 			area: 'knowledgeBase',
 			method: 'PUT',
 			path: ['knowledge', knowledgeId, 'files', fileId],
-			// Built anew for every attempt: a stream can be read only once.
+			// Built anew for every attempt; a stored binary is read afresh, and metered, on every send.
 			body: async () => {
 				const file = { field: 'file', fileName, contentType: mimeType, size };
 				if (binaryId) {
-					const meter = new MeteredBody(size, (received, expected) =>
-						invalid(this, i, 'Input Binary Field', `the stored binary gave ${received} bytes, not the ${String(expected)} its metadata records`),
-					).from(await this.helpers.getBinaryStream(binaryId));
-					upload.meter = meter;
-					return multipartBody([], { ...file, content: meter });
+					const open = async () => {
+						const meter = new Meter(size, (received, expected) =>
+							invalid(this, i, 'Input Binary Field', `the stored binary gave ${received} bytes, not the ${String(expected)} its metadata records`),
+						);
+						upload.meter = meter;
+						return meter.pass(await this.helpers.getBinaryStream(binaryId));
+					};
+					return multipartBody([], { ...file, content: open });
 				}
 				upload.sha256 = createHash('sha256').update(buffer!).digest('hex');
 				return multipartBody([], { ...file, content: buffer! });

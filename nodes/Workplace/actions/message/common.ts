@@ -5,7 +5,8 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { read, type ApiRequest } from '../../transport';
+import { read, type ApiRequest, type ApiResponse } from '../../transport';
+import type { BinaryFile } from '../binaryFile';
 import { invalid, optionalTextId, requiredText, textId } from '../validation';
 
 /** Groups and topics have no list endpoint: an ID, typically the event's. */
@@ -63,6 +64,45 @@ export const replyTokenField: INodeProperties = {
 	description: 'The replyToken of the event being answered (from the Workplace Trigger). It can be used once, shortly after the event.',
 };
 
+/** A list the user adds entries to (messages, buttons, columns, areas, quick replies); `entry` is [display name, name] of one. */
+export const entries = (
+	displayName: string,
+	name: string,
+	entry: [string, string],
+	values: INodeProperties[],
+	extra: Partial<INodeProperties> = {},
+): INodeProperties => ({
+	displayName,
+	name,
+	type: 'fixedCollection',
+	typeOptions: { multipleValues: true, sortable: true },
+	default: {},
+	placeholder: `Add ${entry[0]}`,
+	options: [{ displayName: entry[0], name: entry[1], values }],
+	...extra,
+});
+
+/** The text of a text message or reply. */
+export const textField = (displayOptions: INodeProperties['displayOptions'], description?: string): INodeProperties => ({
+	displayName: 'Text',
+	name: 'text',
+	type: 'string',
+	typeOptions: { rows: 3 },
+	default: '',
+	required: true,
+	displayOptions,
+	...(description ? { description } : {}),
+});
+
+export const captionField = (displayOptions: INodeProperties['displayOptions']): INodeProperties => ({
+	displayName: 'Caption',
+	name: 'caption',
+	type: 'string',
+	default: '',
+	displayOptions,
+	description: 'Optional text shown with the picture',
+});
+
 export const binaryField = (description: string): INodeProperties => ({
 	displayName: 'Input Binary Field',
 	name: 'binaryPropertyName',
@@ -89,6 +129,14 @@ export function assertImage(ctx: IExecuteFunctions, i: number, mimeType: string 
 	}
 }
 
+/** The multipart parts of a picture or file send: `fields`, then a picture's caption (checked to be an image) when set. */
+export function withCaption(ctx: IExecuteFunctions, i: number, picture: boolean, file: BinaryFile, fields: Array<[string, string]>): Array<[string, string]> {
+	if (!picture) return fields;
+	assertImage(ctx, i, file.mimeType);
+	const caption = ctx.getNodeParameter('caption', i, '') as string;
+	return caption.trim() === '' ? fields : [...fields, ['caption', caption]];
+}
+
 /** A send's request, with what a failure after it may have reached the service means. */
 export const send = (path: string[], body: ApiRequest['body']): ApiRequest => ({
 	area: 'bot',
@@ -102,8 +150,8 @@ export const send = (path: string[], body: ApiRequest['body']): ApiRequest => ({
  * What was sent, and where. Any 2xx is success; the v1 answer's `message`
  * (id, type, groupId, threadId) is read when present (contradiction 14).
  */
-export function sentOutput(request: ApiRequest, answer: unknown, where: IDataObject): IDataObject {
-	const body = read.object(answer);
+export function sentOutput(request: ApiRequest, answer: ApiResponse, where: IDataObject): IDataObject {
+	const body = read.object(answer.body);
 	const message = read.object(body?.message);
 	return {
 		sent: true,
@@ -111,6 +159,8 @@ export function sentOutput(request: ApiRequest, answer: unknown, where: IDataObj
 		...where,
 		messageId: read.text(message?.id) ?? null,
 		...(message && read.text(message.threadId) ? { threadId: message.threadId } : {}),
+		// More than 1 only when the service refused the earlier attempts before taking them (429, connection refused).
+		attempts: answer.attempts ?? 1,
 		response: body ?? null,
 	};
 }

@@ -6,6 +6,8 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import { read } from '../../transport';
+import { describe } from '../validation';
 import { checkAction, type UsedIn } from './action';
 
 export const MESSAGE_LIMITS = {
@@ -77,16 +79,7 @@ class At {
 
 const chars = (s: string) => [...s].length;
 
-function describe(value: unknown): string {
-	if (value === undefined) return 'nothing';
-	if (value === null) return 'null';
-	if (typeof value === 'string') return value.length > 40 ? `"${value.slice(0, 40)}…"` : `"${value}"`;
-	if (Array.isArray(value)) return 'a list';
-	return typeof value === 'object' ? 'an object' : String(value);
-}
-
-const isObject = (value: unknown): value is IDataObject =>
-	typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is IDataObject => read.object(value) !== undefined;
 
 function text(at: At, obj: IDataObject, key: string, field: string, rule: { required?: boolean; max?: number }): string | undefined {
 	const value = obj[key];

@@ -7,6 +7,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeOperationError } from 'n8n-workflow';
 
 import { actionFromParameters, actionProperties, FROM_JSON, LABEL_MAX } from './action';
+import { entries } from './common';
 import { checkMessages, MESSAGE_LIMITS, MessageProblem, parseJson, type Place } from './model';
 
 const forTypes = (...type: string[]) => ({ show: { type } });
@@ -45,16 +46,8 @@ const cardText: INodeProperties = {
 	description: `Required: at most ${MESSAGE_LIMITS.text} characters, or ${MESSAGE_LIMITS.textWithImageOrTitle} with a picture or a title`,
 };
 
-const buttons = (description: string): INodeProperties => ({
-	displayName: 'Buttons',
-	name: 'buttons',
-	type: 'fixedCollection',
-	typeOptions: { multipleValues: true, sortable: true },
-	default: {},
-	placeholder: 'Add Button',
-	description,
-	options: [{ displayName: 'Button', name: 'button', values: actionProperties('labelled') }],
-});
+const buttons = (description: string): INodeProperties =>
+	entries('Buttons', 'buttons', ['Button', 'button'], actionProperties('labelled'), { description });
 
 const aspectAndSize: INodeProperties[] = [
 	{
@@ -139,27 +132,13 @@ const messageValues: INodeProperties[] = [
 		...buttons(`One to ${MESSAGE_LIMITS.actions} buttons, each with a label of at most ${LABEL_MAX} characters`),
 		displayOptions: forTypes('buttons'),
 	},
-	{
-		displayName: 'Columns',
-		name: 'columns',
-		type: 'fixedCollection',
-		typeOptions: { multipleValues: true, sortable: true },
-		default: {},
-		placeholder: 'Add Column',
-		displayOptions: forTypes('carousel'),
-		description: `One to ${MESSAGE_LIMITS.columns} cards`,
-		options: [
-			{
-				displayName: 'Column',
-				name: 'column',
-				values: [
-					...imageOptions,
-					cardText,
-					buttons(`One to ${MESSAGE_LIMITS.actions} buttons, each with a label of at most ${LABEL_MAX} characters`),
-				],
-			},
-		],
-	},
+	entries(
+		'Columns',
+		'columns',
+		['Column', 'column'],
+		[...imageOptions, cardText, buttons(`One to ${MESSAGE_LIMITS.actions} buttons, each with a label of at most ${LABEL_MAX} characters`)],
+		{ displayOptions: forTypes('carousel'), description: `One to ${MESSAGE_LIMITS.columns} cards` },
+	),
 	{
 		displayName: 'Base URL',
 		name: 'baseUrl',
@@ -187,42 +166,26 @@ const messageValues: INodeProperties[] = [
 		displayOptions: forTypes('imagemap'),
 		description: 'Height of the picture in pixels',
 	},
-	{
-		displayName: 'Areas',
-		name: 'imagemapActions',
-		type: 'fixedCollection',
-		typeOptions: { multipleValues: true, sortable: true },
-		default: {},
-		placeholder: 'Add Area',
+	entries('Areas', 'imagemapActions', ['Area', 'action'], actionProperties('imagemap'), {
 		displayOptions: forTypes('imagemap'),
 		description: `One to ${MESSAGE_LIMITS.imagemapActions} tappable areas, each with its action`,
-		options: [{ displayName: 'Area', name: 'action', values: actionProperties('imagemap') }],
-	},
-	{
-		displayName: 'Quick Replies',
-		name: 'quickReplies',
-		type: 'fixedCollection',
-		typeOptions: { multipleValues: true, sortable: true },
-		default: {},
-		placeholder: 'Add Quick Reply',
-		description: 'Buttons offered under the message until the user answers',
-		options: [
+	}),
+	entries(
+		'Quick Replies',
+		'quickReplies',
+		['Quick Reply', 'quickReply'],
+		[
 			{
-				displayName: 'Quick Reply',
-				name: 'quickReply',
-				values: [
-					{
-						displayName: 'Icon URL',
-						name: 'imageUrl',
-						type: 'string',
-						default: '',
-						description: `Optional icon, an http(s) URL of at most ${MESSAGE_LIMITS.url} characters`,
-					},
-					...actionProperties('labelled'),
-				],
+				displayName: 'Icon URL',
+				name: 'imageUrl',
+				type: 'string',
+				default: '',
+				description: `Optional icon, an http(s) URL of at most ${MESSAGE_LIMITS.url} characters`,
 			},
+			...actionProperties('labelled'),
 		],
-	},
+		{ description: 'Buttons offered under the message until the user answers' },
+	),
 ];
 
 /** Where the messages come from, and the builder; `show` limits them to an operation's own choice. */
@@ -244,17 +207,10 @@ export function messagesProperties(displayOptions?: INodeProperties['displayOpti
 			],
 			...shown(),
 		},
-		{
-			displayName: 'Messages',
-			name: 'messages',
-			type: 'fixedCollection',
-			typeOptions: { multipleValues: true, sortable: true },
-			default: {},
-			placeholder: 'Add Message',
+		entries('Messages', 'messages', ['Message', 'message'], messageValues, {
 			description: 'Messages sent together, in this order',
-			options: [{ displayName: 'Message', name: 'message', values: messageValues }],
 			...shown({ show: { messageSource: ['panel'] } }),
-		},
+		}),
 		{
 			displayName: 'Messages (JSON)',
 			name: 'messagesJson',
@@ -267,7 +223,7 @@ export function messagesProperties(displayOptions?: INodeProperties['displayOpti
 	];
 }
 
-const entries = (collection: unknown, key: string): IDataObject[] => {
+const entriesOf = (collection: unknown, key: string): IDataObject[] => {
 	const value = (collection as IDataObject | undefined)?.[key];
 	return Array.isArray(value) ? (value as IDataObject[]) : [];
 };
@@ -304,7 +260,7 @@ function actionsOf(
 function card(values: IDataObject, places: Place[], path: string): IDataObject {
 	const result: IDataObject = {};
 	for (const key of ['thumbnailImageUrl', 'imageBackgroundColor', 'title', 'text']) set(result, key, values[key]);
-	result.actions = actionsOf(entries(values.buttons, 'button'), false, { places, path: `${path}.actions`, kind: 'button' }).map(
+	result.actions = actionsOf(entriesOf(values.buttons, 'button'), false, { places, path: `${path}.actions`, kind: 'button' }).map(
 		(a) => a.action as IDataObject,
 	);
 	return result;
@@ -345,7 +301,7 @@ function fromEntry(values: IDataObject, index: number): IDataObject {
 			break;
 		}
 		case 'carousel': {
-			const columns = entries(values.columns, 'column').map((column, c) =>
+			const columns = entriesOf(values.columns, 'column').map((column, c) =>
 				card(column, [...places, { kind: 'column', position: c + 1 }], `${path}.template.columns[${c}]`),
 			);
 			const template: IDataObject = { type: 'carousel', columns };
@@ -357,7 +313,7 @@ function fromEntry(values: IDataObject, index: number): IDataObject {
 			message = { type };
 			set(message, 'baseUrl', values.baseUrl);
 			message.baseSize = { width: values.baseWidth ?? 1040, height: values.baseHeight ?? 1040 };
-			message.actions = actionsOf(entries(values.imagemapActions, 'action'), true, {
+			message.actions = actionsOf(entriesOf(values.imagemapActions, 'action'), true, {
 				places,
 				path: `${path}.actions`,
 				kind: 'action',
@@ -367,7 +323,7 @@ function fromEntry(values: IDataObject, index: number): IDataObject {
 			message = { type };
 			set(message, 'text', values.text);
 	}
-	const quickReplies = entries(values.quickReplies, 'quickReply');
+	const quickReplies = entriesOf(values.quickReplies, 'quickReply');
 	if (quickReplies.length > 0) {
 		const actions = actionsOf(quickReplies, false, { places, path: `${path}.quickReply.items`, kind: 'quick reply' });
 		message.quickReply = {
@@ -383,7 +339,7 @@ function fromEntry(values: IDataObject, index: number): IDataObject {
 
 /** The builder's entries as v2 messages, not yet checked. */
 export function messagesFromPanel(collection: unknown): IDataObject[] {
-	return entries(collection, 'message').map(fromEntry);
+	return entriesOf(collection, 'message').map(fromEntry);
 }
 
 /**

@@ -5,7 +5,7 @@ import { binaryFile } from '../binaryFile';
 import type { OperationDefinition } from '../types';
 import { invalid, requiredText } from '../validation';
 import { LABEL_MAX } from './action';
-import { assertImage, binaryField, binaryProperty, replyTokenField, send, sentOutput } from './common';
+import { assertImage, binaryField, binaryProperty, entries, replyTokenField, send, sentOutput, textField } from './common';
 import { messagesProperties, readMessages } from './panel';
 
 const REPLY_WITH = ['text', 'picture', 'quickReplies', 'messages'] as const;
@@ -49,48 +49,30 @@ export const reply: OperationDefinition = {
 				},
 			],
 		},
-		{
-			displayName: 'Text',
-			name: 'text',
-			type: 'string',
-			typeOptions: { rows: 3 },
-			default: '',
-			required: true,
-			displayOptions: shown('text', 'quickReplies'),
-			description: 'The reply; with quick replies, the prompt shown above them',
-		},
+		textField(shown('text', 'quickReplies'), 'The reply; with quick replies, the prompt shown above them'),
 		{ ...binaryField('The name of the input binary field holding the picture'), displayOptions: shown('picture') },
-		{
-			displayName: 'Quick Replies',
-			name: 'quickReplies',
-			type: 'fixedCollection',
-			typeOptions: { multipleValues: true, sortable: true },
-			default: {},
-			placeholder: 'Add Quick Reply',
-			displayOptions: shown('quickReplies'),
-			options: [
+		entries(
+			'Quick Replies',
+			'quickReplies',
+			['Quick Reply', 'item'],
+			[
 				{
-					displayName: 'Quick Reply',
-					name: 'item',
-					values: [
-						{
-							displayName: 'Label',
-							name: 'label',
-							type: 'string',
-							default: '',
-							description: `Shown on the answer, at most ${LABEL_MAX} characters (required)`,
-						},
-						{
-							displayName: 'Text',
-							name: 'text',
-							type: 'string',
-							default: '',
-							description: 'Sent as the user\'s message when tapped; empty sends the label',
-						},
-					],
+					displayName: 'Label',
+					name: 'label',
+					type: 'string',
+					default: '',
+					description: `Shown on the answer, at most ${LABEL_MAX} characters (required)`,
+				},
+				{
+					displayName: 'Text',
+					name: 'text',
+					type: 'string',
+					default: '',
+					description: 'Sent as the user\'s message when tapped; empty sends the label',
 				},
 			],
-		},
+			{ displayOptions: shown('quickReplies') },
+		),
 		...messagesProperties(shown('messages')),
 		{
 			displayName:
@@ -118,7 +100,7 @@ export const reply: OperationDefinition = {
 			case 'picture': {
 				const file = await binaryFile(this, i, binaryProperty(this, i), 'Input Binary Field');
 				assertImage(this, i, file.mimeType);
-				return send(['bot', 'v1', 'message', 'picture'], async () => multipartBody([['replyToken', replyToken]], await file.part('file')));
+				return send(['bot', 'v1', 'message', 'picture'], async () => multipartBody([['replyToken', replyToken]], file.part('file')));
 			}
 			case 'quickReplies': {
 				const prompt = requiredText(this, i, 'text', 'Text');
@@ -134,7 +116,7 @@ export const reply: OperationDefinition = {
 		}
 	},
 	output(response, i, request) {
-		return [{ json: sentOutput(request, response.body, { replyWith: this.getNodeParameter('replyWith', i) as string }) }];
+		return [{ json: sentOutput(request, response, { replyWith: this.getNodeParameter('replyWith', i) as string }) }];
 	},
 	explainError(error, i) {
 		const replyWith = this.getNodeParameter('replyWith', i, 'text') as string;

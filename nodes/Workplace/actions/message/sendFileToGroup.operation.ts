@@ -1,7 +1,7 @@
 import { multipartBody } from '../../transport';
 import { binaryFile } from '../binaryFile';
 import type { OperationDefinition } from '../types';
-import { assertImage, binaryField, binaryProperty, chat, groupLocator, send, sentOutput, topicLocator } from './common';
+import { binaryField, binaryProperty, captionField, chat, groupLocator, send, sentOutput, topicLocator, withCaption } from './common';
 
 export const sendFileToGroup: OperationDefinition = {
 	value: 'sendFileToGroup',
@@ -22,30 +22,17 @@ export const sendFileToGroup: OperationDefinition = {
 			],
 		},
 		binaryField('The name of the input binary field holding the picture or file'),
-		{
-			displayName: 'Caption',
-			name: 'caption',
-			type: 'string',
-			default: '',
-			displayOptions: { show: { sendAs: ['picture'] } },
-			description: 'Optional text shown with the picture',
-		},
+		captionField({ show: { sendAs: ['picture'] } }),
 	],
 	async request(i) {
 		const { gid, tid } = chat(this, i);
 		const sendAs = this.getNodeParameter('sendAs', i) as string;
 		const file = await binaryFile(this, i, binaryProperty(this, i), 'Input Binary Field');
-		const fields: Array<[string, string]> = [['gid', gid]];
-		if (tid !== undefined) fields.push(['tid', tid]);
-		if (sendAs === 'picture') {
-			assertImage(this, i, file.mimeType);
-			const caption = this.getNodeParameter('caption', i, '') as string;
-			if (caption.trim() !== '') fields.push(['caption', caption]);
-		}
-		return send(['bot', 'v1', 'group', sendAs === 'picture' ? 'picture' : 'file'], async () => multipartBody(fields, await file.part('file')));
+		const fields = withCaption(this, i, sendAs === 'picture', file, tid === undefined ? [['gid', gid]] : [['gid', gid], ['tid', tid]]);
+		return send(['bot', 'v1', 'group', sendAs === 'picture' ? 'picture' : 'file'], async () => multipartBody(fields, file.part('file')));
 	},
 	output(response, i, request) {
 		const to = chat(this, i);
-		return [{ json: sentOutput(request, response.body, { groupId: to.gid, topicId: to.tid ?? null }) }];
+		return [{ json: sentOutput(request, response, { groupId: to.gid, topicId: to.tid ?? null }) }];
 	},
 };

@@ -16,6 +16,6 @@ export const sendToGroup: OperationDefinition = {
 	},
 	output(response, i, request) {
 		const to = chat(this, i);
-		return [{ json: sentOutput(request, response.body, { groupId: to.gid, topicId: to.tid ?? null, messageCount: read.list(read.object(request.body)?.messages).length }) }];
+		return [{ json: sentOutput(request, response, { groupId: to.gid, topicId: to.tid ?? null, messageCount: read.list(read.object(request.body)?.messages).length }) }];
 	},
 };

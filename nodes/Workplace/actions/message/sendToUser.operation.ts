@@ -2,7 +2,7 @@ import { multipartBody } from '../../transport';
 import { binaryFile } from '../binaryFile';
 import type { OperationDefinition } from '../types';
 import { requiredText, textId } from '../validation';
-import { assertImage, binaryField, binaryProperty, send, sentOutput, userLocator } from './common';
+import { binaryField, binaryProperty, captionField, send, sentOutput, textField, userLocator, withCaption } from './common';
 
 export const sendToUser: OperationDefinition = {
 	value: 'sendToUser',
@@ -22,24 +22,9 @@ export const sendToUser: OperationDefinition = {
 				{ name: 'File', value: 'file', description: 'A file from a binary field' },
 			],
 		},
-		{
-			displayName: 'Text',
-			name: 'text',
-			type: 'string',
-			typeOptions: { rows: 3 },
-			default: '',
-			required: true,
-			displayOptions: { show: { content: ['text'] } },
-		},
+		textField({ show: { content: ['text'] } }),
 		{ ...binaryField('The name of the input binary field holding the picture or file'), displayOptions: { show: { content: ['picture', 'file'] } } },
-		{
-			displayName: 'Caption',
-			name: 'caption',
-			type: 'string',
-			default: '',
-			displayOptions: { show: { content: ['picture'] } },
-			description: 'Optional text shown with the picture',
-		},
+		captionField({ show: { content: ['picture'] } }),
 	],
 	async request(i) {
 		const uid = textId(this, i, 'userId', 'User');
@@ -49,15 +34,10 @@ export const sendToUser: OperationDefinition = {
 			return send(['bot', 'v1', 'direct', 'message'], { uid, message: { type: 'text', data: text } });
 		}
 		const file = await binaryFile(this, i, binaryProperty(this, i), 'Input Binary Field');
-		const fields: Array<[string, string]> = [['uid', uid]];
-		if (content === 'picture') {
-			assertImage(this, i, file.mimeType);
-			const caption = this.getNodeParameter('caption', i, '') as string;
-			if (caption.trim() !== '') fields.push(['caption', caption]);
-		}
-		return send(['bot', 'v1', 'direct', content === 'picture' ? 'picture' : 'file'], async () => multipartBody(fields, await file.part('file')));
+		const fields = withCaption(this, i, content === 'picture', file, [['uid', uid]]);
+		return send(['bot', 'v1', 'direct', content === 'picture' ? 'picture' : 'file'], async () => multipartBody(fields, file.part('file')));
 	},
 	output(response, i, request) {
-		return [{ json: sentOutput(request, response.body, { userId: textId(this, i, 'userId', 'User') }) }];
+		return [{ json: sentOutput(request, response, { userId: textId(this, i, 'userId', 'User') }) }];
 	},
 };
