@@ -21,9 +21,9 @@ import path from 'node:path';
 
 import { optionsFromEnv } from '../emulator/main';
 import { startEmulator, type Emulator } from '../emulator/server';
-import { exampleCredentials, exampleWorkflows, type ExampleWorkflow } from '../e2e/lib/examples';
+import { exampleCredentials, exampleTrigger, exampleWorkflows, type ExampleWorkflow } from '../e2e/lib/examples';
 import { N8n, N8nRest, OWNER, ROOT, freePort, installCommunityPackage } from '../e2e/lib/n8n';
-import { productionWebhookUrl, waitForTriggerWebhook, workplaceTrigger } from '../e2e/lib/webhooks';
+import { productionWebhookUrl, waitForTriggerWebhook } from '../e2e/lib/webhooks';
 
 /** The example the play page delivers to, when it is there; else the first one with a Workplace Trigger. */
 const PLAY_EXAMPLE = 'bot-answers.json';
@@ -47,7 +47,7 @@ async function ensureOwner(rest: N8nRest): Promise<void> {
 
 /** The examples that start from the Workplace Trigger (they run when published), the play page's first. */
 function triggerExamples(examples: ExampleWorkflow[]): ExampleWorkflow[] {
-	const withTrigger = examples.filter((example) => workplaceTrigger(example.workflow));
+	const withTrigger = examples.filter((example) => exampleTrigger(example.workflow));
 	return [...withTrigger.filter((e) => e.file === PLAY_EXAMPLE), ...withTrigger.filter((e) => e.file !== PLAY_EXAMPLE)];
 }
 

@@ -3,34 +3,20 @@
  * webhook URL, and a wait until n8n has registered it. Used by `npm run dev`
  * (which points the emulator's play page at it) and the end-to-end suites.
  */
+import { exampleTrigger } from './examples';
 
-/** The trigger's node type as n8n names a community package's node. */
-export const WORKPLACE_TRIGGER_TYPE = 'n8n-nodes-workplace.workplaceTrigger';
 
 /** The trigger's webhook path (the node's `webhooks[0].path`). */
 const TRIGGER_PATH = 'webhook';
-
-interface WorkflowNodes {
-	name?: string;
-	nodes: Array<{ name: string; type: string; webhookId?: string; disabled?: boolean }>;
-}
-
-/** The enabled Workplace Trigger of a workflow, or undefined when it has none. */
-export function workplaceTrigger(workflow: WorkflowNodes): { name: string; webhookId: string } | undefined {
-	const node = workflow.nodes.find((n) => n.type === WORKPLACE_TRIGGER_TYPE && !n.disabled);
-	if (!node) return undefined;
-	if (!node.webhookId) throw new Error(`the Workplace Trigger "${node.name}" of "${workflow.name ?? '?'}" has no webhookId`);
-	return { name: node.name, webhookId: node.webhookId };
-}
 
 /**
  * The production URL n8n serves an active workflow's Workplace Trigger on:
  * <base>/webhook/<webhookId>/<path> (n8n prefixes a node's path with its
  * webhookId unless the path is marked full; the editor's "Production URL" shows the same).
  */
-export function productionWebhookUrl(n8nUrl: string, workflow: WorkflowNodes): string {
-	const trigger = workplaceTrigger(workflow);
-	if (!trigger) throw new Error(`"${workflow.name ?? '?'}" has no Workplace Trigger`);
+export function productionWebhookUrl(n8nUrl: string, workflow: Parameters<typeof exampleTrigger>[0] & { name?: string }): string {
+	const trigger = exampleTrigger(workflow);
+	if (!trigger?.webhookId) throw new Error(`"${workflow.name ?? '?'}" has no Workplace Trigger with a webhookId`);
 	return `${n8nUrl.replace(/\/$/, '')}/webhook/${trigger.webhookId}/${TRIGGER_PATH}`;
 }
 

@@ -217,13 +217,13 @@ describe('the Workplace node in n8n 2.41.1, in headless Chromium', () => {
 			// Every field of the template and of both buttons shows its value.
 			const wanted = ['Incident 4711', 'Checkout fails for 12% of users', ...BUTTONS.flatMap((b) => Object.values(b).filter((v) => v !== b.type))];
 			const shown = await poll('the buttons filled in', async () => {
-				const values = await ndv.locator('input, textarea').evaluateAll((fields) => fields.map((f) => (f as HTMLInputElement).value));
+				const values = await ndv.locator('input, textarea').evaluateAll((fields) => fields.map((f) => (f as unknown as { value: string }).value));
 				return wanted.every((value) => values.includes(value)) ? values : undefined;
 			});
 			expect(wanted.filter((value) => !shown.includes(value))).toEqual([]);
 			// The buttons in view: the parameters scrolled to the first button's label.
 			await ndv.locator('input').evaluateAll((fields, label) => {
-				fields.find((f) => (f as HTMLInputElement).value === label)?.scrollIntoView({ block: 'center' });
+				fields.find((f) => (f as unknown as { value: string }).value === label)?.scrollIntoView({ block: 'center' });
 			}, BUTTONS[0].label);
 			await page.screenshot({ path: path.join(DOCS, 'e2e-message-builder.png') });
 		});
