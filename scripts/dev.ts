@@ -109,11 +109,12 @@ async function main(): Promise<void> {
 		say(`Ready: the n8n editor is at ${n8n.url}`);
 		say(`Login:       ${OWNER.email} / ${OWNER.password}`);
 		say(`Credentials: ${credentials.map((c) => c.name).join(', ')} (all pointing at ${emulator.url})`);
+		const width = Math.max(...workflows.map((example) => example.name.length));
 		say('Workflows:');
-		for (const example of workflows) say(`  ${example.name.padEnd(32)} ${n8n.url}/workflow/${example.id}`);
+		for (const example of workflows) say(`  ${example.name.padEnd(width)}  ${n8n.url}/workflow/${example.id}`);
 		if (webhooks.length > 0) {
 			say('Active, listening for bot events (production webhook URLs):');
-			for (const { example, url } of webhooks) say(`  ${example.name.padEnd(32)} ${url}`);
+			for (const { example, url } of webhooks) say(`  ${example.name.padEnd(width)}  ${url}`);
 		}
 		say(`Play a user: ${emulator.url}/__emulator/`);
 		const target = webhooks.find((w) => w.url === emulator?.config.webhookUrl);
