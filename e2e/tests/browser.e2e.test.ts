@@ -11,6 +11,7 @@ import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { selectors, type Locator, type Page } from 'playwright-core';
 
+import { redactedHeader } from '../../emulator/requestLog';
 import { startEmulator, type Emulator } from '../../emulator/server';
 import type { ResourceDefinition } from '../../nodes/Workplace/actions/types';
 import { launchChromium, step, type Chromium } from '../lib/browser';
@@ -193,11 +194,12 @@ describe('the Workplace node in n8n 2.41.1, in headless Chromium', () => {
 			});
 			expect(shown).toEqual(expect.arrayContaining(served));
 			expect(await ndv.getByTestId('output-panel').innerText()).toContain(`${served.length} items`);
-			// The rows came from the emulator, asked with the credential's key (compared, never printed).
+			// The rows came from the emulator, asked with the credential's key (the log keeps only its fingerprint).
 			const calls = emulator.logFor('GET', '/api/v1/knowledge');
 			expect(calls.length).toBeGreaterThan(0);
 			expect(calls.map((call) => call.status)).toEqual(calls.map(() => 200));
-			expect(calls.every((call) => call.headers['x-api-key'] === emulator.credentials.apiKey)).toBe(true);
+			const key = redactedHeader('x-api-key', emulator.credentials.apiKey);
+			expect(calls.every((call) => call.headers['x-api-key'] === key)).toBe(true);
 			await page.screenshot({ path: path.join(DOCS, 'e2e-get-many-output.png') });
 		});
 	});
@@ -221,11 +223,19 @@ describe('the Workplace node in n8n 2.41.1, in headless Chromium', () => {
 				return wanted.every((value) => values.includes(value)) ? values : undefined;
 			});
 			expect(wanted.filter((value) => !shown.includes(value))).toEqual([]);
-			// The buttons in view: the parameters scrolled to the first button's label.
-			await ndv.locator('input').evaluateAll((fields, label) => {
-				fields.find((f) => (f as unknown as { value: string }).value === label)?.scrollIntoView({ block: 'center' });
-			}, BUTTONS[0].label);
+			// A taller window, the parameters scrolled to the message's type: the whole template and both buttons in view.
+			const viewport = page.viewportSize();
+			await page.setViewportSize({ width: 1440, height: 1350 });
+			await ndv.locator('input').evaluateAll((fields) => {
+				const type = fields.find((f) => (f as unknown as { value: string }).value === 'Buttons');
+				type?.scrollIntoView({ block: 'start' });
+				// Then a little back up, so the field's own label shows too.
+				let box = type?.parentElement;
+				while (box && box.scrollHeight <= box.clientHeight) box = box.parentElement;
+				if (box) box.scrollTop -= 60;
+			});
 			await page.screenshot({ path: path.join(DOCS, 'e2e-message-builder.png') });
+			if (viewport) await page.setViewportSize(viewport);
 		});
 	});
 });
