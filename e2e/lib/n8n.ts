@@ -290,6 +290,22 @@ export class N8n {
 	}
 }
 
+/** Polls until check() gives a value (not undefined), or fails with the last error it threw. */
+export async function until<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 300_000, everyMs = 500): Promise<T> {
+	const deadline = Date.now() + timeoutMs;
+	let last: unknown;
+	while (Date.now() < deadline) {
+		try {
+			const value = await check();
+			if (value !== undefined) return value;
+		} catch (error) {
+			last = error;
+		}
+		await new Promise((resolve) => setTimeout(resolve, everyMs));
+	}
+	throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+}
+
 /** SIGTERM, then SIGKILL after graceMs; resolves once the process has exited. */
 export async function stopProcess(child: ChildProcess, graceMs: number): Promise<void> {
 	await new Promise<void>((resolve) => {
@@ -357,6 +373,14 @@ async function waitFor(url: string, child: ChildProcess, timeoutMs: number, outp
 	throw new Error(`n8n was not ready at ${url} within ${timeoutMs / 1000} s:\n${output().slice(-4000)}`);
 }
 
+/** One row of n8n's executions list. */
+export interface ExecutionSummary {
+	id: string;
+	status: string;
+	mode: string;
+	workflowId: string;
+}
+
 /** n8n's REST API as the editor uses it: a session cookie from /rest/login. */
 export class N8nRest {
 	private cookie = '';
@@ -395,6 +419,14 @@ export class N8nRest {
 			if (Date.now() > deadline) throw new Error(`execution ${started.executionId} still ${execution.status} after ${timeoutMs / 1000} s`);
 			await new Promise((resolve) => setTimeout(resolve, 250));
 		}
+	}
+
+	/** A workflow's executions, newest first (one page: n8n lists at most 100). */
+	async executions(workflowId: string): Promise<ExecutionSummary[]> {
+		const filter = encodeURIComponent(JSON.stringify({ workflowId }));
+		const page = await this.request<{ results: ExecutionSummary[]; count: number }>('GET', `/rest/executions?limit=100&filter=${filter}`);
+		if (page.count > page.results.length) throw new Error(`workflow ${workflowId} has more executions (${page.count}) than one page`);
+		return page.results;
 	}
 
 	async request<T = unknown>(method: string, route: string, body?: unknown): Promise<T> {

@@ -17,7 +17,7 @@ import path from 'node:path';
 import { DEV_CREDENTIALS } from '../../emulator/main';
 import type { MessageRecord } from '../../emulator/messaging/state';
 import { exampleWorkflows } from '../lib/examples';
-import { N8nRest, OWNER, ROOT, freePort } from '../lib/n8n';
+import { N8nRest, OWNER, ROOT, freePort, until } from '../lib/n8n';
 import { productionWebhookUrl } from '../lib/webhooks';
 
 const userFolder = mkdtempSync(path.join(os.tmpdir(), 'workplace-dev-'));
@@ -165,14 +165,10 @@ async function checkPlayPage(run: DevRun): Promise<void> {
 	});
 
 	// The workflow runs after the webhook's answer: wait for its reply.
-	const deadline = Date.now() + 120_000;
-	let reply: MessageRecord | undefined;
-	while (!reply && Date.now() < deadline) {
+	const reply = await until('the reply with the delivered token', async () => {
 		const { messages } = (await (await fetch(`${emulatorUrl}/__emulator/messages`)).json()) as { messages: MessageRecord[] };
-		reply = messages.find((m) => m.target.replyToken === delivery.replyToken);
-		if (!reply) await new Promise((resolve) => setTimeout(resolve, 500));
-	}
-	if (!reply) throw new Error(`no reply with the delivered reply token within 120 s:\n${run.output().slice(-2000)}`);
+		return messages.find((m) => m.target.replyToken === delivery.replyToken);
+	}, 120_000);
 	expect(reply.route).toBe('POST /bot/v1/message/quickreply');
 	expect(reply.target.uid).toBe(delivery.event.source.uid);
 	expect(reply.text).toBe(`You said “${text}”. How can I help?`);

@@ -21,7 +21,7 @@ import { directChatId, mainTopicId, type MessageRecord } from '../../emulator/me
 import type { Delivery, PlayRequest } from '../../emulator/messaging/webhook';
 import { startEmulator, type Emulator } from '../../emulator/server';
 import { EXAMPLE_CREDENTIALS, exampleCredential } from '../lib/examples';
-import { N8n, N8nRest, installCommunityPackage } from '../lib/n8n';
+import { N8n, N8nRest, installCommunityPackage, until, type ExecutionSummary } from '../lib/n8n';
 import { productionWebhookUrl, waitForTriggerWebhook } from '../lib/webhooks';
 
 const CONCURRENT = 50;
@@ -144,12 +144,6 @@ const workflow = {
 	settings: { executionOrder: 'v1' },
 };
 
-interface ExecutionSummary {
-	id: string;
-	status: string;
-	mode: string;
-}
-
 /** What POST /__emulator/events answers for one event (count 1). */
 type OneDelivery = Delivery & { event: Record<string, unknown>; replyToken: string };
 
@@ -176,29 +170,7 @@ async function records(query: Record<string, string> = {}): Promise<MessageRecor
 	return ((await response.json()) as { messages: MessageRecord[] }).messages;
 }
 
-async function executions(): Promise<ExecutionSummary[]> {
-	const filter = encodeURIComponent(JSON.stringify({ workflowId: WORKFLOW_ID }));
-	// n8n pages at most 100; this suite runs 54 executions in all.
-	const page = await rest.request<{ results: ExecutionSummary[]; count: number }>('GET', `/rest/executions?limit=100&filter=${filter}`);
-	if (page.count > page.results.length) throw new Error(`more than one page of executions (${page.count})`);
-	return page.results;
-}
-
-/** Polls until check() returns a value, or fails with what was last seen. */
-async function until<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 300_000): Promise<T> {
-	const deadline = Date.now() + timeoutMs;
-	let last: unknown;
-	while (Date.now() < deadline) {
-		try {
-			const value = await check();
-			if (value !== undefined) return value;
-		} catch (error) {
-			last = error;
-		}
-		await new Promise((resolve) => setTimeout(resolve, 500));
-	}
-	throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-}
+const executions = async () => await rest.executions(WORKFLOW_ID);
 
 /** Waits until `total` executions exist and all have ended; returns them. */
 async function executionsEnded(total: number): Promise<ExecutionSummary[]> {
