@@ -34,7 +34,7 @@ export interface ExampleWorkflow {
 	/** A stable workflow id derived from the file name (16 characters, as n8n's own ids). */
 	id: string;
 	name: string;
-	workflow: Record<string, unknown> & { id: string; name: string; nodes: Array<{ name: string; type: string }> };
+	workflow: Record<string, unknown> & { id: string; name: string; nodes: Array<{ id: string; name: string; type: string; webhookId?: string }> };
 }
 
 /** Every examples/*.json, sorted by file name, each with its stable id. */

@@ -15,7 +15,7 @@ import { redactedHeader } from '../../emulator/requestLog';
 import { startEmulator, type Emulator } from '../../emulator/server';
 import type { ResourceDefinition } from '../../nodes/Workplace/actions/types';
 import { launchChromium, step, type Chromium } from '../lib/browser';
-import { EXAMPLE_CREDENTIALS, exampleCredential } from '../lib/examples';
+import { EXAMPLE_CREDENTIALS, exampleCredential, exampleWorkflows } from '../lib/examples';
 import { N8n, N8nRest, OWNER, ROOT, installCommunityPackage } from '../lib/n8n';
 
 // The package as n8n loads it: the table from dist/, not from the sources.
@@ -25,48 +25,9 @@ const { RESOURCES } = require(path.join(ROOT, 'dist', 'nodes', 'Workplace', 'act
 
 const DOCS = path.join(ROOT, 'docs');
 const KB_CREDENTIAL = EXAMPLE_CREDENTIALS.workplaceKnowledgeBaseApi;
-const BUILDER_WORKFLOW_ID = 'wpBrowserBuilder1';
-const BUILDER_NODE_ID = 'e2e0b0e0-0000-4c55-9e0e-1d2a4b9f0902';
-const BUTTONS = [
-	{ type: 'postback', label: 'Acknowledge', data: 'ack:4711', postbackText: 'Acknowledged' },
-	{ type: 'uri', label: 'Dashboard', linkUri: 'https://status.example.com/incidents/4711' },
-];
-
-/** An alert into the Incident Room's Alerts topic: a buttons template with two buttons, built in the panel. */
-const builderWorkflow = {
-	id: BUILDER_WORKFLOW_ID,
-	name: 'Message builder',
-	nodes: [
-		{
-			parameters: {},
-			id: 'e2e0b0e0-0000-4c55-9e0e-1d2a4b9f0901',
-			name: 'When clicking ‘Execute workflow’',
-			type: 'n8n-nodes-base.manualTrigger',
-			typeVersion: 1,
-			position: [0, 0],
-		},
-		{
-			parameters: {
-				resource: 'message',
-				operation: 'sendToGroup',
-				groupId: { __rl: true, mode: 'id', value: '64b7f0a1c2d3e4f5a6b7d001' },
-				topicId: { __rl: true, mode: 'id', value: '64b7f0a1c2d3e4f5a6b7e001' },
-				messageSource: 'panel',
-				messages: {
-					message: [{ type: 'buttons', title: 'Incident 4711', text: 'Checkout fails for 12% of users', buttons: { button: BUTTONS } }],
-				},
-			},
-			id: BUILDER_NODE_ID,
-			name: 'Alert the incident room',
-			type: 'n8n-nodes-workplace.workplace',
-			typeVersion: 1,
-			position: [220, 0],
-			credentials: { workplaceBotApi: EXAMPLE_CREDENTIALS.workplaceBotApi },
-		},
-	],
-	connections: { 'When clicking ‘Execute workflow’': { main: [[{ node: 'Alert the incident room', type: 'main', index: 0 }]] } },
-	settings: { executionOrder: 'v1' },
-};
+// The message builder is shown as the alert example fills it in.
+const ALERT = exampleWorkflows().find((e) => e.file === 'group-alert-with-buttons.json')!;
+const ALERT_SENDER = 'Post the alert to the Alerts topic';
 // Generous: the CI machine has two cores, shared with other n8n instances.
 const UI_TIMEOUT = 60_000;
 
@@ -83,7 +44,7 @@ beforeAll(async () => {
 	n8n = new N8n();
 	await installCommunityPackage(n8n.userFolder);
 	await n8n.importCredentials([exampleCredential(emulator, 'workplaceKnowledgeBaseApi'), exampleCredential(emulator, 'workplaceBotApi')]);
-	await n8n.importWorkflows([builderWorkflow]);
+	await n8n.importWorkflows([ALERT.workflow]);
 	await n8n.start();
 	await new N8nRest(n8n.url).setupOwner();
 	browser = await launchChromium();
@@ -203,29 +164,32 @@ describe('the Workplace node in n8n 2.41.1, in headless Chromium', () => {
 			await page.screenshot({ path: path.join(DOCS, 'e2e-get-many-output.png') });
 		});
 	});
+});
 
-	test('shows the message builder of Message → Send to Group or Topic: a buttons template and its buttons', async () => {
+describe('the message builder', () => {
+	test('shows a buttons message with its buttons, their action types and a quick reply, as the alert example fills it in', async () => {
 		await step(page, 'message-builder', async () => {
-			// The editor opens a node's panel from its address.
-			await page.goto(`${n8n.url}/workflow/${BUILDER_WORKFLOW_ID}/${BUILDER_NODE_ID}`);
+			const node = ALERT.workflow.nodes.find((n) => n.name === ALERT_SENDER)!;
+			// The editor opens a node's parameters from its address.
+			await page.goto(`${n8n.url}/workflow/${ALERT.id}/${node.id}`);
 			await dismissDialogs(page);
 			const ndv = page.getByTestId('ndv');
 			await ndv.waitFor();
-			await poll('Message → Send to Group or Topic', async () => {
-				const resource = await ndv.getByTestId('parameter-input-resource').locator('input').inputValue();
-				const operation = await ndv.getByTestId('parameter-input-operation').locator('input').inputValue();
-				return resource === 'Message' && operation === 'Send to Group or Topic' ? true : undefined;
-			});
-			// Every field of the template and of both buttons shows its value.
-			const wanted = ['Incident 4711', 'Checkout fails for 12% of users', ...BUTTONS.flatMap((b) => Object.values(b).filter((v) => v !== b.type))];
-			const shown = await poll('the buttons filled in', async () => {
+			expect(await ndv.getByTestId('parameter-input-resource').locator('input').inputValue()).toBe('Message');
+			expect(await ndv.getByTestId('parameter-input-operation').locator('input').inputValue()).toBe('Send to Group or Topic');
+			for (const label of ['Messages', 'Buttons', 'Quick Replies']) await ndv.getByText(label, { exact: true }).first().waitFor();
+			// The fields the example fills without expressions show its values: the message's type, each
+			// button's action type and label, the quick reply's.
+			const wanted = ['Buttons', 'From JSON', 'URI', 'Dashboard', 'Postback', 'Escalate', 'Message', 'Who is on call?'];
+			const shown = await poll('the builder filled in', async () => {
 				const values = await ndv.locator('input, textarea').evaluateAll((fields) => fields.map((f) => (f as unknown as { value: string }).value));
 				return wanted.every((value) => values.includes(value)) ? values : undefined;
 			});
 			expect(wanted.filter((value) => !shown.includes(value))).toEqual([]);
-			// A taller window, the parameters scrolled to the message's type: the whole template and both buttons in view.
+			// A taller window, the parameters scrolled to the message's type: the message, its buttons
+			// and its quick reply in one picture.
 			const viewport = page.viewportSize();
-			await page.setViewportSize({ width: 1440, height: 1350 });
+			await page.setViewportSize({ width: 1440, height: 1500 });
 			await ndv.locator('input').evaluateAll((fields) => {
 				const type = fields.find((f) => (f as unknown as { value: string }).value === 'Buttons');
 				type?.scrollIntoView({ block: 'start' });

@@ -12,6 +12,7 @@ import type { IBinaryData, IDataObject, INodeExecutionData, INodeParameters } fr
 
 import { SEED_GROUP_IDS, SEED_TOPIC_IDS, SEED_USER_IDS } from '../../emulator/botSeed';
 import { emulatorCredential, Testbed } from '../harness/testbed';
+import { LIMIT_ROWS } from '../messageLimits';
 
 let bed: Testbed;
 /** A webhook that takes every delivery: the emulator needs somewhere to deliver events (and their reply tokens) to. */
@@ -182,6 +183,8 @@ describe('Send to Group or Topic (v2 push)', () => {
 	});
 });
 
+const errorsOf = (json: IDataObject[]) => json.map((j) => j.error);
+
 describe('bad input: every violation names item, message, button and field; nothing is sent', () => {
 	const cases: Array<[string, INodeParameters, string]> = [
 		[
@@ -200,7 +203,7 @@ describe('bad input: every violation names item, message, button and field; noth
 			'Invalid "Title" of column 2 in message 1, item 0: must be at most 40 characters (got 41)',
 		],
 		['messages JSON that is not JSON', push({ messageSource: 'json', messagesJson: '[{' }), 'Invalid "Messages" in item 0: is not valid JSON'],
-		['a topic id with a space', push({ topicId: id('a b'), messages: { message: [{ type: 'text', text: 'hi' }] } }), 'Invalid "Topic" in item 0: must be one ID without spaces'],
+		['a topic id with a space', push({ topicId: id('a b'), messages: { message: [{ type: 'text', text: 'hi' }] } }), 'Invalid "Topic" in item 0: must not contain spaces or other whitespace'],
 		['no group', push({ groupId: id('={{ $json.groupId }}'), messages: { message: [{ type: 'text', text: 'hi' }] } }), 'Invalid "Group" in item 0: is required'],
 	];
 
@@ -209,6 +212,16 @@ describe('bad input: every violation names item, message, button and field; noth
 		expect(String(run.error?.message)).toContain(message);
 		expect(sends()).toHaveLength(0);
 		expect(bed.emulator.log.filter((e) => e.path === '/oauth/token')).toHaveLength(0);
+	});
+
+	it('the whole matrix: one over every public limit fails its own item and sends nothing; exactly at every limit, the emulator accepts each', async () => {
+		const json = { messageSource: 'json', messagesJson: '={{ $json.messages }}' };
+		const over = await bed.runNode(push(json), { continueOnFail: true, items: LIMIT_ROWS.map(([, , message]) => ({ json: { messages: [message] } })) });
+		expect(errorsOf(over.json)).toEqual(LIMIT_ROWS.map(([, , , error], i) => error.replace('item 0', `item ${i}`)));
+		expect(sends()).toHaveLength(0);
+		const at = await bed.runNode(push(json), { items: LIMIT_ROWS.map(([, message]) => ({ json: { messages: [message] } })) });
+		expect(at.error).toBeUndefined();
+		expect(bed.emulator.messages()).toHaveLength(LIMIT_ROWS.length);
 	});
 
 	it('with Continue On Fail, only the bad item fails, named by its own number; the others are sent', async () => {
@@ -368,7 +381,7 @@ describe('Reply with a reply token', () => {
 	});
 
 	it('no reply token (the default expression finds none) fails before anything is sent', async () => {
-		const run = await bed.runNode({ resource: 'message', operation: 'reply', replyToken: '={{ $json.replyToken }}', replyWith: 'text', text: 'x' });
+		const run = await bed.runNode({ resource: 'message', operation: 'reply', replyTo: '={{ $json.replyToken }}', replyWith: 'text', text: 'x' });
 		expect(run.error?.message).toBe('Invalid "Reply Token" in item 0: is required: the input item has none (the Workplace Trigger gives each event\'s as replyToken)');
 		expect(sends()).toHaveLength(0);
 	});

@@ -16,6 +16,13 @@ export const USED_IN = ['button', 'carousel', 'quickReply', 'imagemap', 'other']
 export type UsedIn = (typeof USED_IN)[number];
 
 export const LABEL_MAX = 20;
+/** The messaging pages' limit for every URL of a message, applied to the addresses actions open too. */
+export const URL_MAX = 1000;
+
+function withinUrlLimit(value: string, field: string): string {
+	if (length(value) > URL_MAX) throw new ActionProblem(field, `must be at most ${URL_MAX} characters (got ${length(value)})`);
+	return value;
+}
 
 export interface ActionInput {
 	type: unknown;
@@ -128,7 +135,7 @@ export function buildAction(input: ActionInput): IDataObject {
 			const url = optionalText(input.url, 'URL');
 			if (url !== undefined) {
 				if (!isAbsoluteUri(url)) throw new ActionProblem('URL', `must be an absolute URL, got "${url}"`);
-				action.url = url;
+				action.url = withinUrlLimit(url, 'URL');
 			}
 			break;
 		}
@@ -137,7 +144,7 @@ export function buildAction(input: ActionInput): IDataObject {
 			if (!isAbsoluteUri(linkUri)) {
 				throw new ActionProblem('Link URI', `must be an absolute URI such as https://…, tel:… or mailto:…, got "${linkUri}"`);
 			}
-			action.linkUri = linkUri;
+			action.linkUri = withinUrlLimit(linkUri, 'Link URI');
 			break;
 		}
 	}

@@ -8,11 +8,11 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { read } from '../../transport';
 import { describe } from '../validation';
-import { checkAction, type UsedIn } from './action';
+import { checkAction, URL_MAX, type UsedIn } from './action';
 
 export const MESSAGE_LIMITS = {
-	/** Every URL of a message (content, preview, base, thumbnail, quick-reply icon). */
-	url: 1000,
+	/** Every URL of a message (content, preview, base, thumbnail, quick-reply icon, and what actions open). */
+	url: URL_MAX,
 	title: 40,
 	/** Buttons text, and carousel column text. */
 	text: 160,

@@ -7,6 +7,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeOperationError } from 'n8n-workflow';
 
 import { actionFromParameters, actionProperties, FROM_JSON, LABEL_MAX } from './action';
+import { read } from '../../transport';
 import { entries } from './common';
 import { checkMessages, MESSAGE_LIMITS, MessageProblem, parseJson, type Place } from './model';
 
@@ -46,8 +47,9 @@ const cardText: INodeProperties = {
 	description: `Required: at most ${MESSAGE_LIMITS.text} characters, or ${MESSAGE_LIMITS.textWithImageOrTitle} with a picture or a title`,
 };
 
-const buttons = (description: string): INodeProperties =>
-	entries('Buttons', 'buttons', ['Button', 'button'], actionProperties('labelled'), { description });
+const buttons: INodeProperties = entries('Buttons', 'buttons', ['Button', 'button'], actionProperties('labelled'), {
+	description: `One to ${MESSAGE_LIMITS.actions} buttons, each with a label of at most ${LABEL_MAX} characters`,
+});
 
 const aspectAndSize: INodeProperties[] = [
 	{
@@ -90,15 +92,10 @@ const messageValues: INodeProperties[] = [
 			{ name: 'Video', value: 'video', description: 'A video by URL' },
 		],
 	},
-	{ ...cardText, displayOptions: forTypes('buttons'), description: `${cardText.description}` },
 	{
-		displayName: 'Text',
-		name: 'text',
-		type: 'string',
-		typeOptions: { rows: 3 },
-		default: '',
-		displayOptions: forTypes('text'),
-		description: 'The text of the message (required)',
+		...cardText,
+		displayOptions: forTypes('text', 'buttons'),
+		description: `The text (required). On a buttons card at most ${MESSAGE_LIMITS.text} characters, or ${MESSAGE_LIMITS.textWithImageOrTitle} with a picture or a title`,
 	},
 	{
 		displayName: 'Content URL',
@@ -128,15 +125,12 @@ const messageValues: INodeProperties[] = [
 	},
 	...imageOptions.map((p) => ({ ...p, displayOptions: forTypes('buttons') })),
 	...aspectAndSize,
-	{
-		...buttons(`One to ${MESSAGE_LIMITS.actions} buttons, each with a label of at most ${LABEL_MAX} characters`),
-		displayOptions: forTypes('buttons'),
-	},
+	{ ...buttons, displayOptions: forTypes('buttons') },
 	entries(
 		'Columns',
 		'columns',
 		['Column', 'column'],
-		[...imageOptions, cardText, buttons(`One to ${MESSAGE_LIMITS.actions} buttons, each with a label of at most ${LABEL_MAX} characters`)],
+		[...imageOptions, cardText, buttons],
 		{ displayOptions: forTypes('carousel'), description: `One to ${MESSAGE_LIMITS.columns} cards` },
 	),
 	{
@@ -215,7 +209,8 @@ export function messagesProperties(displayOptions?: INodeProperties['displayOpti
 			displayName: 'Messages (JSON)',
 			name: 'messagesJson',
 			type: 'json',
-			default: '[\n  { "type": "text", "text": "Hello" }\n]',
+			default: '',
+			placeholder: '[{ "type": "text", "text": "Hello" }] or {{ $json.messages }}',
 			description:
 				'One message object or a list of them, as the service takes them (type text, image, video, audio, imagemap or template); checked against the same limits as the fields',
 			...shown({ show: { messageSource: ['json'] } }),
@@ -223,10 +218,7 @@ export function messagesProperties(displayOptions?: INodeProperties['displayOpti
 	];
 }
 
-const entriesOf = (collection: unknown, key: string): IDataObject[] => {
-	const value = (collection as IDataObject | undefined)?.[key];
-	return Array.isArray(value) ? (value as IDataObject[]) : [];
-};
+const entriesOf = (collection: unknown, key: string): IDataObject[] => read.list(read.object(collection)?.[key]);
 
 const set = (target: IDataObject, key: string, value: unknown) => {
 	if (value !== undefined && value !== null && value !== '') target[key] = value as IDataObject[string];

@@ -84,11 +84,11 @@ export const reply: OperationDefinition = {
 		},
 	],
 	async request(i) {
-		const token = this.getNodeParameter('replyToken', i, '') as unknown;
+		const token = this.getNodeParameter('replyTo', i, '') as unknown;
 		if (token === undefined || token === null || token === '') {
 			throw invalid(this, i, 'Reply Token', 'is required: the input item has none (the Workplace Trigger gives each event\'s as replyToken)');
 		}
-		const replyToken = requiredText(this, i, 'replyToken', 'Reply Token').trim();
+		const replyToken = requiredText(this, i, 'replyTo', 'Reply Token').trim();
 		const replyWith = this.getNodeParameter('replyWith', i) as (typeof REPLY_WITH)[number];
 		if (!REPLY_WITH.includes(replyWith)) throw invalid(this, i, 'Reply With', `must be one of ${REPLY_WITH.join(', ')}`);
 		switch (replyWith) {
