@@ -189,7 +189,7 @@ describe('the message builder', () => {
 			// A taller window, the parameters scrolled to the message's type: the message, its buttons
 			// and its quick reply in one picture.
 			const viewport = page.viewportSize();
-			await page.setViewportSize({ width: 1440, height: 1500 });
+			await page.setViewportSize({ width: 1440, height: 1800 });
 			await ndv.locator('input').evaluateAll((fields) => {
 				const type = fields.find((f) => (f as unknown as { value: string }).value === 'Buttons');
 				type?.scrollIntoView({ block: 'start' });
