@@ -3,9 +3,14 @@
  * dev credentials, 127.0.0.1:8787, as `npm run emulator`), installs the built
  * package into the user folder .n8n-dev/ the way n8n installs a community
  * package, imports a credential of every type pointing at the emulator and the
- * example workflows, starts `n8n start`, sets the owner account up on the first
+ * example workflows, publishes (activates) the examples that start from the
+ * Workplace Trigger, starts `n8n start`, sets the owner account up on the first
  * run, prints the editor's URL and login, and waits. Ctrl-C stops n8n and the
  * emulator.
+ *
+ * The emulator's play page (/__emulator/) delivers signed bot events to one of
+ * those examples' production webhook URL (WEBHOOK_URL overrides it), so a
+ * newcomer presses "Send message" there and watches the workflow answer.
  *
  * Environment: N8N_PORT (default 5678), EMULATOR_PORT (default PORT or 8787),
  * WORKPLACE_DEV_FOLDER (default <repo>/.n8n-dev), and the emulator's own
@@ -16,8 +21,12 @@ import path from 'node:path';
 
 import { optionsFromEnv } from '../emulator/main';
 import { startEmulator, type Emulator } from '../emulator/server';
-import { exampleCredentials, exampleWorkflows } from '../e2e/lib/examples';
-import { N8n, N8nRest, OWNER, ROOT, installCommunityPackage } from '../e2e/lib/n8n';
+import { exampleCredentials, exampleTrigger, exampleWorkflows, type ExampleWorkflow } from '../e2e/lib/examples';
+import { N8n, N8nRest, OWNER, ROOT, freePort, installCommunityPackage } from '../e2e/lib/n8n';
+import { productionWebhookUrl, waitForTriggerWebhook } from '../e2e/lib/webhooks';
+
+/** The example the play page delivers to, when it is there; else the first one with a Workplace Trigger. */
+const PLAY_EXAMPLE = 'bot-answers.json';
 
 const say = (line = '') => process.stdout.write(`${line}\n`);
 
@@ -36,9 +45,16 @@ async function ensureOwner(rest: N8nRest): Promise<void> {
 	await rest.login();
 }
 
+/** The examples that start from the Workplace Trigger (they run when published), the play page's first. */
+function triggerExamples(examples: ExampleWorkflow[]): ExampleWorkflow[] {
+	const withTrigger = examples.filter((example) => exampleTrigger(example.workflow));
+	return [...withTrigger.filter((e) => e.file === PLAY_EXAMPLE), ...withTrigger.filter((e) => e.file !== PLAY_EXAMPLE)];
+}
+
 async function main(): Promise<void> {
 	const userFolder = path.resolve(process.env.WORKPLACE_DEV_FOLDER || path.join(ROOT, '.n8n-dev'));
-	const n8nPort = portEnv('N8N_PORT', 5678);
+	// A port known beforehand: the play page's webhook URL names it before n8n starts.
+	const n8nPort = portEnv('N8N_PORT', 5678) || (await freePort());
 	mkdirSync(userFolder, { recursive: true });
 	const logFile = path.join(userFolder, 'n8n.log');
 
@@ -60,30 +76,54 @@ async function main(): Promise<void> {
 	}
 
 	try {
+		const workflows = exampleWorkflows();
+		const triggered = triggerExamples(workflows);
+		// n8n.url's form, known before it starts.
+		const n8nUrl = `http://localhost:${n8nPort}`;
+		const webhooks = triggered.map((example) => ({ example, url: productionWebhookUrl(n8nUrl, example.workflow) }));
+
 		const emulatorOptions = optionsFromEnv();
-		emulator = await startEmulator({ ...emulatorOptions, port: portEnv('EMULATOR_PORT', emulatorOptions.port ?? 8787) });
+		emulator = await startEmulator({
+			...emulatorOptions,
+			port: portEnv('EMULATOR_PORT', emulatorOptions.port ?? 8787),
+			webhookUrl: emulatorOptions.webhookUrl ?? webhooks[0]?.url,
+		});
 		say(`Emulator:  ${emulator.url}`);
 
 		n8n = new N8n({ userFolder, echo: createWriteStream(logFile, { flags: 'a' }) });
 		say(`Installing the package into ${path.relative(process.cwd(), userFolder) || '.'}/.n8n/nodes (as n8n installs a community package)…`);
 		await installCommunityPackage(userFolder);
 		const credentials = exampleCredentials(emulator);
-		const workflows = exampleWorkflows();
 		say('Importing the credentials and the example workflows…');
 		await n8n.importCredentials(credentials);
 		await n8n.importWorkflows(workflows.map((example) => example.workflow));
+		// 2.x: publishing replaces activation; n8n activates published workflows as it starts.
+		for (const { example } of webhooks) await n8n.cli(['publish:workflow', `--id=${example.id}`]);
 		say(`Starting n8n on port ${n8nPort} (log: ${logFile})…`);
 		await n8n.start(n8nPort);
 		await ensureOwner(new N8nRest(n8n.url));
+		for (const { url } of webhooks) await waitForTriggerWebhook(url);
 
 		if (stopping) return;
 		say('');
 		say(`Ready: the n8n editor is at ${n8n.url}`);
 		say(`Login:       ${OWNER.email} / ${OWNER.password}`);
 		say(`Credentials: ${credentials.map((c) => c.name).join(', ')} (all pointing at ${emulator.url})`);
+		const width = Math.max(...workflows.map((example) => example.name.length));
 		say('Workflows:');
-		for (const example of workflows) say(`  ${example.name.padEnd(32)} ${n8n.url}/workflow/${example.id}`);
-		say(`Play a user: ${emulator.url}/__emulator/ (delivers signed bot events to ${emulator.config.webhookUrl ?? 'a webhook URL you enter; WEBHOOK_URL prefills it'})`);
+		for (const example of workflows) say(`  ${example.name.padEnd(width)}  ${n8n.url}/workflow/${example.id}`);
+		if (webhooks.length > 0) {
+			say('Active, listening for bot events (production webhook URLs):');
+			for (const { example, url } of webhooks) say(`  ${example.name.padEnd(width)}  ${url}`);
+		}
+		say(`Play a user: ${emulator.url}/__emulator/`);
+		const target = webhooks.find((w) => w.url === emulator?.config.webhookUrl);
+		say(
+			emulator.config.webhookUrl
+				? `  Press "Send message" or "Tap postback" there: the emulator signs the event and delivers it to ` +
+						`${target ? `"${target.example.name}"` : emulator.config.webhookUrl}, and the bot's answer shows under "What the bot sent".`
+				: '  Enter a webhook URL there (WEBHOOK_URL prefills it).',
+		);
 		say('');
 		say('Ctrl-C stops n8n and the emulator.');
 

@@ -73,6 +73,11 @@ export const EXAMPLE_EVENTS: Readonly<Record<string, readonly ExampleEvent[]>> =
 	],
 	// anan opens a chat with the bot for the first time.
 	'welcome-on-join.json': [{ type: 'join', uid: '64b7f0a1c2d3e4f5a6b7c804' }],
+	// What the play page of `npm run dev` sends by default: a message, then a tap on a postback.
+	'bot-answers.json': [
+		{ type: 'message', uid: '64b7f0a1c2d3e4f5a6b7c801', text: 'Hello' },
+		{ type: 'postback', uid: '64b7f0a1c2d3e4f5a6b7c801', data: 'Hello' },
+	],
 };
 
 /** The Workplace Trigger of an example workflow, if it has one. */

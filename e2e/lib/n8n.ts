@@ -74,18 +74,37 @@ export function assertN8nInstalled(): void {
 	}
 }
 
-let packed: Promise<string> | undefined;
+let packed: Promise<Buffer> | undefined;
 
-/** `npm pack` of the built package, once per process. dist/ must be built. */
-async function packTarball(): Promise<string> {
+/**
+ * `npm pack` of the built package, once per process, kept in memory (about
+ * 100 KB): its temp folder is gone at once, as jest ends a suite without the
+ * process's 'exit'. dist/ must be built.
+ */
+async function packTarball(): Promise<Buffer> {
 	packed ??= (async () => {
 		if (!existsSync(path.join(ROOT, 'dist', 'nodes'))) throw new Error('dist/ is missing: run `npm run build` first');
 		const dir = mkdtempSync(path.join(os.tmpdir(), 'workplace-pack-'));
-		process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
-		const { stdout } = await run('npm', ['pack', '--silent', '--pack-destination', dir], { cwd: ROOT });
-		return path.join(dir, stdout.trim().split('\n').pop() as string);
+		try {
+			const { stdout } = await run('npm', ['pack', '--silent', '--pack-destination', dir], { cwd: ROOT });
+			return readFileSync(path.join(dir, stdout.trim().split('\n').pop() as string));
+		} finally {
+			rmSync(dir, { recursive: true, force: true });
+		}
 	})();
 	return await packed;
+}
+
+/** Unpacks a gzipped tarball held in memory into a folder, dropping its top folder (`package/`). */
+async function untar(tarball: Buffer, into: string): Promise<void> {
+	await new Promise<void>((resolve, reject) => {
+		const tar = spawn('tar', ['-xzf', '-', '-C', into, '--strip-components=1'], { stdio: ['pipe', 'ignore', 'pipe'] });
+		let stderr = '';
+		tar.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+		tar.once('error', reject);
+		tar.once('close', (code) => (code === 0 ? resolve() : reject(new Error(`tar exited with ${code}: ${stderr}`))));
+		tar.stdin.end(tarball);
+	});
 }
 
 /** Installs this package into a user folder as n8n's community-package installer does. */
@@ -95,7 +114,7 @@ export async function installCommunityPackage(userFolder: string): Promise<strin
 	const packageDir = path.join(nodesDir, 'node_modules', PACKAGE_NAME);
 	rmSync(packageDir, { recursive: true, force: true });
 	mkdirSync(packageDir, { recursive: true });
-	await run('tar', ['-xzf', tarball, '-C', packageDir, '--strip-components=1']);
+	await untar(tarball, packageDir);
 	const manifestPath = path.join(packageDir, 'package.json');
 	const { devDependencies, peerDependencies, optionalDependencies, ...manifest } = JSON.parse(
 		readFileSync(manifestPath, 'utf8'),
@@ -271,6 +290,22 @@ export class N8n {
 	}
 }
 
+/** Polls until check() gives a value (not undefined), or fails with the last error it threw. */
+export async function until<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 300_000, everyMs = 500): Promise<T> {
+	const deadline = Date.now() + timeoutMs;
+	let last: unknown;
+	while (Date.now() < deadline) {
+		try {
+			const value = await check();
+			if (value !== undefined) return value;
+		} catch (error) {
+			last = error;
+		}
+		await new Promise((resolve) => setTimeout(resolve, everyMs));
+	}
+	throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+}
+
 /** SIGTERM, then SIGKILL after graceMs; resolves once the process has exited. */
 export async function stopProcess(child: ChildProcess, graceMs: number): Promise<void> {
 	await new Promise<void>((resolve) => {
@@ -338,6 +373,14 @@ async function waitFor(url: string, child: ChildProcess, timeoutMs: number, outp
 	throw new Error(`n8n was not ready at ${url} within ${timeoutMs / 1000} s:\n${output().slice(-4000)}`);
 }
 
+/** One row of n8n's executions list. */
+export interface ExecutionSummary {
+	id: string;
+	status: string;
+	mode: string;
+	workflowId: string;
+}
+
 /** n8n's REST API as the editor uses it: a session cookie from /rest/login. */
 export class N8nRest {
 	private cookie = '';
@@ -376,6 +419,14 @@ export class N8nRest {
 			if (Date.now() > deadline) throw new Error(`execution ${started.executionId} still ${execution.status} after ${timeoutMs / 1000} s`);
 			await new Promise((resolve) => setTimeout(resolve, 250));
 		}
+	}
+
+	/** A workflow's executions, newest first (one page: n8n lists at most 100). */
+	async executions(workflowId: string): Promise<ExecutionSummary[]> {
+		const filter = encodeURIComponent(JSON.stringify({ workflowId }));
+		const page = await this.request<{ results: ExecutionSummary[]; count: number }>('GET', `/rest/executions?limit=100&filter=${filter}`);
+		if (page.count > page.results.length) throw new Error(`workflow ${workflowId} has more executions (${page.count}) than one page`);
+		return page.results;
 	}
 
 	async request<T = unknown>(method: string, route: string, body?: unknown): Promise<T> {

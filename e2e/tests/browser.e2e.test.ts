@@ -2,7 +2,8 @@
  * The package in n8n's editor, driven through headless Chromium the way a user
  * works: sign in, find the node in the nodes panel by its name, see every
  * resource and operation offered, and run Knowledge Base → Get Many against the
- * emulator with the knowledge base credential. Screenshots of the key moments
+ * emulator with the knowledge base credential; open the message builder of
+ * Message → Send to Group or Topic. Screenshots of the key moments
  * go to docs/ (the README shows them); a failing step leaves its screenshot and
  * page HTML in test-results/.
  */
@@ -154,12 +155,12 @@ describe('the Workplace node in n8n 2.41.1, in headless Chromium', () => {
 			});
 			expect(shown).toEqual(expect.arrayContaining(served));
 			expect(await ndv.getByTestId('output-panel').innerText()).toContain(`${served.length} items`);
-			// The rows came from the emulator, asked with the credential's key (compared, never printed).
+			// The rows came from the emulator, asked with the credential's key (the log keeps only its fingerprint).
 			const calls = emulator.logFor('GET', '/api/v1/knowledge');
 			expect(calls.length).toBeGreaterThan(0);
 			expect(calls.map((call) => call.status)).toEqual(calls.map(() => 200));
-			// The log shows a credential as its fingerprint (emulator/requestLog.ts).
-			expect(calls.every((call) => call.headers['x-api-key'] === redactedHeader('x-api-key', emulator.credentials.apiKey))).toBe(true);
+			const key = redactedHeader('x-api-key', emulator.credentials.apiKey);
+			expect(calls.every((call) => call.headers['x-api-key'] === key)).toBe(true);
 			await page.screenshot({ path: path.join(DOCS, 'e2e-get-many-output.png') });
 		});
 	});
@@ -177,10 +178,26 @@ describe('the message builder', () => {
 			expect(await ndv.getByTestId('parameter-input-resource').locator('input').inputValue()).toBe('Message');
 			expect(await ndv.getByTestId('parameter-input-operation').locator('input').inputValue()).toBe('Send to Group or Topic');
 			for (const label of ['Messages', 'Buttons', 'Quick Replies']) await ndv.getByText(label, { exact: true }).first().waitFor();
-			// Tall enough for the card and its buttons, scrolled to them.
+			// The fields the example fills without expressions show its values: the message's type, each
+			// button's action type and label, the quick reply's.
+			const wanted = ['Buttons', 'From JSON', 'URI', 'Dashboard', 'Postback', 'Escalate', 'Message', 'Who is on call?'];
+			const shown = await poll('the builder filled in', async () => {
+				const values = await ndv.locator('input, textarea').evaluateAll((fields) => fields.map((f) => (f as unknown as { value: string }).value));
+				return wanted.every((value) => values.includes(value)) ? values : undefined;
+			});
+			expect(wanted.filter((value) => !shown.includes(value))).toEqual([]);
+			// A taller window, the parameters scrolled to the message's type: the message, its buttons
+			// and its quick reply in one picture.
 			const viewport = page.viewportSize();
-			await page.setViewportSize({ width: 1440, height: 1500 });
-			await ndv.getByText('Buttons', { exact: true }).first().scrollIntoViewIfNeeded();
+			await page.setViewportSize({ width: 1440, height: 1800 });
+			await ndv.locator('input').evaluateAll((fields) => {
+				const type = fields.find((f) => (f as unknown as { value: string }).value === 'Buttons');
+				type?.scrollIntoView({ block: 'start' });
+				// Then a little back up, so the field's own label shows too.
+				let box = type?.parentElement;
+				while (box && box.scrollHeight <= box.clientHeight) box = box.parentElement;
+				if (box) box.scrollTop -= 60;
+			});
 			await page.screenshot({ path: path.join(DOCS, 'e2e-message-builder.png') });
 			if (viewport) await page.setViewportSize(viewport);
 		});

@@ -4,7 +4,9 @@
  * the credentials and the workflows already there). Each run must print its
  * ready line, leave a working editor with the package's nodes, the three
  * credentials and every example, never print a secret, and on SIGINT stop
- * n8n, its task runner and the emulator and exit 0.
+ * n8n, its task runner and the emulator and exit 0. The emulator's play page
+ * is wired to the examples' Workplace Trigger: an event played there reaches
+ * the active workflow and its reply lands in the emulator's records.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -13,8 +15,10 @@ import os from 'node:os';
 import path from 'node:path';
 
 import { DEV_CREDENTIALS } from '../../emulator/main';
+import type { MessageRecord } from '../../emulator/messaging/state';
 import { exampleWorkflows } from '../lib/examples';
-import { N8nRest, OWNER, ROOT, freePort } from '../lib/n8n';
+import { N8nRest, OWNER, ROOT, freePort, until } from '../lib/n8n';
+import { productionWebhookUrl } from '../lib/webhooks';
 
 const userFolder = mkdtempSync(path.join(os.tmpdir(), 'workplace-dev-'));
 afterAll(() => rmSync(userFolder, { recursive: true, force: true }));
@@ -29,9 +33,12 @@ interface DevRun {
 async function startDev(): Promise<DevRun> {
 	const n8nPort = await freePort();
 	const emulatorPort = await freePort();
+	// The play page's webhook must be dev's own choice here, whatever the caller's shell says.
+	const { WEBHOOK_URL, ...env } = process.env;
+	void WEBHOOK_URL;
 	const child = spawn(process.execPath, [path.join(ROOT, 'build', 'scripts', 'dev.js')], {
 		cwd: ROOT,
-		env: { ...process.env, WORKPLACE_DEV_FOLDER: userFolder, N8N_PORT: String(n8nPort), EMULATOR_PORT: String(emulatorPort) },
+		env: { ...env, WORKPLACE_DEV_FOLDER: userFolder, N8N_PORT: String(n8nPort), EMULATOR_PORT: String(emulatorPort) },
 		stdio: ['ignore', 'pipe', 'pipe'],
 	});
 	let text = '';
@@ -127,6 +134,46 @@ async function checkEditor(run: DevRun): Promise<void> {
 	}
 }
 
+/**
+ * The play page as a newcomer uses it: it names the trigger example's production
+ * webhook URL, and its "Send message" (POST /__emulator/events, the URL left to
+ * the page's default) reaches the active workflow, whose reply shows in the records.
+ */
+async function checkPlayPage(run: DevRun): Promise<void> {
+	const emulatorUrl = `http://127.0.0.1:${run.emulatorPort}`;
+	const example = exampleWorkflows().find((e) => e.file === 'bot-answers.json');
+	if (!example) throw new Error('no examples/bot-answers.json');
+	const webhookUrl = productionWebhookUrl(`http://localhost:${run.n8nPort}`, example.workflow);
+	expect(run.output()).toContain(`Play a user: ${emulatorUrl}/__emulator/`);
+	expect(run.output()).toContain(webhookUrl);
+
+	const page = await fetch(`${emulatorUrl}/__emulator/`);
+	expect(page.status).toBe(200);
+	expect(await page.text()).toContain(`value="${webhookUrl}"`);
+
+	const text = `Hello from the play page ${Date.now()}`;
+	const played = await fetch(`${emulatorUrl}/__emulator/events`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({ type: 'message', text }),
+	});
+	const delivery = (await played.json()) as { status: number; body: unknown; replyToken: string; event: { source: { uid: string } } };
+	expect({ played: played.status, webhook: delivery.status, answer: delivery.body }).toEqual({
+		played: 200,
+		webhook: 200,
+		answer: { received: 1, accepted: 1 },
+	});
+
+	// The workflow runs after the webhook's answer: wait for its reply.
+	const reply = await until('the reply with the delivered token', async () => {
+		const { messages } = (await (await fetch(`${emulatorUrl}/__emulator/messages`)).json()) as { messages: MessageRecord[] };
+		return messages.find((m) => m.target.replyToken === delivery.replyToken);
+	}, 120_000);
+	expect(reply.route).toBe('POST /bot/v1/message/quickreply');
+	expect(reply.target.uid).toBe(delivery.event.source.uid);
+	expect(reply.text).toBe(`You said “${text}”. How can I help?`);
+}
+
 async function checkStopped(run: DevRun): Promise<void> {
 	const { code, tree } = await interrupt(run);
 	expect(code).toBe(0);
@@ -143,14 +190,16 @@ afterEach(async () => {
 	current = undefined;
 });
 
-it('first run: sets the owner up and leaves a working editor; SIGINT stops everything', async () => {
+it('first run: sets the owner up and leaves a working editor wired to the play page; SIGINT stops everything', async () => {
 	current = await startDev();
 	await checkEditor(current);
+	await checkPlayPage(current);
 	await checkStopped(current);
 });
 
-it('second run on the same folder: the owner logs in and nothing is duplicated', async () => {
+it('second run on the same folder: the owner logs in, nothing is duplicated, the play page still reaches the workflow', async () => {
 	current = await startDev();
 	await checkEditor(current);
+	await checkPlayPage(current);
 	await checkStopped(current);
 });
