@@ -6,7 +6,8 @@ import type { OperationDefinition } from '../types';
 import { invalid, requiredText } from '../validation';
 import { LABEL_MAX } from './action';
 import { assertImage, binaryField, binaryProperty, entries, replyTokenField, send, sentOutput, textField } from './common';
-import { messagesProperties, readMessages } from './panel';
+import { readMessages } from './panel';
+import { messagesProperties } from './panelFields';
 
 const REPLY_WITH = ['text', 'picture', 'quickReplies', 'messages'] as const;
 const shown = (...replyWith: string[]) => ({ show: { replyWith } });

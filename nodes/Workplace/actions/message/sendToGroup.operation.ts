@@ -1,7 +1,8 @@
 import { read } from '../../transport';
 import type { OperationDefinition } from '../types';
 import { chat, groupLocator, send, sentOutput, topicLocator } from './common';
-import { messagesProperties, readMessages } from './panel';
+import { readMessages } from './panel';
+import { messagesProperties } from './panelFields';
 
 export const sendToGroup: OperationDefinition = {
 	value: 'sendToGroup',

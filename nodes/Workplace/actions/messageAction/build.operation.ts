@@ -1,7 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { actionFromParameters, actionProperties, ActionProblem, buildAction } from '../message/action';
+import { ActionProblem, buildAction } from '../message/action';
+import { actionFromParameters, actionProperties } from '../message/actionFields';
 import type { OperationDefinition } from '../types';
 import { invalid } from '../validation';
 
