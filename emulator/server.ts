@@ -19,6 +19,7 @@ import { RateLimiter, credentialOf } from './rateLimit';
 import { RequestLog, isAdminPath, parseQuery, splitUrl } from './requestLog';
 import { createBotState, registerBotRoutes, type BotState } from './routes/bot';
 import { registerKnowledgeRoutes } from './routes/knowledge';
+import { createOpenAiState, registerOpenAiRoutes, type OpenAiState } from './routes/openai';
 import { createTaskProjectsState, registerTaskProjectsRoutes, type TaskProjectsState } from './routes/taskProjects';
 import type { EmulatorConfig, FaultRule, RequestLogEntry } from './types';
 
@@ -55,6 +56,8 @@ export interface Emulator {
 	knowledge: KnowledgeState;
 	taskProjects: TaskProjectsState;
 	bot: BotState;
+	/** The scripted OpenAI-compatible chat endpoint (/v1): set its script, read its requests. */
+	openAi: OpenAiState;
 	issueJwt(opts: IssueJwtOptions): string;
 	expireBotTokens(): void;
 	setConfig(patch: Partial<EmulatorConfig>): void;
@@ -108,6 +111,7 @@ export async function startEmulator(options: StartOptions = {}): Promise<Emulato
 	const knowledge = new KnowledgeState(config);
 	const taskProjects = createTaskProjectsState();
 	const bot = createBotState(config);
+	const openAi = createOpenAiState();
 	const credentials: EmulatorCredentials = {
 		apiKey: config.apiKey,
 		jwt: signJwt(config.jwtSecret, { expiresInSeconds: JWT_DAYS * 24 * 3600 }),
@@ -174,6 +178,7 @@ export async function startEmulator(options: StartOptions = {}): Promise<Emulato
 	await app.register(async (scope) => registerKnowledgeRoutes(scope, { config, state: knowledge }));
 	await app.register(async (scope) => registerTaskProjectsRoutes(scope, { config, state: taskProjects }));
 	await app.register(async (scope) => registerBotRoutes(scope, { config, state: bot }));
+	await app.register(async (scope) => registerOpenAiRoutes(scope, { config, state: openAi }));
 
 	const setConfig = (patch: Partial<EmulatorConfig>) => {
 		Object.assign(config, patch);
@@ -183,6 +188,7 @@ export async function startEmulator(options: StartOptions = {}): Promise<Emulato
 		knowledge.reset();
 		refill(taskProjects, createTaskProjectsState());
 		refill(bot, createBotState(config));
+		Object.assign(openAi, createOpenAiState(), { script: undefined });
 		log.clear();
 		faults.clear();
 		limiter.reset();
@@ -217,6 +223,7 @@ export async function startEmulator(options: StartOptions = {}): Promise<Emulato
 		knowledge,
 		taskProjects,
 		bot,
+		openAi,
 		issueJwt,
 		expireBotTokens: () => bot.expireAllTokens(),
 		setConfig,

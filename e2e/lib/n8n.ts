@@ -53,21 +53,6 @@ export async function freePort(): Promise<number> {
 	});
 }
 
-/**
- * Environment for n8n processes sharing one SQLite file (queue mode's main and
- * workers): preloads build/e2e/lib/sqlite-busy-timeout.js (from `npm run
- * build:dev`), which gives SQLite a busy timeout n8n does not set, so a writer
- * waits for the other process's lock instead of failing with SQLITE_BUSY.
- */
-export function sqliteBusyTimeoutEnv(timeoutMs = 30_000): Record<string, string> {
-	const preload = path.join(ROOT, 'build', 'e2e', 'lib', 'sqlite-busy-timeout.js');
-	if (!existsSync(preload)) throw new Error(`${preload} is missing: run \`npm run build:dev\` first`);
-	return {
-		NODE_OPTIONS: [process.env.NODE_OPTIONS, `--require=${preload}`].filter(Boolean).join(' '),
-		WORKPLACE_E2E_SQLITE_BUSY_TIMEOUT_MS: String(timeoutMs),
-	};
-}
-
 export function assertN8nInstalled(): void {
 	if (!existsSync(N8N_BIN)) {
 		throw new Error(`n8n is not installed in e2e/ (run: bash e2e/install.sh)`);

@@ -1,50 +1,49 @@
 /**
- * Queue mode: a private Redis, n8n main (receives the webhooks, enqueues) and
- * one `n8n worker` (runs the executions) on one SQLite database in a shared
- * user folder. A workflow Workplace Trigger → Workplace (User → Find by
- * Username, bot token flow) → Workplace (Task → Create) is published; 50
- * concurrent webhook calls, each a distinct postback event with the trigger's
- * shared secret, must all be answered 2xx, run on the worker, and each leave
- * exactly one task at the emulator. A wrong or missing secret is answered 401
- * and starts nothing.
+ * Queue mode as n8n runs it in production: a private PostgreSQL 15 cluster
+ * (e2e/lib/postgres.ts) and a private Redis, n8n main (receives the webhooks,
+ * enqueues) and TWO `n8n worker`s (run the executions). A workflow Workplace
+ * Trigger → Workplace (User → Find by Username, bot token flow) → Workplace
+ * (Task → Create) is published; 100 concurrent webhook calls, each a distinct
+ * postback event signed as the service signs them (X-Eko-Signature: base64
+ * HMAC-SHA256 of the raw body, keyed with the bot's client secret), must all be
+ * answered 2xx, run on the workers, and each leave exactly one task at the
+ * emulator. A wrong or missing signature is answered 401 and starts nothing.
  *
- * Response mode: the trigger answers "onReceived" (it is fixed in the node).
- * In 2.41 n8n defers that answer until the execution is stored and its job is
- * in Redis (webhook-helpers: shouldDeferOnReceivedResponse), so a 2xx means
- * the event is handed over for good; the bot's sender is not held while the
- * worker runs. Completion is therefore observed by polling the executions.
+ * Response mode: the trigger answers "onReceived". n8n 2.x defers that answer
+ * until the execution is stored and its job is in Redis, so a 2xx means the
+ * event is handed over for good; completion is observed by polling.
  */
-import { randomUUID } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 
 import { startEmulator, type Emulator } from '../../emulator/server';
 import { SEED_USER_IDS } from '../../emulator/botSeed';
 import { EXAMPLE_CREDENTIALS, exampleCredential } from '../lib/examples';
-import { N8n, N8nRest, installCommunityPackage, sqliteBusyTimeoutEnv } from '../lib/n8n';
+import { N8n, N8nRest, installCommunityPackage } from '../lib/n8n';
+import { Postgres } from '../lib/postgres';
 import { Redis } from '../lib/redis';
 
-const EVENTS = 50;
+const EVENTS = 100;
+const WORKERS = 2;
 const WORKER_CONCURRENCY = 10;
 const WORKFLOW_ID = 'wpQueueE2eTasks1';
 const WEBHOOK_ID = randomUUID();
-const SECRET = `queue-e2e-${randomUUID()}`;
-const SECRET_HEADER = 'X-Webhook-Secret';
+const SIGNATURE_HEADER = 'X-Eko-Signature';
 const REQUESTER = 'nattaya.p';
-
-const CREDENTIAL_REFS = EXAMPLE_CREDENTIALS;
 
 const workflow = {
 	id: WORKFLOW_ID,
 	name: 'Postback to task (queue mode)',
 	nodes: [
 		{
-			parameters: { events: ['postback'], authentication: 'header', secretHeader: SECRET_HEADER, secret: SECRET },
+			parameters: { events: ['postback'] },
 			id: 'a1b2c3d4-0000-4c55-9e0e-1d2a4b9f0601',
 			name: 'Workplace Trigger',
 			type: 'n8n-nodes-workplace.workplaceTrigger',
 			typeVersion: 1,
 			position: [0, 0],
 			webhookId: WEBHOOK_ID,
+			credentials: { workplaceBotApi: EXAMPLE_CREDENTIALS.workplaceBotApi },
 		},
 		{
 			parameters: {
@@ -58,7 +57,7 @@ const workflow = {
 			type: 'n8n-nodes-workplace.workplace',
 			typeVersion: 1,
 			position: [220, 0],
-			credentials: { workplaceBotApi: CREDENTIAL_REFS.workplaceBotApi },
+			credentials: { workplaceBotApi: EXAMPLE_CREDENTIALS.workplaceBotApi },
 		},
 		{
 			parameters: {
@@ -72,7 +71,7 @@ const workflow = {
 			type: 'n8n-nodes-workplace.workplace',
 			typeVersion: 1,
 			position: [440, 0],
-			credentials: { workplaceTaskProjectsApi: CREDENTIAL_REFS.workplaceTaskProjectsApi },
+			credentials: { workplaceTaskProjectsApi: EXAMPLE_CREDENTIALS.workplaceTaskProjectsApi },
 		},
 	],
 	connections: {
@@ -86,13 +85,13 @@ interface ExecutionSummary {
 	id: string;
 	status: string;
 	mode: string;
-	workflowId: string;
 }
 
 let emulator: Emulator | undefined;
+let postgres: Postgres | undefined;
 let redis: Redis | undefined;
 let main: N8n | undefined;
-let worker: N8n | undefined;
+const workers: N8n[] = [];
 let rest: N8nRest;
 
 /** A distinct postback event; its id travels as postback.data into the task's title. */
@@ -110,19 +109,31 @@ function postback(eventId: string) {
 	};
 }
 
-async function callWebhook(body: unknown, headers: Record<string, string>): Promise<{ status: number; text: string }> {
+/** The service's signature of a raw body: base64 HMAC-SHA256 keyed with the bot's client secret. */
+function sign(rawBody: string, key = emulator!.credentials.clientSecret): string {
+	return createHmac('sha256', key).update(rawBody).digest('base64');
+}
+
+async function callWebhook(body: unknown, signature: ((raw: string) => string) | undefined = sign) {
+	const raw = JSON.stringify(body);
 	const response = await fetch(`${main!.url}/webhook/${WEBHOOK_ID}/webhook`, {
 		method: 'POST',
-		headers: { 'content-type': 'application/json', ...headers },
-		body: JSON.stringify(body),
+		headers: { 'content-type': 'application/json', ...(signature ? { [SIGNATURE_HEADER]: signature(raw) } : {}) },
+		body: raw,
 	});
 	return { status: response.status, text: await response.text() };
 }
 
+/** The workflow's executions, read from PostgreSQL (n8n's REST list stops at 100 a page). */
 async function executions(): Promise<ExecutionSummary[]> {
-	const filter = encodeURIComponent(JSON.stringify({ workflowId: WORKFLOW_ID }));
-	const page = await rest.request<{ results: ExecutionSummary[] }>('GET', `/rest/executions?limit=100&filter=${filter}`);
-	return page.results;
+	const rows = await postgres!.sql(`SELECT id, status, mode FROM execution_entity WHERE "workflowId" = '${WORKFLOW_ID}'`);
+	return rows
+		.split('\n')
+		.filter(Boolean)
+		.map((row) => {
+			const [id, status, mode] = row.split('|');
+			return { id, status, mode };
+		});
 }
 
 /** Polls until check() returns a value, or fails with what was last seen. */
@@ -147,17 +158,17 @@ function lines(output: string[], pattern: RegExp): RegExpMatchArray[] {
 
 beforeAll(async () => {
 	emulator = await startEmulator();
+	postgres = new Postgres();
+	await postgres.start();
 	redis = new Redis();
 	await redis.start();
 
 	// E2E_ECHO=1 shows what n8n prints, while it runs.
 	const echo = process.env.E2E_ECHO ? process.stderr : undefined;
-	// Main and worker write one SQLite file: without a busy timeout (n8n sets none) a
-	// write that meets the other's lock fails at once, under load (see sqlite-busy-timeout.ts).
-	const env = { ...redis.queueEnv, ...sqliteBusyTimeoutEnv() };
+	const env = { ...redis.queueEnv, ...postgres.n8nEnv };
 	main = new N8n({ env, echo });
-	// Same user folder: the worker reads the same SQLite database, settings and community packages.
-	worker = new N8n({ userFolder: main.userFolder, env, echo });
+	// The workers load the community package from the main's user folder; the data is in PostgreSQL.
+	for (let n = 0; n < WORKERS; n++) workers.push(new N8n({ userFolder: main.userFolder, env, echo }));
 	await installCommunityPackage(main.userFolder);
 	await main.importCredentials([
 		exampleCredential(emulator, 'workplaceBotApi'),
@@ -168,7 +179,7 @@ beforeAll(async () => {
 	await main.cli(['publish:workflow', `--id=${WORKFLOW_ID}`]);
 
 	await main.start();
-	await worker.startWorker(WORKER_CONCURRENCY);
+	await Promise.all(workers.map((worker) => worker.startWorker(WORKER_CONCURRENCY)));
 	rest = new N8nRest(main.url);
 	await rest.setupOwner();
 	await rest.login();
@@ -176,43 +187,47 @@ beforeAll(async () => {
 
 afterAll(async () => {
 	// Each step on its own, so one failing stop still lets the others run.
-	await worker?.stop().catch(() => undefined);
+	for (const worker of workers) await worker.stop().catch(() => undefined);
 	await main?.stop().catch(() => undefined);
 	await redis?.stop().catch(() => undefined);
+	await postgres?.stop().catch(() => undefined);
 	await emulator?.close().catch(() => undefined);
 	if (main) rmSync(main.userFolder, { recursive: true, force: true });
 });
 
-test('a wrong or missing secret is answered 401 and starts nothing', async () => {
+test('n8n runs on the private PostgreSQL cluster', async () => {
+	expect(postgres!.version).toMatch(/^15\./);
+	// n8n's schema is in that database, and it holds the imported workflow.
+	expect((await postgres!.sql(`SELECT id FROM workflow_entity WHERE id = '${WORKFLOW_ID}'`)).trim()).toBe(WORKFLOW_ID);
+});
+
+test('a wrong or missing signature is answered 401 and starts nothing', async () => {
 	// Polled: the production webhook is registered while main activates the workflow.
 	const wrong = await until('the webhook to be registered', async () => {
-		const call = await callWebhook(postback('evt-wrong-secret'), { [SECRET_HEADER]: `${SECRET}x` });
+		const call = await callWebhook(postback('evt-wrong-signature'), (raw) => sign(raw, 'not-the-client-secret'));
 		return call.status === 404 ? undefined : call;
 	});
 	expect(wrong.status).toBe(401);
-	expect(JSON.parse(wrong.text)).toEqual({ message: 'Authorization is required' });
-	const missing = await callWebhook(postback('evt-no-secret'), {});
+	const missing = await callWebhook(postback('evt-no-signature'), undefined);
 	expect(missing.status).toBe(401);
-	// Nothing was enqueued: main's answer came before any execution could be created.
+	// A signature of another body does not pass for this one.
+	const other = await callWebhook(postback('evt-other-body'), () => sign(JSON.stringify(postback('evt-something-else'))));
+	expect(other.status).toBe(401);
 	expect(lines(main!.output, /Enqueued execution/)).toHaveLength(0);
 	expect(await executions()).toHaveLength(0);
 });
 
-test(`${EVENTS} concurrent webhook calls all succeed, run on the worker, and no event is lost`, async () => {
+test(`${EVENTS} concurrent signed webhook calls all succeed, spread over ${WORKERS} workers, and no event is lost`, async () => {
 	const tasksBefore = new Set(emulator!.taskProjects.tasks.keys());
-	const eventIds = Array.from({ length: EVENTS }, (_, n) => `evt-${String(n).padStart(2, '0')}-${randomUUID()}`);
+	const eventIds = Array.from({ length: EVENTS }, (_, n) => `evt-${String(n).padStart(3, '0')}-${randomUUID()}`);
 
-	const calls = await Promise.all(eventIds.map((id) => callWebhook(postback(id), { [SECRET_HEADER]: SECRET })));
+	const calls = await Promise.all(eventIds.map((id) => callWebhook(postback(id))));
 	const refused = calls.filter((call) => call.status < 200 || call.status >= 300);
-	// On failure, show what was answered and what main logged as an error.
-	expect({ refused, mainErrors: refused.length ? lines(main!.output, /^.*(error|SQLITE).*$/im).map((m) => m[0]).slice(-20) : [] }).toEqual({
+	expect({ refused, mainErrors: refused.length ? lines(main!.output, /^.*error.*$/im).map((m) => m[0]).slice(-20) : [] }).toEqual({
 		refused: [],
 		mainErrors: [],
 	});
-	for (const call of calls) {
-		// The trigger's own answer: one event received, one accepted by the filter.
-		expect(JSON.parse(call.text)).toEqual({ received: 1, accepted: 1 });
-	}
+	for (const call of calls) expect(JSON.parse(call.text)).toEqual({ received: 1, accepted: 1 });
 
 	// Every execution has ended (nothing new, queued or running is left).
 	const done = await until(`${EVENTS} finished executions`, async () => {
@@ -224,17 +239,20 @@ test(`${EVENTS} concurrent webhook calls all succeed, run on the worker, and no 
 	expect(done.map((e) => e.status)).toEqual(Array(EVENTS).fill('success'));
 	expect(new Set(done.map((e) => e.mode))).toEqual(new Set(['webhook']));
 
-	// Ran on the worker: main enqueued each execution as a job, the worker started and
-	// finished exactly those jobs, and main started none itself.
+	// Ran on the workers: main enqueued each execution as a job; together the workers
+	// started and finished exactly those jobs, each job on one worker; main ran none.
 	const ids = new Set(done.map((e) => String(e.id)));
 	const enqueued = lines(main!.output, /Enqueued execution (\d+) \(job (\d+)\)/).map((m) => `${m[1]}/${m[2]}`);
-	const started = lines(worker!.output, /Worker started execution (\d+) \(job (\d+)\)/).map((m) => `${m[1]}/${m[2]}`);
-	const finished = lines(worker!.output, /Worker finished execution (\d+) \(job (\d+)\)/).map((m) => `${m[1]}/${m[2]}`);
+	const startedBy = workers.map((w) => lines(w.output, /Worker started execution (\d+) \(job (\d+)\)/).map((m) => `${m[1]}/${m[2]}`));
+	const finishedBy = workers.map((w) => lines(w.output, /Worker finished execution (\d+) \(job (\d+)\)/).map((m) => `${m[1]}/${m[2]}`));
 	expect(new Set(enqueued.map((pair) => pair.split('/')[0]))).toEqual(ids);
 	expect(enqueued).toHaveLength(EVENTS);
-	expect([...started].sort()).toEqual([...enqueued].sort());
-	expect([...finished].sort()).toEqual([...enqueued].sort());
+	expect(startedBy.flat().sort()).toEqual([...enqueued].sort());
+	expect(finishedBy.flat().sort()).toEqual([...enqueued].sort());
 	expect(lines(main!.output, /Worker (started|finished) execution/)).toHaveLength(0);
+	const perWorker = finishedBy.map((jobs) => jobs.length);
+	// Both workers took jobs from the queue.
+	for (const count of perWorker) expect(count).toBeGreaterThan(0);
 
 	// The effect at the emulator: one task per event, titled with its id, for the requester.
 	const created = [...emulator!.taskProjects.tasks.values()].filter((t) => !tasksBefore.has(t.id));
@@ -249,7 +267,7 @@ test(`${EVENTS} concurrent webhook calls all succeed, run on the worker, and no 
 	const seen = new Map<string, string>();
 	for (const execution of done) {
 		const full = await rest.request<{ data: string }>('GET', `/rest/executions/${execution.id}`);
-		const found = new Set(full.data.match(/evt-\d{2}-[0-9a-f-]{36}/g) ?? []);
+		const found = new Set(full.data.match(/evt-\d{3}-[0-9a-f-]{36}/g) ?? []);
 		expect([...found]).toHaveLength(1);
 		const [eventId] = [...found];
 		expect(seen.get(eventId)).toBeUndefined();
@@ -257,23 +275,17 @@ test(`${EVENTS} concurrent webhook calls all succeed, run on the worker, and no 
 	}
 	expect([...seen.keys()].sort()).toEqual([...eventIds].sort());
 
-	// Bot tokens: fetched on the worker and kept in the credential in the database, so only
-	// the first jobs, started together before any token was stored, can each ask for one.
+	// Bot tokens (valid for the whole run): at most one request per worker.
 	const tokenRequests = emulator!.logFor('POST', '/oauth/token');
 	expect(tokenRequests.length).toBeGreaterThanOrEqual(1);
-	expect(tokenRequests.length).toBeLessThanOrEqual(WORKER_CONCURRENCY);
+	expect(tokenRequests.length).toBeLessThanOrEqual(WORKERS);
 	// No secret in what n8n printed.
-	const secrets = [
-		SECRET,
-		emulator!.credentials.clientSecret,
-		emulator!.credentials.jwt,
-		...emulator!.bot.tokens.keys(),
-	];
-	const printed = main!.output.join('') + worker!.output.join('');
+	const secrets = [emulator!.credentials.clientSecret, emulator!.credentials.jwt, ...emulator!.bot.tokens.keys()];
+	const printed = [main!, ...workers].map((n) => n.output.join('')).join('');
 	for (const secret of secrets) expect(printed.includes(secret)).toBe(false);
 	console.log(
-		`queue mode: ${EVENTS} calls 2xx, ${done.length} executions succeeded on the worker ` +
-			`(jobs ${enqueued.length} enqueued by main, ${finished.length} finished by the worker), ` +
+		`queue mode on PostgreSQL ${postgres!.version}: ${EVENTS} signed calls 2xx, ${done.length} executions succeeded ` +
+			`(${enqueued.length} jobs enqueued by main; finished per worker: ${perWorker.join(' + ')}), ` +
 			`${created.length} tasks, ${tokenRequests.length} bot token request(s)`,
 	);
 });
