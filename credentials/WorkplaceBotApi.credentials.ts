@@ -9,6 +9,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
+import { createHash } from 'crypto';
 
 /** Refresh this long before the token's own end, so a request never races its expiry. */
 function refreshMarginMs(lifetimeMs: number): number {
@@ -21,6 +22,20 @@ const TOKEN_MAX_WAIT_MS = 30_000;
 const TOKEN_TIMEOUT_MS = 30_000;
 const RETRYABLE_STATUS = new Set([502, 503, 504]);
 const RETRYABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ECONNABORTED', 'EPIPE', 'EAI_AGAIN']);
+
+type TokenData = Record<string, string>;
+
+/**
+ * Token requests in flight in this process, by credential identity. Executions
+ * that start together (a queue-mode worker takes several jobs at once) all find
+ * no token stored yet; they share one request instead of each asking for a token.
+ * Settled requests are dropped at once: a stored token is n8n's to keep.
+ */
+const tokensInFlight = new Map<string, Promise<TokenData>>();
+
+function identity(base: string, clientId: string, clientSecret: string, scope: string): string {
+	return createHash('sha256').update(JSON.stringify([base, clientId, clientSecret, scope])).digest('hex');
+}
 
 /** Exponential from 0.5 s, with jitter (the transport's backoff). */
 function tokenBackoff(attempt: number): number {
@@ -59,6 +74,71 @@ function tokenError(error: unknown): Error {
 	// Kept so the caller can tell a connection that never reached the service from other failures.
 	if (code) Object.assign(failure, { code });
 	return failure;
+}
+
+/** POST {base}/oauth/token (client credentials) and what the credential stores of the answer. */
+async function fetchToken(helper: IHttpRequestHelper, base: string, basic: string, scope: string): Promise<TokenData> {
+	let answer: IDataObject | undefined;
+	// Asking for a token is idempotent (each answer is a fresh token, nothing else changes), so it
+	// follows the transport's policy for reads: 429 after Retry-After, 502/503/504 and broken
+	// connections with backoff; bounded in attempts and in each wait.
+	for (let attempt = 1; answer === undefined; attempt++) {
+		let response: { statusCode: number; headers: IDataObject; body: unknown };
+		try {
+			response = (await helper.helpers.httpRequest({
+				method: 'POST',
+				url: `${base}/oauth/token`,
+				headers: {
+					Authorization: `Basic ${basic}`,
+					'Content-Type': 'application/x-www-form-urlencoded',
+				},
+				body: new URLSearchParams({ grant_type: 'client_credentials', scope }).toString(),
+				json: true,
+				disableFollowRedirect: true,
+				returnFullResponse: true,
+				ignoreHttpStatusErrors: true,
+				timeout: TOKEN_TIMEOUT_MS,
+			})) as typeof response;
+		} catch (error) {
+			const failure = tokenError(error);
+			const code = (failure as { code?: unknown }).code;
+			if (attempt < TOKEN_MAX_ATTEMPTS && typeof code === 'string' && RETRYABLE_CODES.has(code)) {
+				await sleep(tokenBackoff(attempt));
+				continue;
+			}
+			throw failure;
+		}
+		const status = response.statusCode;
+		if (status >= 200 && status < 300) {
+			answer = (response.body && typeof response.body === 'object' ? response.body : {}) as IDataObject;
+			break;
+		}
+		if (attempt < TOKEN_MAX_ATTEMPTS && (status === 429 || RETRYABLE_STATUS.has(status))) {
+			const wait = status === 429 ? retryAfterMs(response.headers['retry-after']) : undefined;
+			if (wait === undefined || wait <= TOKEN_MAX_WAIT_MS) {
+				await sleep(wait ?? tokenBackoff(attempt));
+				continue;
+			}
+		}
+		throw tokenError({ response: { status, data: response.body } });
+	}
+	const accessToken = answer?.access_token;
+	if (typeof accessToken !== 'string' || accessToken === '') {
+		throw new Error('Could not obtain a bot access token: the token endpoint answered without access_token');
+	}
+	const lifetimeSeconds = Number(answer.expires_in);
+	if (!Number.isFinite(lifetimeSeconds) || lifetimeSeconds <= 0) {
+		// No usable lifetime: keep the token until the service answers 401.
+		return { accessToken, accessTokenExpiresAt: '', accessTokenValid: 'yes' };
+	}
+	const lifetimeMs = lifetimeSeconds * 1000;
+	const expiresAt = Date.now() + lifetimeMs;
+	const refreshAt = Math.floor(expiresAt - refreshMarginMs(lifetimeMs));
+	return {
+		accessToken,
+		accessTokenExpiresAt: new Date(expiresAt).toISOString(),
+		accessTokenValid: `={{ Date.now() < ${refreshAt} ? "yes" : "" }}`,
+	};
 }
 
 /**
@@ -144,71 +224,21 @@ export class WorkplaceBotApi implements ICredentialType {
 
 	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
 		const base = String(credentials.baseUrl ?? '').trim().replace(/\/+$/, '');
-		const basic = Buffer.from(`${String(credentials.clientId ?? '')}:${String(credentials.clientSecret ?? '')}`).toString('base64');
+		const clientId = String(credentials.clientId ?? '');
+		const clientSecret = String(credentials.clientSecret ?? '');
 		const scope = String(credentials.scope ?? '').trim() || 'bot profile';
-		let answer: IDataObject | undefined;
-		// Asking for a token is idempotent (each answer is a fresh token, nothing else changes), so it
-		// follows the transport's policy for reads: 429 after Retry-After, 502/503/504 and broken
-		// connections with backoff; bounded in attempts and in each wait.
-		for (let attempt = 1; answer === undefined; attempt++) {
-			let response: { statusCode: number; headers: IDataObject; body: unknown };
-			try {
-				response = (await this.helpers.httpRequest({
-					method: 'POST',
-					url: `${base}/oauth/token`,
-					headers: {
-						Authorization: `Basic ${basic}`,
-						'Content-Type': 'application/x-www-form-urlencoded',
-					},
-					body: new URLSearchParams({ grant_type: 'client_credentials', scope }).toString(),
-					json: true,
-					disableFollowRedirect: true,
-					returnFullResponse: true,
-					ignoreHttpStatusErrors: true,
-					timeout: TOKEN_TIMEOUT_MS,
-				})) as typeof response;
-			} catch (error) {
-				const failure = tokenError(error);
-				const code = (failure as { code?: unknown }).code;
-				if (attempt < TOKEN_MAX_ATTEMPTS && typeof code === 'string' && RETRYABLE_CODES.has(code)) {
-					await sleep(tokenBackoff(attempt));
-					continue;
-				}
-				throw failure;
-			}
-			const status = response.statusCode;
-			if (status >= 200 && status < 300) {
-				answer = (response.body && typeof response.body === 'object' ? response.body : {}) as IDataObject;
-				break;
-			}
-			if (attempt < TOKEN_MAX_ATTEMPTS && (status === 429 || RETRYABLE_STATUS.has(status))) {
-				const wait = status === 429 ? retryAfterMs(response.headers['retry-after']) : undefined;
-				if (wait === undefined || wait <= TOKEN_MAX_WAIT_MS) {
-					await sleep(wait ?? tokenBackoff(attempt));
-					continue;
-				}
-			}
-			throw tokenError({ response: { status, data: response.body } });
+		const key = identity(base, clientId, clientSecret, scope);
+		let pending = tokensInFlight.get(key);
+		if (!pending) {
+			pending = fetchToken(this, base, Buffer.from(`${clientId}:${clientSecret}`).toString('base64'), scope);
+			tokensInFlight.set(key, pending);
+			const settled = () => {
+				if (tokensInFlight.get(key) === pending) tokensInFlight.delete(key);
+			};
+			pending.then(settled, settled);
 		}
-		const accessToken = answer?.access_token;
-		if (typeof accessToken !== 'string' || accessToken === '') {
-			throw new Error('Could not obtain a bot access token: the token endpoint answered without access_token');
-		}
-		const lifetimeSeconds = Number(answer.expires_in);
-		if (!Number.isFinite(lifetimeSeconds) || lifetimeSeconds <= 0) {
-			// No usable lifetime: keep the token until the service answers 401.
-			return { accessToken, accessTokenExpiresAt: '', accessTokenValid: 'yes' };
-		}
-		const lifetimeMs = lifetimeSeconds * 1000;
-		const expiresAt = Date.now() + lifetimeMs;
-		const refreshAt = Math.floor(expiresAt - refreshMarginMs(lifetimeMs));
-		return {
-			accessToken,
-			accessTokenExpiresAt: new Date(expiresAt).toISOString(),
-			accessTokenValid: `={{ Date.now() < ${refreshAt} ? "yes" : "" }}`,
-		};
+		return await pending;
 	}
-
 	authenticate: IAuthenticateGeneric = {
 		type: 'generic',
 		properties: {

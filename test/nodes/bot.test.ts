@@ -84,6 +84,20 @@ describe('bot credential and token', () => {
 		expect(tokenRequests()).toHaveLength(1);
 	});
 
+	it('shares one token request among runs that start together without a stored token (a queue-mode worker)', async () => {
+		const runs = await Promise.all(
+			['nattaya.p', 'somchai.k', 'anan.w', 'pimchanok.s'].map((username) =>
+				bed.runNode({ resource: 'user', operation: 'findByUsername', username }),
+			),
+		);
+		for (const run of runs) expect(run.error).toBeUndefined();
+		expect(tokenRequests()).toHaveLength(1);
+		expect(botRequests('GET')).toHaveLength(4);
+		// Every run sent the one token issued.
+		const [issued] = [...bed.emulator.bot.tokens.keys()];
+		expect(new Set(botRequests('GET').map((e) => e.headers.authorization))).toEqual(new Set([`Bearer ${issued}`]));
+	});
+
 	it('refreshes a token the service expired, once, and the request succeeds', async () => {
 		await bed.runNode({ resource: 'user', operation: 'findByUsername', username: 'anan.w' });
 		const first = stored().accessToken;
