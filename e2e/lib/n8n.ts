@@ -59,28 +59,33 @@ export function assertN8nInstalled(): void {
 	}
 }
 
-let packed: Promise<string> | undefined;
+let packed: Promise<Buffer> | undefined;
 
-/** `npm pack` of the built package, once per process. dist/ must be built. */
-async function packTarball(): Promise<string> {
+/** `npm pack` of the built package, once per process, kept in memory (its temp folder is removed at once). */
+async function packTarball(): Promise<Buffer> {
 	packed ??= (async () => {
 		if (!existsSync(path.join(ROOT, 'dist', 'nodes'))) throw new Error('dist/ is missing: run `npm run build` first');
 		const dir = mkdtempSync(path.join(os.tmpdir(), 'workplace-pack-'));
-		process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
-		const { stdout } = await run('npm', ['pack', '--silent', '--pack-destination', dir], { cwd: ROOT });
-		return path.join(dir, stdout.trim().split('\n').pop() as string);
+		try {
+			const { stdout } = await run('npm', ['pack', '--silent', '--pack-destination', dir], { cwd: ROOT });
+			return readFileSync(path.join(dir, stdout.trim().split('\n').pop() as string));
+		} finally {
+			rmSync(dir, { recursive: true, force: true });
+		}
 	})();
 	return await packed;
 }
 
 /** Installs this package into a user folder as n8n's community-package installer does. */
 export async function installCommunityPackage(userFolder: string): Promise<string> {
-	const tarball = await packTarball();
 	const nodesDir = path.join(userFolder, '.n8n', 'nodes');
 	const packageDir = path.join(nodesDir, 'node_modules', PACKAGE_NAME);
 	rmSync(packageDir, { recursive: true, force: true });
 	mkdirSync(packageDir, { recursive: true });
+	const tarball = path.join(nodesDir, `${PACKAGE_NAME}.tgz`);
+	writeFileSync(tarball, await packTarball());
 	await run('tar', ['-xzf', tarball, '-C', packageDir, '--strip-components=1']);
+	rmSync(tarball);
 	const manifestPath = path.join(packageDir, 'package.json');
 	const { devDependencies, peerDependencies, optionalDependencies, ...manifest } = JSON.parse(
 		readFileSync(manifestPath, 'utf8'),
