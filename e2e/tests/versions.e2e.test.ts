@@ -21,7 +21,7 @@ const VERSIONS_DIR = path.join(E2E_DIR, 'versions');
 const installs: N8nInstall[] = [
 	n8nInstall(),
 	...(existsSync(VERSIONS_DIR) ? readdirSync(VERSIONS_DIR) : [])
-		.filter((name) => existsSync(path.join(VERSIONS_DIR, name, "package.json")) && !process.env.E2E_SKIP_VERSIONS)
+		.filter((name) => existsSync(path.join(VERSIONS_DIR, name, 'package.json')) && !process.env.E2E_SKIP_VERSIONS)
 		.map((name) => n8nInstall(path.join(VERSIONS_DIR, name))),
 ];
 
