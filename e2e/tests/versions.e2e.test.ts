@@ -77,6 +77,8 @@ const link = (node: string) => ({ main: [[{ node, type: 'main', index: 0 }]] });
 const contractWorkflow = {
 	id: 'wpVersionMatrix1',
 	name: 'Every operation once',
+	// n8n 1.x's import needs the flag (its column is NOT NULL).
+	active: false,
 	nodes: [
 		{ parameters: {}, id: randomUUID(), name: 'Run', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0] },
 		...OPERATIONS,
@@ -111,6 +113,7 @@ const WEBHOOK_ID = randomUUID();
 const triggerWorkflow = {
 	id: 'wpVersionTrigger',
 	name: 'Trigger once',
+	active: false,
 	nodes: [
 		{
 			parameters: { events: ['postback'] },
