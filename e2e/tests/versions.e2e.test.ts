@@ -6,7 +6,8 @@
  *
  * Versions: e2e/'s n8n (2.41.1, the newest 2.x whose dependencies the registry
  * serves) and every folder under e2e/versions/ (installed by
- * e2e/versions/install.sh; today 1.85.4, the oldest, on its own Node 22).
+ * `bash e2e/install.sh <version>`; today 1.85.4, the oldest, on its own Node 22).
+ * E2E_SKIP_VERSIONS=1 runs e2e/'s n8n only.
  */
 import { createHmac, randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
