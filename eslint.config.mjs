@@ -1,14 +1,15 @@
 // n8n's community-node rules, as `n8n-node lint` applies them: TypeScript
-// sources of what ships, plus package.json parsed as an expression.
+// sources of what ships, plus package.json parsed as an expression. The full
+// recommended set, the one n8n Cloud verification uses (restricted globals and
+// imports included), with no rule turned off.
 import tsParser from '@typescript-eslint/parser';
 import { configs } from '@n8n/eslint-plugin-community-nodes';
 
-// The recommended set minus the rules that exist only for n8n Cloud
-// verification (restricted globals and imports).
-const recommended = configs.recommendedWithoutN8nCloudSupport;
+const recommended = configs.recommended;
 
 export default [
 	{ ignores: ['dist/**', 'build/**', 'node_modules/**', '.tools/**', 'emulator/**', 'test/**', 'bench/**', 'e2e/**', 'scripts/**'] },
+	{ linterOptions: { noInlineConfig: true, reportUnusedDisableDirectives: 'error' } },
 	{
 		...recommended,
 		files: ['nodes/**/*.ts', 'credentials/**/*.ts'],
@@ -18,11 +19,5 @@ export default [
 		...recommended,
 		files: ['package.json'],
 		languageOptions: { parser: tsParser, parserOptions: { extraFileExtensions: ['.json'] } },
-		rules: {
-			...recommended.rules,
-			// The package's design requires form-data at run time (streamed multipart
-			// uploads); n8n installs a community package's dependencies with it.
-			'@n8n/community-nodes/no-runtime-dependencies': 'off',
-		},
 	},
 ];

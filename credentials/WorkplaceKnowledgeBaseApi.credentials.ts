@@ -6,6 +6,9 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import { baseUrlProperty, CREDENTIAL_ICON } from '../nodes/Workplace/shared/credentialParts';
+import { BASE_URL_EXPRESSION } from '../nodes/Workplace/transport/baseUrl';
+
 /**
  * Knowledge-base interface: every request carries `x-api-key`. The service also
  * answers 401 when the caller's IP address is not whitelisted, so the test
@@ -16,23 +19,13 @@ export class WorkplaceKnowledgeBaseApi implements ICredentialType {
 
 	displayName = 'Workplace Knowledge Base API';
 
-	icon: Icon = {
-		light: 'file:../nodes/Workplace/workplace.svg',
-		dark: 'file:../nodes/Workplace/workplace.dark.svg',
-	};
+	icon: Icon = CREDENTIAL_ICON;
 
+	// A literal: n8n's verification rules read the URL from the class itself.
 	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-workplace#credentials';
 
 	properties: INodeProperties[] = [
-		{
-			displayName: 'Base URL',
-			name: 'baseUrl',
-			type: 'string',
-			default: '',
-			required: true,
-			placeholder: 'https://workplace.example.com',
-			description: 'Address of the service, without the /api/v1 suffix',
-		},
+		baseUrlProperty('Address of the service, without the /api/v1 suffix'),
 		{
 			displayName: 'API Key',
 			name: 'apiKey',
@@ -56,7 +49,7 @@ export class WorkplaceKnowledgeBaseApi implements ICredentialType {
 	// Lists one knowledge base: cheap, read-only, and proves both key and IP whitelist.
 	test: ICredentialTestRequest = {
 		request: {
-			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}/api/v1',
+			baseURL: `${BASE_URL_EXPRESSION}/api/v1`,
 			url: '/knowledge',
 			method: 'GET',
 			qs: { 'pagination[page]': 1, 'pagination[pageSize]': 1 },

@@ -7,7 +7,8 @@ export type Area = 'knowledge' | 'taskProjects' | 'bot' | 'oauth' | 'other';
 export function areaOf(path: string): Area {
 	if (path.startsWith('/api/v1/task-projects')) return 'taskProjects';
 	if (path.startsWith('/api/v1/')) return 'knowledge';
-	if (path.startsWith('/bot/')) return 'bot';
+	// Picture downloads (/file/image, /file/view) take the bot token and answer like the bot area.
+	if (path.startsWith('/bot/') || path.startsWith('/file/')) return 'bot';
 	if (path.startsWith('/oauth/')) return 'oauth';
 	return 'other';
 }

@@ -63,6 +63,13 @@ export const SEED_GROUP_IDS = {
 	privateLounge: '64b7f0a1c2d3e4f5a6b7d002',
 } as const;
 
+export const SEED_TOPIC_IDS = {
+	/** A topic of the Incident Room (alerts go here). */
+	incidentAlerts: '64b7f0a1c2d3e4f5a6b7e001',
+	/** A topic of the Private Lounge (the bot is not a member of that group). */
+	loungeLunch: '64b7f0a1c2d3e4f5a6b7e002',
+} as const;
+
 /** Settings of every group the bot creates (the values the public pages show). */
 export function defaultGroupSettings(): BotGroupSettings {
 	return {
@@ -136,4 +143,12 @@ export function seedBotGroups(): Map<string, BotGroup> {
 /** Active (non-deleted) seed user ids: the task-projects area accepts these as assigneeId. */
 export function activeSeedUserIds(): Set<string> {
 	return new Set([...seedBotUsers().values()].filter((x) => !x.deleted).map((x) => x._id));
+}
+
+export function seedBotTopics(): Map<string, { _id: string; name: string; gid: string }> {
+	const topics = [
+		{ _id: SEED_TOPIC_IDS.incidentAlerts, name: 'Alerts', gid: SEED_GROUP_IDS.incidentRoom },
+		{ _id: SEED_TOPIC_IDS.loungeLunch, name: 'Lunch', gid: SEED_GROUP_IDS.privateLounge },
+	];
+	return new Map(topics.map((t) => [t._id, t]));
 }

@@ -5,7 +5,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { seedKnowledge } from './seed';
+import { MIME, minimalPdf, PARTNER_TARGET, sampleCsv, sampleDocx, sampleHtml, sampleXml } from './seed';
 import type { EmulatorConfig } from './types';
 
 export type KnowledgeSource = 'internal' | 'external';
@@ -293,4 +293,30 @@ export class KnowledgeState {
 		if (kb) kb.kmVersion += 1;
 		return file;
 	}
+}
+
+/** Fixed seed timestamps so answers are stable across runs. */
+function at(day: number, hour = 9): string {
+	return new Date(Date.UTC(2024, 0, day, hour, 0, 0)).toISOString();
+}
+
+/**
+ * Seeds: 1 "Employee Handbook" (internal, en+th, 6 files, one of them deleting),
+ * 2 "Product FAQ" (internal, en, 2 files), 3 "Partner Search" (external, no files).
+ */
+function seedKnowledge(state: KnowledgeState): void {
+	const handbook = state.createBase({ name: 'Employee Handbook', source: 'internal', supportedLanguages: ['en', 'th'], createdAt: at(10) });
+	const faq = state.createBase({ name: 'Product FAQ', source: 'internal', supportedLanguages: ['en'], createdAt: at(11) });
+	state.createBase({ name: 'Partner Search', source: 'external', target: PARTNER_TARGET, supportedLanguages: ['en'], createdAt: at(12) });
+
+	const h = handbook.id;
+	state.addFile(h, { originalName: 'handbook.pdf', mimetype: MIME.pdf, content: minimalPdf('Employee Handbook'), createdAt: at(10, 10) });
+	state.addFile(h, { originalName: 'leave-policy.csv', mimetype: MIME.csv, content: sampleCsv(), createdAt: at(10, 11) });
+	state.addFile(h, { originalName: 'benefits.html', mimetype: MIME.html, content: sampleHtml(), createdAt: at(10, 12) });
+	state.addFile(h, { originalName: 'policies.xml', mimetype: MIME.xml, content: sampleXml(), createdAt: at(10, 13) });
+	state.addFile(h, { originalName: 'code-of-conduct.docx', mimetype: MIME.docx, content: sampleDocx(), createdAt: at(10, 14) });
+	state.addFile(h, { originalName: 'old-travel-policy.pdf', mimetype: MIME.pdf, content: minimalPdf('Old travel policy'), status: 'deleting', createdAt: at(10, 15) });
+
+	state.addFile(faq.id, { originalName: 'faq.csv', mimetype: MIME.csv, content: Buffer.from('question,answer\nDoes it sync offline?,Yes\n'), createdAt: at(11, 10) });
+	state.addFile(faq.id, { originalName: 'Product FAQ – ภาษาไทย.pdf', mimetype: MIME.pdf, content: minimalPdf('Product FAQ'), createdAt: at(11, 11) });
 }

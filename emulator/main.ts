@@ -3,7 +3,10 @@
  *   PORT (default 8787), HOST (default 127.0.0.1)
  *   EMULATOR_FIXED_CREDENTIALS=0 for random credentials (default: well-known dev ones)
  *   RATE_LIMIT=capacity/refillPerSecond (e.g. 5/1), PAGINATION_MODE=strapi|none|inconsistent
+ *   PAGE_CAP=n (the service serves at most n items a page, whatever pagination[pageSize] asks)
  *   DELETE_RESPONSE=empty|json, MAX_UPLOAD_BYTES, TOKEN_TTL_SECONDS, EMULATOR_DATA_DIR
+ *   WEBHOOK_URL (prefilled on the play page GET /__emulator/), REPLY_TOKEN_TTL_SECONDS,
+ *   MAX_MESSAGE_FILE_BYTES, V1_SEND_ANSWER=message|status, TEXT_REPLY_JSON=refuse|accept
  */
 import { startEmulator, type StartOptions } from './server';
 import type { EmulatorConfig } from './types';
@@ -43,6 +46,12 @@ function rateLimitEnv(): EmulatorConfig['rateLimit'] | undefined {
 	return { capacity: Number(m[1]), refillPerSecond: Number(m[2]) };
 }
 
+function pageCapEnv(): number | undefined {
+	const n = intEnv('PAGE_CAP');
+	if (n !== undefined && n < 1) fail(`PAGE_CAP must be at least 1, got ${n}`);
+	return n;
+}
+
 export function optionsFromEnv(): StartOptions {
 	const fixed = process.env.EMULATOR_FIXED_CREDENTIALS !== '0';
 	return {
@@ -51,10 +60,16 @@ export function optionsFromEnv(): StartOptions {
 		host: process.env.HOST || '127.0.0.1',
 		rateLimit: rateLimitEnv(),
 		paginationMode: oneOf('PAGINATION_MODE', ['strapi', 'none', 'inconsistent'] as const),
+		pageCap: pageCapEnv(),
 		deleteResponse: oneOf('DELETE_RESPONSE', ['empty', 'json'] as const),
 		maxUploadBytes: intEnv('MAX_UPLOAD_BYTES'),
 		tokenTtlSeconds: intEnv('TOKEN_TTL_SECONDS'),
 		dataDir: process.env.EMULATOR_DATA_DIR || undefined,
+		webhookUrl: process.env.WEBHOOK_URL || undefined,
+		replyTokenTtlSeconds: intEnv('REPLY_TOKEN_TTL_SECONDS'),
+		maxMessageFileBytes: intEnv('MAX_MESSAGE_FILE_BYTES'),
+		v1SendAnswer: oneOf('V1_SEND_ANSWER', ['message', 'status'] as const),
+		textReplyJson: oneOf('TEXT_REPLY_JSON', ['refuse', 'accept'] as const),
 	};
 }
 
@@ -76,7 +91,9 @@ async function main(): Promise<void> {
 			`Client ID:      ${c.clientId}`,
 			`Client secret:  ${c.clientSecret}`,
 			`Rate limit:     ${limit ? `${limit.capacity} burst, ${limit.refillPerSecond}/s per credential` : 'off'}`,
-			`Pagination:     ${emulator.config.paginationMode}`,
+			`Pagination:     ${emulator.config.paginationMode}${emulator.config.pageCap === null ? '' : `, at most ${emulator.config.pageCap} items a page`}`,
+			'',
+			`Play a user:    ${admin}/   (send a message, tap a postback, join; webhook ${emulator.config.webhookUrl ?? 'not set: WEBHOOK_URL'})`,
 			'',
 			'Admin routes:',
 			`  GET    ${admin}/credentials`,
@@ -84,7 +101,10 @@ async function main(): Promise<void> {
 			`  POST   ${admin}/faults         DELETE ${admin}/faults   (JSON rule, e.g. {"path":"/api/v1/knowledge*","action":{"kind":"status","status":503}})`,
 			`  POST   ${admin}/reset`,
 			`  POST   ${admin}/tokens/expire`,
-			`  GET    ${admin}/config         PATCH  ${admin}/config   (e.g. {"paginationMode":"none"})`,
+			`  GET    ${admin}/messages       DELETE ${admin}/messages (what the bot sent; ?uid= ?gid= ?tid=)`,
+			`  POST   ${admin}/events         (play a user: {"url":"…","type":"message","text":"hi"}; count for a batch)`,
+			`  POST   ${admin}/reply-tokens/expire`,
+			`  GET    ${admin}/config         PATCH  ${admin}/config   (e.g. {"paginationMode":"none"}, {"pageCap":10}, {"v2ReplyRoute":false})`,
 			'',
 			'Ctrl+C to stop.',
 			'',

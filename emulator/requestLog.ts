@@ -3,6 +3,7 @@
  * the response ends (or the connection drops), so tests can see requests that a
  * fault answered with a reset or a stall.
  */
+import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { FastifyRequest } from 'fastify';
 import type { RequestLogEntry } from './types';
@@ -26,6 +27,30 @@ export function parseQuery(qs: string): Record<string, string | string[]> {
 	return { ...out };
 }
 
+/** Headers and body fields that carry a credential (API key, JWT, access token, client id and secret). */
+const SECRET_HEADERS = new Set(['authorization', 'x-api-key']);
+const SECRET_FIELDS = new Set(['client_secret', 'access_token', 'refresh_token']);
+
+const fingerprint = (secret: string) => `[redacted sha256:${createHash('sha256').update(secret).digest('hex').slice(0, 12)}]`;
+
+/**
+ * How the log shows a header value: credentials become a short fingerprint (the
+ * auth scheme kept), so a test can tell which credential was sent without the
+ * log ever holding it. Compare with redactedHeader(name, expectedValue).
+ */
+export function redactedHeader(name: string, value: string): string {
+	if (!SECRET_HEADERS.has(name.toLowerCase())) return value;
+	const scheme = /^(Bearer|Basic)\s+(.*)$/i.exec(value);
+	return scheme ? `${scheme[1]} ${fingerprint(scheme[2])}` : fingerprint(value);
+}
+
+function redactBody(body: unknown): unknown {
+	if (typeof body !== 'object' || body === null || Array.isArray(body)) return body;
+	const entries = Object.entries(body as Record<string, unknown>);
+	if (!entries.some(([k]) => SECRET_FIELDS.has(k))) return body;
+	return Object.fromEntries(entries.map(([k, v]) => [k, SECRET_FIELDS.has(k) && typeof v === 'string' ? fingerprint(v) : v]));
+}
+
 export function splitUrl(url: string): { path: string; query: string } {
 	const q = url.indexOf('?');
 	return q === -1 ? { path: url, query: '' } : { path: url.slice(0, q), query: url.slice(q + 1) };
@@ -47,7 +72,10 @@ export class RequestLog {
 		const { path, query } = splitUrl(raw.url ?? '/');
 		const started = Date.now();
 		const headers: RequestLogEntry['headers'] = {};
-		for (const [k, v] of Object.entries(raw.headers)) headers[k.toLowerCase()] = v;
+		for (const [k, v] of Object.entries(raw.headers)) {
+			const name = k.toLowerCase();
+			headers[name] = Array.isArray(v) ? v.map((x) => redactedHeader(name, x)) : v === undefined ? v : redactedHeader(name, v);
+		}
 		const entry: RequestLogEntry = {
 			seq: ++this.seq,
 			time: new Date(started).toISOString(),
@@ -100,7 +128,7 @@ export class RequestLog {
 	syncBody(request: FastifyRequest): void {
 		const entry = this.entryOf(request);
 		if (!entry) return;
-		if (request.body !== undefined && entry.body === undefined) entry.body = request.body;
+		if (request.body !== undefined && entry.body === undefined) entry.body = redactBody(request.body);
 		this.syncParts(request, entry);
 	}
 

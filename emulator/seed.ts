@@ -2,7 +2,6 @@
  * Seed data and small, valid fixture files. Tests import the fixture builders
  * to upload realistic content (a PDF that PDF readers accept, a CSV, ...).
  */
-import type { KnowledgeState } from './knowledgeState';
 
 /** A one-page PDF with a correct xref table, showing `text`. */
 export function minimalPdf(text = 'Hello from the knowledge base emulator'): Buffer {
@@ -55,29 +54,3 @@ export const MIME = {
 } as const;
 
 export const PARTNER_TARGET = 'https://search.partner.example/api';
-
-/** Fixed seed timestamps so answers are stable across runs. */
-function at(day: number, hour = 9): string {
-	return new Date(Date.UTC(2024, 0, day, hour, 0, 0)).toISOString();
-}
-
-/**
- * Seeds: 1 "Employee Handbook" (internal, en+th, 6 files, one of them deleting),
- * 2 "Product FAQ" (internal, en, 2 files), 3 "Partner Search" (external, no files).
- */
-export function seedKnowledge(state: KnowledgeState): void {
-	const handbook = state.createBase({ name: 'Employee Handbook', source: 'internal', supportedLanguages: ['en', 'th'], createdAt: at(10) });
-	const faq = state.createBase({ name: 'Product FAQ', source: 'internal', supportedLanguages: ['en'], createdAt: at(11) });
-	state.createBase({ name: 'Partner Search', source: 'external', target: PARTNER_TARGET, supportedLanguages: ['en'], createdAt: at(12) });
-
-	const h = handbook.id;
-	state.addFile(h, { originalName: 'handbook.pdf', mimetype: MIME.pdf, content: minimalPdf('Employee Handbook'), createdAt: at(10, 10) });
-	state.addFile(h, { originalName: 'leave-policy.csv', mimetype: MIME.csv, content: sampleCsv(), createdAt: at(10, 11) });
-	state.addFile(h, { originalName: 'benefits.html', mimetype: MIME.html, content: sampleHtml(), createdAt: at(10, 12) });
-	state.addFile(h, { originalName: 'policies.xml', mimetype: MIME.xml, content: sampleXml(), createdAt: at(10, 13) });
-	state.addFile(h, { originalName: 'code-of-conduct.docx', mimetype: MIME.docx, content: sampleDocx(), createdAt: at(10, 14) });
-	state.addFile(h, { originalName: 'old-travel-policy.pdf', mimetype: MIME.pdf, content: minimalPdf('Old travel policy'), status: 'deleting', createdAt: at(10, 15) });
-
-	state.addFile(faq.id, { originalName: 'faq.csv', mimetype: MIME.csv, content: Buffer.from('question,answer\nDoes it sync offline?,Yes\n'), createdAt: at(11, 10) });
-	state.addFile(faq.id, { originalName: 'Product FAQ – ภาษาไทย.pdf', mimetype: MIME.pdf, content: minimalPdf('Product FAQ'), createdAt: at(11, 11) });
-}

@@ -12,17 +12,23 @@ import multipart from '@fastify/multipart';
 import formbody from '@fastify/formbody';
 import { randomBytes } from 'node:crypto';
 import { areaErrorBody, areaOf } from './areaErrors';
-import { FaultRegistry, applyBefore, applyOnSend, ruleFromJson, ruleToJson, runsBefore, type PickedFault } from './faults';
+import { FaultRegistry, applyBefore, applyOnSend, runsBefore, type PickedFault } from './faults';
+import { registerAdminRoutes } from './adminRoutes';
 import { issueJwt as signJwt, type IssueJwtOptions } from './jwt';
 import { KnowledgeState } from './knowledgeState';
 import { RateLimiter, credentialOf } from './rateLimit';
 import { RequestLog, isAdminPath, parseQuery, splitUrl } from './requestLog';
 import { createBotState, registerBotRoutes, type BotState } from './routes/bot';
 import { registerKnowledgeRoutes } from './routes/knowledge';
+import { MessagingState, type MessageRecord } from './messaging/state';
+import { registerMessagingAdminRoutes } from './messaging/admin';
+import { type Delivery, type PlayRequest, playUser } from './messaging/webhook';
 import { createOpenAiState, registerOpenAiRoutes, type OpenAiState } from './routes/openai';
 import { createTaskProjectsState, registerTaskProjectsRoutes, type TaskProjectsState } from './routes/taskProjects';
 import type { EmulatorConfig, FaultRule, RequestLogEntry } from './types';
 
+export type { MessageRecord, ChatTarget } from './messaging/state';
+export type { Delivery, PlayRequest } from './messaging/webhook';
 export type { EmulatorConfig, FaultAction, FaultRule, LoggedPart, RequestLogEntry } from './types';
 
 export interface StartOptions extends Partial<EmulatorConfig> {
@@ -56,6 +62,14 @@ export interface Emulator {
 	knowledge: KnowledgeState;
 	taskProjects: TaskProjectsState;
 	bot: BotState;
+	/** Bot messaging: records, reply tokens, pictures. */
+	messaging: MessagingState;
+	/** What the bot sent, in order; filter by uid (direct chat), gid, tid ('' = main chat) or route suffix. */
+	messages(filter?: { uid?: string; gid?: string; tid?: string; route?: string }): MessageRecord[];
+	/** Plays a user: delivers signed webhook events (as POST /__emulator/events does), one Delivery per POST. */
+	playUser(request: PlayRequest): Promise<Delivery[]>;
+	/** Marks every reply token handed out so far as expired. */
+	expireReplyTokens(): void;
 	/** The scripted OpenAI-compatible chat endpoint (/v1): set its script, read its requests. */
 	openAi: OpenAiState;
 	issueJwt(opts: IssueJwtOptions): string;
@@ -85,8 +99,16 @@ function buildConfig(options: StartOptions): { config: EmulatorConfig; ownsDataD
 		paginationMode: options.paginationMode ?? 'strapi',
 		maxPageSize: options.maxPageSize ?? 100,
 		defaultPageSize: options.defaultPageSize ?? 25,
+		pageCap: options.pageCap ?? null,
 		deleteResponse: options.deleteResponse ?? 'empty',
 		rateLimit: options.rateLimit ?? null,
+		replyTokenTtlSeconds: options.replyTokenTtlSeconds ?? 60,
+		maxMessageFileBytes: options.maxMessageFileBytes ?? 10 * 1024 * 1024,
+		v1SendAnswer: options.v1SendAnswer ?? 'message',
+		textReplyJson: options.textReplyJson ?? 'refuse',
+		v2ReplyRoute: options.v2ReplyRoute ?? true,
+		fileImageRoute: options.fileImageRoute ?? true,
+		webhookUrl: options.webhookUrl ?? null,
 	};
 	return { config, ownsDataDir };
 }
@@ -111,6 +133,8 @@ export async function startEmulator(options: StartOptions = {}): Promise<Emulato
 	const knowledge = new KnowledgeState(config);
 	const taskProjects = createTaskProjectsState();
 	const bot = createBotState(config);
+	// Reads bot.users/groups/topics at call time, so it follows reset()'s in-place refill.
+	const messaging = new MessagingState(config, bot);
 	const openAi = createOpenAiState();
 	const credentials: EmulatorCredentials = {
 		apiKey: config.apiKey,
@@ -177,7 +201,7 @@ export async function startEmulator(options: StartOptions = {}): Promise<Emulato
 	// Each area in its own scope, so its hooks and error handler stay its own.
 	await app.register(async (scope) => registerKnowledgeRoutes(scope, { config, state: knowledge }));
 	await app.register(async (scope) => registerTaskProjectsRoutes(scope, { config, state: taskProjects }));
-	await app.register(async (scope) => registerBotRoutes(scope, { config, state: bot }));
+	await app.register(async (scope) => registerBotRoutes(scope, { config, state: bot, messaging }));
 	await app.register(async (scope) => registerOpenAiRoutes(scope, { config, state: openAi }));
 
 	const setConfig = (patch: Partial<EmulatorConfig>) => {
@@ -188,6 +212,7 @@ export async function startEmulator(options: StartOptions = {}): Promise<Emulato
 		knowledge.reset();
 		refill(taskProjects, createTaskProjectsState());
 		refill(bot, createBotState(config));
+		messaging.reset();
 		Object.assign(openAi, createOpenAiState(), { script: undefined });
 		log.clear();
 		faults.clear();
@@ -203,6 +228,12 @@ export async function startEmulator(options: StartOptions = {}): Promise<Emulato
 		config,
 		expireBotTokens: () => bot.expireAllTokens(),
 		credentials: () => ({ baseUrl: url, ...credentials }),
+	});
+	registerMessagingAdminRoutes(app, {
+		config,
+		messaging,
+		users: () => bot.users.values(),
+		groups: () => bot.groups.values(),
 	});
 
 	const host = options.host ?? '127.0.0.1';
@@ -223,6 +254,10 @@ export async function startEmulator(options: StartOptions = {}): Promise<Emulato
 		knowledge,
 		taskProjects,
 		bot,
+		messaging,
+		messages: (filter) => messaging.received(filter),
+		playUser: (request) => playUser(messaging, config, request),
+		expireReplyTokens: () => messaging.expireReplyTokens(),
 		openAi,
 		issueJwt,
 		expireBotTokens: () => bot.expireAllTokens(),
@@ -234,65 +269,4 @@ export async function startEmulator(options: StartOptions = {}): Promise<Emulato
 		},
 		app,
 	};
-}
-
-interface AdminDeps {
-	log: RequestLog;
-	faults: FaultRegistry;
-	reset(): void;
-	setConfig(patch: Partial<EmulatorConfig>): void;
-	config: EmulatorConfig;
-	expireBotTokens(): void;
-	credentials(): Record<string, string>;
-}
-
-/** /__emulator routes: not logged, faulted or rate limited (the hooks skip them). */
-function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void {
-	const P = '/__emulator';
-	const bad = (message: string) => ({ error: 'bad_request', message });
-	// JSON has no Infinity; endless rules show as the string.
-	const pending = () => (Number.isFinite(deps.faults.pending()) ? deps.faults.pending() : 'Infinity');
-
-	app.post(`${P}/faults`, async (request, reply) => {
-		const rules = Array.isArray(request.body) ? request.body : [request.body];
-		try {
-			const parsed = rules.map(ruleFromJson);
-			parsed.forEach((r) => deps.faults.add(r));
-			return reply.code(201).send({ added: parsed.map(ruleToJson), pending: pending() });
-		} catch (err) {
-			return reply.code(400).send(bad((err as Error).message));
-		}
-	});
-	app.get(`${P}/faults`, async () => ({ pending: pending() }));
-	app.delete(`${P}/faults`, async (_request, reply) => {
-		deps.faults.clear();
-		return reply.code(204).send();
-	});
-
-	app.get(`${P}/log`, async (request) => {
-		const q = request.query as Record<string, string | undefined>;
-		const entries = q.method || q.path ? deps.log.filter(q.method ?? '*', q.path ?? '') : deps.log.entries;
-		return { entries };
-	});
-	app.delete(`${P}/log`, async (_request, reply) => {
-		deps.log.clear();
-		return reply.code(204).send();
-	});
-
-	app.post(`${P}/reset`, async (_request, reply) => {
-		deps.reset();
-		return reply.code(204).send();
-	});
-	app.post(`${P}/tokens/expire`, async (_request, reply) => {
-		deps.expireBotTokens();
-		return reply.code(204).send();
-	});
-	app.get(`${P}/credentials`, async () => deps.credentials());
-
-	app.get(`${P}/config`, async () => deps.config);
-	app.patch(`${P}/config`, async (request, reply) => {
-		if (!request.body || typeof request.body !== 'object') return reply.code(400).send(bad('JSON object expected'));
-		deps.setConfig(request.body as Partial<EmulatorConfig>);
-		return deps.config;
-	});
 }

@@ -25,10 +25,30 @@ export interface EmulatorConfig {
 	maxPageSize: number;
 	/** Default pagination[pageSize] when none is sent. */
 	defaultPageSize: number;
+	/**
+	 * The service's own largest page, below what it accepts (null: none). A capped
+	 * service takes pagination[pageSize] up to maxPageSize but serves at most this
+	 * many items a page, and its meta.pagination says so (pageSize = the cap).
+	 */
+	pageCap: number | null;
 	/** Body of a successful DELETE: `empty` = 204 no body, `json` = 200 with a JSON confirmation. */
 	deleteResponse: 'empty' | 'json';
 	/** Token bucket per credential; null turns the limiter off. 429 carries Retry-After (seconds). */
 	rateLimit: { capacity: number; refillPerSecond: number } | null;
+	/** Lifetime of the reply tokens handed out inside delivered webhook events, seconds. */
+	replyTokenTtlSeconds: number;
+	/** Largest picture or file a bot may send (v1 multipart routes), bytes; one byte more answers 400. */
+	maxMessageFileBytes: number;
+	/** v1 push answer (contradiction 14): `message` = status plus the message {id,type,groupId,threadId}; `status` = only {"status":"success"}. */
+	v1SendAnswer: 'message' | 'status';
+	/** POST /bot/v1/message/text with a JSON body (contradiction 17): `refuse` answers 415 (documented is multipart); `accept` takes it. */
+	textReplyJson: 'refuse' | 'accept';
+	/** false: POST /bot/v2/message/reply answers 404 as an unknown route would (the live service may have no such route). */
+	v2ReplyRoute: boolean;
+	/** false: GET /file/image/:pictureId answers 404, so a client's fallback to /file/view/ can be proven (contradiction 13). */
+	fileImageRoute: boolean;
+	/** Default webhook URL of the play page at GET /__emulator/ (null: none prefilled). */
+	webhookUrl: string | null;
 }
 
 /** One part of a multipart body, as the request log records it (file contents are hashed, not kept). */
@@ -70,7 +90,7 @@ export interface RequestLogEntry {
 	/** Parsed query, keys kept verbatim (`pagination[page]`); repeated keys become arrays. */
 	query: Record<string, string | string[]>;
 	rawUrl: string;
-	/** Lower-cased header names. */
+	/** Lower-cased header names; credential values (authorization, x-api-key) as redactedHeader() shows them. */
 	headers: Record<string, string | string[] | undefined>;
 	contentType?: string;
 	/** Parsed JSON or form body; undefined for multipart and bodiless requests. */

@@ -83,6 +83,7 @@ async function main(): Promise<void> {
 		say(`Credentials: ${credentials.map((c) => c.name).join(', ')} (all pointing at ${emulator.url})`);
 		say('Workflows:');
 		for (const example of workflows) say(`  ${example.name.padEnd(32)} ${n8n.url}/workflow/${example.id}`);
+		say(`Play a user: ${emulator.url}/__emulator/ (delivers signed bot events to ${emulator.config.webhookUrl ?? 'a webhook URL you enter; WEBHOOK_URL prefills it'})`);
 		say('');
 		say('Ctrl-C stops n8n and the emulator.');
 

@@ -40,9 +40,10 @@ const workflow = {
 			id: 'a1b2c3d4-0000-4c55-9e0e-1d2a4b9f0601',
 			name: 'Workplace Trigger',
 			type: 'n8n-nodes-workplace.workplaceTrigger',
-			typeVersion: 1,
+			typeVersion: 2,
 			position: [0, 0],
 			webhookId: WEBHOOK_ID,
+			// Its client secret verifies X-Eko-Signature.
 			credentials: { workplaceBotApi: EXAMPLE_CREDENTIALS.workplaceBotApi },
 		},
 		{
@@ -114,11 +115,19 @@ function sign(rawBody: string, key = emulator!.credentials.clientSecret): string
 	return createHmac('sha256', key).update(rawBody).digest('base64');
 }
 
-async function callWebhook(body: unknown, signature: ((raw: string) => string) | undefined = sign) {
-	const raw = JSON.stringify(body);
+/**
+ * Posts the body as the service does (compact JSON unless `raw` is given);
+ * `signature(raw)` gives X-Eko-Signature (undefined: none).
+ */
+async function callWebhook(
+	body: unknown,
+	signature: (raw: string) => string | undefined = sign,
+	raw = JSON.stringify(body),
+): Promise<{ status: number; text: string }> {
+	const value = signature(raw);
 	const response = await fetch(`${main!.url}/webhook/${WEBHOOK_ID}/webhook`, {
 		method: 'POST',
-		headers: { 'content-type': 'application/json', ...(signature ? { [SIGNATURE_HEADER]: signature(raw) } : {}) },
+		headers: { 'content-type': 'application/json;charset=utf-8', ...(value === undefined ? {} : { [SIGNATURE_HEADER]: value }) },
 		body: raw,
 	});
 	return { status: response.status, text: await response.text() };
@@ -204,15 +213,18 @@ test('n8n runs on the private PostgreSQL cluster', async () => {
 test('a wrong or missing signature is answered 401 and starts nothing', async () => {
 	// Polled: the production webhook is registered while main activates the workflow.
 	const wrong = await until('the webhook to be registered', async () => {
-		const call = await callWebhook(postback('evt-wrong-signature'), (raw) => sign(raw, 'not-the-client-secret'));
+		const call = await callWebhook(postback('evt-wrong-signature'), (raw) => sign(raw, `${emulator!.credentials.clientSecret}x`));
 		return call.status === 404 ? undefined : call;
 	});
 	expect(wrong.status).toBe(401);
-	const missing = await callWebhook(postback('evt-no-signature'), undefined);
+	expect(JSON.parse(wrong.text)).toEqual({ message: 'Invalid X-Eko-Signature' });
+	// The signature of another body.
+	const tampered = await callWebhook(postback('evt-tampered'), () => sign(JSON.stringify(postback('evt-original'))));
+	expect(tampered.status).toBe(401);
+	const missing = await callWebhook(postback('evt-no-signature'), () => undefined);
 	expect(missing.status).toBe(401);
-	// A signature of another body does not pass for this one.
-	const other = await callWebhook(postback('evt-other-body'), () => sign(JSON.stringify(postback('evt-something-else'))));
-	expect(other.status).toBe(401);
+	expect(JSON.parse(missing.text)).toEqual({ message: 'Missing X-Eko-Signature' });
+	// Nothing was enqueued: main's answer came before any execution could be created.
 	expect(lines(main!.output, /Enqueued execution/)).toHaveLength(0);
 	expect(await executions()).toHaveLength(0);
 });

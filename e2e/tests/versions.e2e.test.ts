@@ -121,7 +121,7 @@ const triggerWorkflow = {
 			id: randomUUID(),
 			name: 'Workplace Trigger',
 			type: 'n8n-nodes-workplace.workplaceTrigger',
-			typeVersion: 1,
+			typeVersion: 2,
 			position: [0, 0],
 			webhookId: WEBHOOK_ID,
 			credentials: { workplaceBotApi: CREDS.workplaceBotApi },

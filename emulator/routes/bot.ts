@@ -1,14 +1,18 @@
 /**
- * Bot area: POST /oauth/token and the /bot/v1, /bot/v2 endpoints. The document
+ * Bot area: POST /oauth/token and the /bot/v1, /bot/v2 endpoints (messaging and
+ * picture downloads in botMessages.ts and botMessagesV2.ts). The document
  * shows no bot error body, so every bot error here is { code, message }.
  * Auth runs in onRequest, before any body (multipart included) is read.
  */
-import type { FastifyError, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
-import type { AreaRegistrar, EmulatorConfig } from '../types';
-import { BOT_USER_ID, type BotGroup, type BotUser, seedBotGroups, seedBotUsers } from '../botSeed';
-import { bearerToken, clientErrorStatus, isPlainObject, mediaType, objectId } from './areaHelpers';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
+import type { AreaContext, EmulatorConfig } from '../types';
+import type { MessagingState } from '../messaging/state';
+import { BOT_USER_ID, type BotGroup, type BotUser, seedBotGroups, seedBotTopics, seedBotUsers } from '../botSeed';
+import { bearerToken, botError, clientErrorStatus, isPlainObject, mediaType, objectId } from './areaHelpers';
 import { type BotToken, type TokenStore, registerOauthRoute } from './botOauth';
 import { createGroupHandler } from './botGroupCreate';
+import { registerV1MessageRoutes } from './botMessages';
+import { registerV2MessageRoutes } from './botMessagesV2';
 
 export interface BotTopic {
 	_id: string;
@@ -39,14 +43,10 @@ export function createBotState(_config: EmulatorConfig): BotState {
 		},
 		users: seedBotUsers(),
 		groups: seedBotGroups(),
-		topics: new Map(),
+		topics: seedBotTopics(),
 		botUserId: BOT_USER_ID,
 	};
 	return state;
-}
-
-function botError(reply: FastifyReply, status: number, code: string, message: string): FastifyReply {
-	return reply.code(status).send({ code, message });
 }
 
 function authHook(state: BotState) {
@@ -73,10 +73,15 @@ function parserErrorHandler(error: FastifyError, _request: FastifyRequest, reply
 
 const NOT_IN_GROUP_INFO = 'The user and the bot must both be members of the group';
 
-export const registerBotRoutes: AreaRegistrar<BotState> = (app, { config, state }) => {
+export function registerBotRoutes(
+	app: FastifyInstance,
+	{ config, state, messaging }: AreaContext & { state: BotState; messaging: MessagingState },
+): void {
 	registerOauthRoute(app, config, state);
 
 	const opts: RouteShorthandOptions = { onRequest: authHook(state), errorHandler: parserErrorHandler };
+	registerV1MessageRoutes(app, opts, { config, messaging });
+	registerV2MessageRoutes(app, opts, { config, messaging });
 
 	app.post('/bot/v1/groups', opts, createGroupHandler(state, botError));
 
@@ -138,4 +143,4 @@ export const registerBotRoutes: AreaRegistrar<BotState> = (app, { config, state 
 		const { _id, firstname, lastname, avatar, network_admin } = user;
 		return reply.code(200).send({ _id, firstname, lastname, avatar, network_admin });
 	});
-};
+}

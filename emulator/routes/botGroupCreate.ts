@@ -1,14 +1,12 @@
 /**
  * POST /bot/v1/groups: multipart name + repeated uids[] + optional picture.
- * Parts are consumed as a stream (the picture is hashed, never buffered) and
- * every part is recorded in request.logParts for the request log.
+ * Parts are consumed as a stream by readForm (the picture is hashed, never
+ * buffered; every part is recorded for the request log).
  */
-import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type {} from '@fastify/multipart'; // request.parts() / isMultipart() typings
-import type { LoggedPart } from '../types';
 import { type BotGroup, type BotUser, type GroupPicture, defaultGroupSettings } from '../botSeed';
 import { objectId } from './areaHelpers';
+import { readForm } from './botMultipart';
 
 export const GROUP_PICTURE_MAX_BYTES = 5 * 1024 * 1024;
 export const GROUP_PICTURE_TYPES: readonly string[] = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'];
@@ -33,39 +31,17 @@ interface ReadParts {
 }
 
 async function readParts(request: FastifyRequest): Promise<ReadParts> {
-	const logParts: LoggedPart[] = [];
-	// Assigned up front so the log shows the parts read so far even if a limit aborts the stream.
-	request.logParts = logParts;
-	const out: ReadParts = { uids: [], misnamedUids: [], files: [], fileAsField: false };
-	for await (const part of request.parts()) {
-		if (part.type === 'file') {
-			const hash = createHash('sha256');
-			let size = 0;
-			for await (const chunk of part.file) {
-				hash.update(chunk);
-				size += (chunk as Buffer).length;
-			}
-			const entry = {
-				name: part.fieldname,
-				filename: part.filename,
-				contentType: part.mimetype,
-				size,
-				sha256: hash.digest('hex'),
-			};
-			logParts.push(entry);
-			if (part.fieldname === 'file') {
-				out.files.push({ filename: entry.filename, contentType: entry.contentType, size, sha256: entry.sha256 });
-			}
-			continue;
-		}
-		const value = typeof part.value === 'string' ? part.value : JSON.stringify(part.value);
-		logParts.push({ name: part.fieldname, size: Buffer.byteLength(value), value });
-		if (part.fieldname === 'name') out.name = value;
-		else if (part.fieldname === 'uids[]') out.uids.push(value);
-		else if (part.fieldname === 'uids' || part.fieldname === 'uid') out.misnamedUids.push(part.fieldname);
-		else if (part.fieldname === 'file') out.fileAsField = true;
-	}
-	return out;
+	const form = await readForm(request);
+	const field = (name: string) => form.fields.get(name) ?? [];
+	return {
+		name: field('name').at(-1),
+		uids: field('uids[]'),
+		misnamedUids: ['uids', 'uid'].filter((n) => form.fields.has(n)),
+		files: form.files
+			.filter((f) => f.name === 'file')
+			.map(({ filename, contentType, size, sha256 }) => ({ filename, contentType, size, sha256 })),
+		fileAsField: form.fields.has('file'),
+	};
 }
 
 function pictureProblem(read: ReadParts): string | undefined {

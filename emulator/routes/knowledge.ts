@@ -160,7 +160,7 @@ function validateCreate(body: unknown): {
 	};
 }
 
-/** Reads pagination[page] / pagination[pageSize] from the flat query. */
+/** Reads pagination[page] / pagination[pageSize] from the flat query; pageSize is the size served (the cap applied). */
 function readPagination(query: unknown, config: EmulatorConfig): { page: number; pageSize: number } {
 	const q = (query ?? {}) as Record<string, unknown>;
 	const errors: FieldError[] = [];
@@ -177,9 +177,10 @@ function readPagination(query: unknown, config: EmulatorConfig): { page: number;
 		return n;
 	};
 	const page = read('pagination[page]', 'pagination.page', 1, Number.MAX_SAFE_INTEGER);
-	const pageSize = read('pagination[pageSize]', 'pagination.pageSize', Math.min(config.defaultPageSize, config.maxPageSize), config.maxPageSize);
+	const asked = read('pagination[pageSize]', 'pagination.pageSize', Math.min(config.defaultPageSize, config.maxPageSize), config.maxPageSize);
 	if (errors.length) throw unprocessable(errors);
-	return { page, pageSize };
+	// A capped service accepts the size asked but serves no more than its cap, and pages by what it serves.
+	return { page, pageSize: config.pageCap === null ? asked : Math.min(asked, config.pageCap) };
 }
 
 /** One page of `items` in the configured metadata mode. */

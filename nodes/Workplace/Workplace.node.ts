@@ -3,7 +3,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { describeResources } from './actions/resources';
 import { router } from './actions/router';
-import { credentialTest, listSearch } from './methods';
+import { listSearch } from './methods';
 
 export class Workplace implements INodeType {
 	description: INodeTypeDescription = {
@@ -32,15 +32,13 @@ export class Workplace implements INodeType {
 			{
 				name: 'workplaceTaskProjectsApi',
 				required: true,
-				// Only POST creates exist, so the test is a function that cannot create anything.
-				testedBy: 'workplaceTaskProjectsApiTest',
 				displayOptions: { show: { resource: ['task', 'topic'] } },
 			},
 		],
 		properties: describeResources(),
 	};
 
-	methods = { listSearch, credentialTest };
+	methods = { listSearch };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);

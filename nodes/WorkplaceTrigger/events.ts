@@ -1,4 +1,4 @@
-/** The bot's webhook events (see the spec README): pure helpers of the trigger. */
+/** The bot's webhook events (spec README, messaging.md §6): pure helpers of the trigger. */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 /** The events array of a webhook body, or undefined when the body is not `{ events: [...] }`. */
@@ -9,25 +9,103 @@ export function readEvents(body: unknown): IDataObject[] | undefined {
 	return events.filter((e): e is IDataObject => !!e && typeof e === 'object' && !Array.isArray(e));
 }
 
+function object(value: unknown): IDataObject {
+	return value && typeof value === 'object' && !Array.isArray(value) ? (value as IDataObject) : {};
+}
+
+/** The first of `values` that is a non-empty string or a number (ids may come as either), else null. */
+function firstId(...values: unknown[]): string | number | null {
+	for (const value of values) {
+		if (typeof value === 'string' && value !== '') return value;
+		if (typeof value === 'number' && Number.isFinite(value)) return value;
+	}
+	return null;
+}
+
+/** Below this an epoch number is read as seconds (1e12 ms is September 2001). */
+const SECONDS_BELOW = 1e12;
+
+/**
+ * An event's time (contradiction 9): epoch milliseconds or seconds as a number
+ * or a numeric string, or an ISO-8601 string. Both forms, or nulls when unreadable.
+ */
+export function eventTime(value: unknown): { timestamp: string | null; timestampMs: number | null } {
+	let ms: number | undefined;
+	const numeric = typeof value === 'number' ? value : typeof value === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(value) ? Number(value) : undefined;
+	if (numeric !== undefined) {
+		if (Number.isFinite(numeric) && numeric >= 0) ms = Math.round(numeric < SECONDS_BELOW ? numeric * 1000 : numeric);
+	} else if (typeof value === 'string' && value.trim() !== '') {
+		const parsed = Date.parse(value);
+		if (!Number.isNaN(parsed)) ms = parsed;
+	}
+	const date = ms === undefined ? undefined : new Date(ms);
+	if (!date || Number.isNaN(date.getTime())) return { timestamp: null, timestampMs: null };
+	return { timestamp: date.toISOString(), timestampMs: ms as number };
+}
+
+/**
+ * Version 2's item: what the digest says varies, read one way (contradictions
+ * 7-12), with the event as received under `event`. Every key is always present
+ * (null when the event lacks it), so expressions never depend on the event's shape.
+ */
+export function normaliseEvent(event: IDataObject, verified: boolean): IDataObject {
+	const source = object(event.source);
+	const message = object(event.message);
+	const postback = object(event.postback);
+	const text = (value: unknown) => (typeof value === 'string' ? value : null);
+	return {
+		type: text(event.type),
+		replyToken: text(event.replyToken),
+		// `uid` in the new pages and join samples, `userId` in the old message sample.
+		userId: firstId(source.uid, source.userId),
+		username: text(source.username),
+		// A free string: `user`, `direct_chat`, `group`, … (contradiction 11).
+		sourceType: text(source.type),
+		groupId: firstId(message.groupId, source.gid),
+		topicId: firstId(message.topicId),
+		messageId: firstId(message.id),
+		messageType: text(message.type),
+		text: text(message.text),
+		// The postback's data (X2), else a top-level `data` (contradiction 8).
+		data: postback.data !== undefined ? postback.data : event.data !== undefined ? event.data : null,
+		postbackText: text(postback.text),
+		...eventTime(event.timestamp),
+		// False only when the node's Verify Signature is off (contradiction 6).
+		verified,
+		event,
+	};
+}
+
+/**
+ * Version 1's item: the event as sent, with a postback's data lifted to the top
+ * level as `data` (and its text as `postbackText`).
+ */
+function legacyItem(event: IDataObject): IDataObject {
+	const json: IDataObject = { ...event };
+	const postback = event.postback;
+	if (event.type === 'postback' && postback && typeof postback === 'object' && !Array.isArray(postback)) {
+		const { data, text } = postback as IDataObject;
+		if (data !== undefined) json.data = data;
+		if (text !== undefined) json.postbackText = text;
+	}
+	return json;
+}
+
 /**
  * One item per wanted event. `*` keeps every event, types unknown to this node
- * included, with their type as sent. A postback's data is lifted to the top
- * level as `data`, so a Switch node can route on it directly.
+ * included, with their type as sent.
  */
-export function eventsToItems(events: IDataObject[], wanted: string[]): INodeExecutionData[] {
+export function eventsToItems(
+	events: IDataObject[],
+	wanted: string[],
+	options: { version: number; verified: boolean },
+): INodeExecutionData[] {
 	const all = wanted.includes('*');
 	const items: INodeExecutionData[] = [];
 	for (const event of events) {
 		const type = typeof event.type === 'string' ? event.type : '';
 		if (!all && !wanted.includes(type)) continue;
-		const json: IDataObject = { ...event };
-		const postback = event.postback;
-		if (type === 'postback' && postback && typeof postback === 'object' && !Array.isArray(postback)) {
-			const { data, text } = postback as IDataObject;
-			if (data !== undefined) json.data = data;
-			if (text !== undefined) json.postbackText = text;
-		}
-		items.push({ json });
+		items.push({ json: options.version >= 2 ? normaliseEvent(event, options.verified) : legacyItem(event) });
 	}
 	return items;
 }

@@ -2,6 +2,7 @@
  * Fault injection, the rate limiter, the request log and the admin routes,
  * each seen from a plain client.
  */
+import { redactedHeader } from '../../emulator/requestLog';
 import { minimalPdf } from '../../emulator/seed';
 import { call, fileForm, kb, rawGet, sha256, sleep, startTestEmulator, type Emulator } from './helpers';
 
@@ -287,7 +288,7 @@ describe('request log', () => {
 			rawUrl: '/api/v1/knowledge?pagination[page]=2&pagination%5BpageSize%5D=1&tag=a&tag=b',
 			status: 200,
 		});
-		expect(list.headers['x-api-key']).toBe(em.credentials.apiKey);
+		expect(list.headers['x-api-key']).toBe(redactedHeader('x-api-key', em.credentials.apiKey));
 		expect(list.body).toBeUndefined();
 		expect(typeof list.durationMs).toBe('number');
 		expect(create).toMatchObject({ method: 'POST', contentType: 'application/json', body: KB_CREATE, status: 201 });

@@ -296,6 +296,72 @@ describe('GET /knowledge/{id}/files', () => {
 	});
 });
 
+describe('page cap (the service\'s own largest page)', () => {
+	const ids = (res: { body: { data: Array<{ id: number }> } }) => res.body.data.map((x) => x.id);
+
+	it.each([1, 7, 10])('cap %i: accepts pageSize up to 100, serves at most the cap, and its meta says so', async (cap) => {
+		em.knowledge.addKnowledgeBases(20); // 23 in all
+		em.setConfig({ pageCap: cap });
+		const pageCount = Math.ceil(23 / cap);
+		const seen: number[] = [];
+		for (let page = 1; page <= pageCount + 1; page++) {
+			const res = await kb(em, `/knowledge?pagination[page]=${page}&pagination[pageSize]=100`);
+			expect(res.status).toBe(200);
+			expect(res.body.meta.pagination).toEqual({ page, pageSize: cap, pageCount, total: 23 });
+			expect(res.body.data.length).toBeLessThanOrEqual(cap);
+			seen.push(...ids(res));
+		}
+		// Pages follow one another by the size served: every base once, in order; the page past the last is empty.
+		expect(seen).toEqual(Array.from({ length: 23 }, (_, n) => n + 1));
+	});
+
+	it('serves the size asked when it is below the cap, and the cap when none is asked', async () => {
+		em.knowledge.addKnowledgeBases(20);
+		em.setConfig({ pageCap: 7 });
+		const small = await kb(em, '/knowledge?pagination[page]=2&pagination[pageSize]=5');
+		expect(ids(small)).toEqual([6, 7, 8, 9, 10]);
+		expect(small.body.meta.pagination).toEqual({ page: 2, pageSize: 5, pageCount: 5, total: 23 });
+		const unasked = await kb(em, '/knowledge');
+		expect(unasked.body.meta.pagination).toEqual({ page: 1, pageSize: 7, pageCount: 4, total: 23 });
+		// Above the accepted maximum is still refused, cap or not.
+		expect((await kb(em, '/knowledge?pagination[pageSize]=101')).status).toBe(422);
+	});
+
+	it('caps the files of a base too, and without metadata only the page length shows it', async () => {
+		const base = em.knowledge.createBase({ name: 'Many files' });
+		const files = em.knowledge.addFiles(base.id, 23).map((f) => f.id);
+		em.setConfig({ pageCap: 10 });
+		const capped = await kb(em, `/knowledge/${base.id}/files?pagination[page]=3&pagination[pageSize]=100`);
+		expect(ids(capped)).toEqual(files.slice(20));
+		expect(capped.body.meta.pagination).toEqual({ page: 3, pageSize: 10, pageCount: 3, total: 23 });
+
+		em.setConfig({ paginationMode: 'none' });
+		const bare = await kb(em, `/knowledge/${base.id}/files?pagination[page]=2&pagination[pageSize]=100`);
+		expect(bare.body).toEqual({ data: expect.any(Array) });
+		expect(ids(bare)).toEqual(files.slice(10, 20));
+		expect(ids(await kb(em, `/knowledge/${base.id}/files?pagination[page]=4&pagination[pageSize]=100`))).toEqual([]);
+	});
+
+	it('is set and cleared through PATCH /__emulator/config, refuses nonsense, and reset restores none', async () => {
+		em.knowledge.addKnowledgeBases(20);
+		const set = await call(em, '/__emulator/config', { method: 'PATCH', json: { pageCap: 10 } });
+		expect(set.status).toBe(200);
+		expect(set.body.pageCap).toBe(10);
+		expect(ids(await kb(em, '/knowledge?pagination[pageSize]=100'))).toHaveLength(10);
+		for (const bad of [0, -1, 2.5, '10']) {
+			const res = await call(em, '/__emulator/config', { method: 'PATCH', json: { pageCap: bad } });
+			expect(res.status).toBe(400);
+			expect(res.body.message).toMatch(/pageCap/);
+		}
+		expect(em.config.pageCap).toBe(10);
+		await call(em, '/__emulator/config', { method: 'PATCH', json: { pageCap: null } });
+		expect(ids(await kb(em, '/knowledge?pagination[pageSize]=100'))).toHaveLength(23);
+		em.setConfig({ pageCap: 1 });
+		em.reset();
+		expect(em.config.pageCap).toBeNull();
+	});
+});
+
 describe('GET /knowledge/{id}/files/{fileId}', () => {
 	it('returns the file, and 404001 KnowledgeFileNotFoundError for a missing one or one of another base', async () => {
 		const res = await kb(em, '/knowledge/2/files/8');

@@ -169,13 +169,19 @@ export class Testbed {
 		return result;
 	}
 
+	/** A node type of the loaded package (or n8n-nodes-base) at one version, as n8n resolves it. */
+	nodeType(type: string, version?: number) {
+		return this.nodeTypes.getByNameAndVersion(type, version);
+	}
+
 	/** A local HTTP server whose requests run `webhookNode` of `workflow` as n8n's webhook server does. */
-	async startWebhook(workflow: WorkflowJson, webhookNode: string): Promise<WebhookServer> {
+	async startWebhook(workflow: WorkflowJson, webhookNode: string, options: { activate?: boolean } = {}): Promise<WebhookServer> {
 		return await startWebhookServer({
 			workflow,
 			webhookNode,
 			nodeTypes: this.nodeTypes,
 			credentialsHelper: this.credentialsHelper,
+			...options,
 		});
 	}
 

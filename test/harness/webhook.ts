@@ -8,10 +8,12 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { parse as parseQuery } from 'node:querystring';
+import { createGunzip, createInflate } from 'node:zlib';
 
-import { ExecutionLifecycleHooks, WebhookContext } from 'n8n-core';
-import type { IDataObject, IWebhookData, IWebhookResponseData, IWorkflowExecuteAdditionalData } from 'n8n-workflow';
-import { UnexpectedError, Workflow } from 'n8n-workflow';
+import { ExecutionLifecycleHooks, HookContext, WebhookContext } from 'n8n-core';
+import type { IDataObject, INode, IWebhookData, IWebhookDescription, IWebhookResponseData, IWorkflowExecuteAdditionalData } from 'n8n-workflow';
+import { jsonParse, UnexpectedError, Workflow } from 'n8n-workflow';
 
 import {
 	buildAdditionalData,
@@ -49,15 +51,86 @@ export interface WebhookServerOptions {
 	webhookNode: string;
 	nodeTypes: HarnessNodeTypes;
 	credentialsHelper: InMemoryCredentialsHelper;
+	/** Run the node's webhook methods as publishing the workflow does first (default true). */
+	activate?: boolean;
 }
 
-/** Request as n8n's webhook server hands it to nodes: parsed body, query and raw body. */
-type WebhookRequest = IncomingMessage & { body?: unknown; rawBody?: Buffer; query: IDataObject; params: IDataObject };
+/**
+ * Request as n8n's webhook server hands it to nodes: the fields n8n-workflow declares on
+ * IncomingMessage (contentType, encoding, rawBody, readRawBody), parsed body, query, params.
+ */
+type WebhookRequest = IncomingMessage & { body?: unknown; query: IDataObject; params: IDataObject };
 
-async function readBody(req: IncomingMessage): Promise<Buffer> {
-	const chunks: Buffer[] = [];
-	for await (const chunk of req) chunks.push(chunk as Buffer);
-	return Buffer.concat(chunks);
+/**
+ * n8n 2.41's rawBodyReader middleware (cli/src/middlewares/body-parser.ts, with
+ * @n8n/backend-network's parseIncomingMessage): content type and charset read
+ * from the header, and a lazy readRawBody() that gunzips/inflates per
+ * Content-Encoding and keeps the bytes in `rawBody`.
+ */
+function attachRawBodyReader(req: WebhookRequest) {
+	const header = req.headers['content-type'];
+	if (header) {
+		const [type, ...parameters] = header.split(';');
+		req.contentType = type.toLowerCase();
+		const charset = parameters
+			.map((p) => p.split('='))
+			.find(([key]) => key.trim().toLowerCase() === 'charset')?.[1]
+			?.trim()
+			.replace(/^"|"$/g, '');
+		req.encoding = (charset ?? 'utf-8').toLowerCase() as BufferEncoding;
+	}
+	req.readRawBody = async () => {
+		if (req.rawBody) return;
+		const encoding = req.headers['content-encoding'];
+		const stream: NodeJS.ReadableStream =
+			encoding === 'gzip' ? req.pipe(createGunzip()) : encoding === 'deflate' ? req.pipe(createInflate()) : req;
+		const chunks: Buffer[] = [];
+		for await (const chunk of stream) chunks.push(chunk as Buffer);
+		req.rawBody = Buffer.concat(chunks);
+		req._body = true;
+	};
+}
+
+class UnprocessableRequest extends Error {}
+
+const stripBom = (text: string) => (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+
+function isParsableContentType(contentType: string | undefined): boolean {
+	if (!contentType) return false;
+	return (
+		contentType.startsWith('application/json') ||
+		contentType.startsWith('text/plain') ||
+		contentType.startsWith('application/x-www-form-urlencoded') ||
+		contentType.endsWith('/xml') ||
+		contentType.endsWith('+xml')
+	);
+}
+
+/**
+ * n8n 2.41's parseRequestBody (cli/src/webhooks/webhook-helpers.ts) and
+ * parseBody: a version-1 node with the `binaryData` option gets the stream
+ * untouched; a later version reads nothing for a content type it does not
+ * parse; otherwise the raw bytes are read and JSON, form and text bodies
+ * parsed. Nothing parsed leaves `body` undefined (webhook routes sit before
+ * n8n's general body parser). Not mirrored: multipart (formidable) and XML
+ * (xml2js), which no node of this package receives.
+ */
+async function parseRequestBody(req: WebhookRequest, node: INode): Promise<void> {
+	const options = node.parameters.options as IDataObject | undefined;
+	if (node.typeVersion === 1 && options?.binaryData) return;
+	const { contentType } = req;
+	if (contentType === 'multipart/form-data') throw new UnexpectedError('The harness does not parse multipart webhook bodies');
+	if (node.typeVersion > 1 && !isParsableContentType(contentType)) return;
+	await req.readRawBody();
+	if (!req.rawBody.length) return;
+	const text = () => req.rawBody.toString(req.encoding);
+	try {
+		if (contentType === 'application/json') req.body = jsonParse(stripBom(text()));
+		else if (contentType === 'application/x-www-form-urlencoded') req.body = parseQuery(stripBom(text()), undefined, undefined, { maxKeys: 1000 });
+		else if (contentType === 'text/plain') req.body = text();
+	} catch (error) {
+		throw new UnprocessableRequest((error as Error).message);
+	}
 }
 
 function sendJson(res: ServerResponse, status: number, data: unknown) {
@@ -72,25 +145,9 @@ export async function startWebhookServer(options: WebhookServerOptions): Promise
 	const pending = new Set<Promise<unknown>>();
 	let counter = 0;
 
-	const handle = async (req: WebhookRequest, res: ServerResponse) => {
-		const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-		req.rawBody = await readBody(req);
-		req.query = Object.fromEntries(url.searchParams);
-		req.params = {};
-		const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-		if (type === 'application/json' && req.rawBody.length > 0) {
-			try {
-				req.body = JSON.parse(req.rawBody.toString('utf8'));
-			} catch {
-				// n8n's body parser refuses malformed JSON before the node runs.
-				sendJson(res, 400, { message: 'Failed to parse request body' });
-				return { status: 400 } as Partial<WebhookCall>;
-			}
-		} else {
-			req.body = {};
-		}
-
-		const { workflow: wfJson, nodeTypes, credentialsHelper } = options;
+	const { workflow: wfJson, nodeTypes, credentialsHelper } = options;
+	/** The workflow as n8n loads it (defaults filled in, parameters not shown dropped), and its webhook node. */
+	const load = () => {
 		const workflow = new Workflow({
 			id: wfJson.id ?? 'harness-workflow',
 			name: wfJson.name,
@@ -103,11 +160,52 @@ export async function startWebhookServer(options: WebhookServerOptions): Promise
 		});
 		const node = workflow.getNode(options.webhookNode);
 		if (!node) throw new UnexpectedError(`No node "${options.webhookNode}" in the workflow`);
-		const nodeType = nodeTypes.getByNameAndVersion(node.type, node.typeVersion);
+		return { workflow, node, nodeType: nodeTypes.getByNameAndVersion(node.type, node.typeVersion) };
+	};
+
+	/** What n8n registers for one webhook of the node (IWebhookData). */
+	const webhookData = (description: IWebhookDescription, node: INode, additionalData: IWorkflowExecuteAdditionalData): IWebhookData => ({
+		httpMethod: description.httpMethod as IWebhookData['httpMethod'],
+		node: node.name,
+		path: String(description.path),
+		webhookDescription: description,
+		workflowId: additionalData.workflowId ?? 'harness-workflow',
+		workflowExecuteAdditionalData: additionalData,
+	});
+
+	if (options.activate !== false) {
+		// Activation, as WebhookService.createWebhookIfNotExists does it when a workflow is
+		// published: checkExists, then create when it says false; a throw fails activation.
+		const { workflow, node, nodeType } = load();
+		for (const description of nodeType.description.webhooks ?? []) {
+			const methods = nodeType.webhookMethods?.[description.name];
+			if (!methods) continue;
+			const hooks = new ExecutionLifecycleHooks('webhook', 'activation', { id: workflow.id, name: 'activation' } as never);
+			const additionalData = buildAdditionalData({ credentialsHelper, hooks, executionId: 'activation', workflowId: workflow.id });
+			const context = new HookContext(workflow, node, additionalData, 'webhook', 'activate', webhookData(description, node, additionalData));
+			if (!(await methods.checkExists.call(context))) await methods.create.call(context);
+		}
+	}
+
+	const handle = async (req: WebhookRequest, res: ServerResponse) => {
+		const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+		attachRawBodyReader(req);
+		req.query = Object.fromEntries(url.searchParams);
+		req.params = {};
+
+		const { workflow, node, nodeType } = load();
 		const description = nodeType.description.webhooks?.find((w) => w.httpMethod === req.method);
 		if (!description || typeof nodeType.webhook !== 'function') {
 			sendJson(res, 404, { message: `The node has no ${req.method ?? ''} webhook` });
 			return { status: 404 };
+		}
+		try {
+			await parseRequestBody(req, node);
+		} catch (error) {
+			if (!(error instanceof UnprocessableRequest)) throw error;
+			// n8n answers an UnprocessableRequestError before the node runs.
+			sendJson(res, 422, { code: 422, message: 'Failed to parse request body', hint: error.message });
+			return { status: 422 };
 		}
 
 		const executionId = `webhook-${++counter}`;
@@ -125,16 +223,8 @@ export async function startWebhookServer(options: WebhookServerOptions): Promise
 		});
 		additionalData.httpRequest = req as never;
 		additionalData.httpResponse = res as never;
-		const webhookData: IWebhookData = {
-			httpMethod: description.httpMethod as IWebhookData['httpMethod'],
-			node: node.name,
-			path: String(description.path),
-			webhookDescription: description,
-			workflowId: workflow.id,
-			workflowExecuteAdditionalData: additionalData,
-			isTest: false,
-		};
-		const context = new WebhookContext(workflow, node, additionalData, 'webhook', webhookData, [], null);
+		const data = { ...webhookData(description, node, additionalData), isTest: false };
+		const context = new WebhookContext(workflow, node, additionalData, 'webhook', data, [], null);
 
 		let result: IWebhookResponseData;
 		try {

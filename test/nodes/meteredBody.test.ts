@@ -1,56 +1,66 @@
 /**
- * The transport's MeteredBody on its own: what it does with bodies that end
- * short, run long, break off, or arrive whole.
+ * The transport's Meter on its own: what it does with bodies that end short,
+ * run long, break off, or arrive whole, and that it lets go of a source its
+ * reader gives up on. Sources are Node streams and web streams, the two
+ * things it meters (responses, and binaries read from n8n's store).
  */
 import { createHash } from 'node:crypto';
 import { PassThrough, Readable } from 'node:stream';
 
-import { MeteredBody } from '../../nodes/Workplace/transport';
+import { Meter } from '../../nodes/Workplace/transport';
 
 const fail = (received: number, expected: number | undefined, cause?: string) =>
 	new Error(`short: ${received}/${String(expected)}${cause ? ` (${cause})` : ''}`);
 
-async function drain(stream: Readable): Promise<Buffer> {
-	const chunks: Buffer[] = [];
-	for await (const chunk of stream) chunks.push(chunk as Buffer);
-	return Buffer.concat(chunks);
+async function drain(chunks: AsyncIterable<Uint8Array>): Promise<Buffer> {
+	const out: Buffer[] = [];
+	for await (const chunk of chunks) out.push(Buffer.from(chunk));
+	return Buffer.concat(out);
 }
 
-describe('MeteredBody', () => {
+describe('Meter', () => {
 	it('passes a whole body through, counting and hashing it', async () => {
 		const body = Buffer.from('x'.repeat(70_000));
-		const meter = new MeteredBody(body.length, fail).from(Readable.from([body.subarray(0, 1000), body.subarray(1000)]));
-		expect(await drain(meter)).toEqual(body);
+		const meter = new Meter(body.length, fail);
+		expect(await drain(meter.pass(Readable.from([body.subarray(0, 1000), body.subarray(1000)])))).toEqual(body);
 		expect(meter.bytes).toBe(body.length);
 		expect(meter.sha256).toBe(createHash('sha256').update(body).digest('hex'));
 	});
 
+	it('meters a web stream the same way', async () => {
+		const body = Buffer.from('web stream body');
+		const meter = new Meter(undefined, fail);
+		expect(await drain(meter.pass(ReadableStream.from([body.subarray(0, 3), body.subarray(3)])))).toEqual(body);
+		expect(meter.sha256).toBe(createHash('sha256').update(body).digest('hex'));
+	});
+
 	it('fails a body that ends cleanly before its announced length', async () => {
-		const meter = new MeteredBody(100, fail).from(Readable.from([Buffer.alloc(40)]));
-		await expect(drain(meter)).rejects.toThrow('short: 40/100');
+		const meter = new Meter(100, fail);
+		await expect(drain(meter.pass(Readable.from([Buffer.alloc(40)])))).rejects.toThrow('short: 40/100');
 		expect(meter.sha256).toBeUndefined();
 	});
 
-	it('fails a body longer than announced', async () => {
-		const meter = new MeteredBody(10, fail).from(Readable.from([Buffer.alloc(11)]));
-		await expect(drain(meter)).rejects.toThrow('short: 11/10 (more bytes than announced)');
+	it('fails a body longer than announced, and lets go of its source', async () => {
+		const source = new PassThrough();
+		source.write(Buffer.alloc(11));
+		const meter = new Meter(10, fail);
+		await expect(drain(meter.pass(source))).rejects.toThrow('short: 11/10 (more bytes than announced)');
+		expect(source.destroyed).toBe(true);
 	});
 
-	it('fails when the source breaks off, even before anyone reads', async () => {
+	it('fails with the cause when the source breaks off', async () => {
 		const source = new PassThrough();
-		const meter = new MeteredBody(undefined, fail).from(source);
-		meter.on('error', () => undefined);
 		source.write(Buffer.alloc(5));
-		source.destroy(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
-		await new Promise((resolve) => setImmediate(resolve));
-		await expect(drain(meter)).rejects.toThrow(/short: \d+\/undefined \(ECONNRESET\)/);
+		setImmediate(() => source.destroy(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' })));
+		await expect(drain(new Meter(undefined, fail).pass(source))).rejects.toThrow('short: 5/undefined (ECONNRESET)');
 	});
 
 	it('lets go of the source when the reader gives up', async () => {
 		const source = new PassThrough();
-		const meter = new MeteredBody(1000, fail).from(source);
-		meter.destroy();
-		await new Promise((resolve) => setImmediate(resolve));
+		source.write(Buffer.alloc(5));
+		const passing = new Meter(1000, fail).pass(source);
+		await passing.next();
+		await passing.return(undefined);
 		expect(source.destroyed).toBe(true);
 	});
 });

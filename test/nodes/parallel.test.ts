@@ -5,6 +5,7 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 
+import { redactedHeader } from '../../emulator/requestLog';
 import type { RequestLogEntry } from '../../emulator/types';
 import { pairedItems } from '../harness/engine';
 import { CREDENTIALS, Testbed, emulatorCredential } from '../harness/testbed';
@@ -183,7 +184,7 @@ describe('credentials and tokens', () => {
 		const users = bed.emulator.log.filter((e) => e.path === '/bot/v1/users');
 		expect(users.map((e) => e.status)).toEqual([200, 200, 200, 401, ...Array(7).fill(200)]);
 		// Every request after the refresh carries the new token, and so does the stored credential.
-		expect(users.slice(4).map((e) => e.headers.authorization)).toEqual(Array(7).fill(`Bearer ${issued[1]}`));
+		expect(users.slice(4).map((e) => e.headers.authorization)).toEqual(Array(7).fill(redactedHeader('authorization', `Bearer ${issued[1]}`)));
 		expect(bed.credentialsHelper.getStored(CREDENTIALS.bot.id)!.data.accessToken).toBe(issued[1]);
 		expect(bed.credentialsHelper.reads('workplaceBotApi')).toBe(1);
 	});

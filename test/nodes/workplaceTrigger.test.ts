@@ -1,19 +1,28 @@
 /**
- * Workplace Trigger: real HTTP requests with real-shaped events (spec README)
- * reach the node's webhook() in n8n-core's WebhookContext; returned items start
- * executions in the real engine (here: trigger → Switch on the postback data).
+ * Workplace Trigger: real HTTP requests with real-shaped events (spec README,
+ * messaging.md §6-7) reach the node's webhook() in n8n-core's WebhookContext,
+ * their bytes read and parsed as n8n 2.41's webhook server does; returned items
+ * start executions in the real engine (here: trigger → Switch on the postback
+ * data). Calls are signed as the service signs them: X-Eko-Signature, HMAC of
+ * the body keyed with the bot credential's client secret.
  */
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import { createHash, createHmac } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
+
+import type { IDataObject, INode, INodeCredentials, INodeParameters } from 'n8n-workflow';
+import { NodeHelpers } from 'n8n-workflow';
 
 import type { WorkflowJson } from '../harness/engine';
-import { Testbed } from '../harness/testbed';
+import { assertNoSecrets, botCredentialData, capturedLogs, CREDENTIALS, Testbed } from '../harness/testbed';
 import type { WebhookServer } from '../harness/webhook';
 
 let bed: Testbed;
+let clientSecret: string;
 const servers: WebhookServer[] = [];
 
 beforeAll(async () => {
 	bed = await Testbed.start();
+	clientSecret = bed.emulator.credentials.clientSecret;
 });
 afterEach(async () => {
 	await Promise.all(servers.splice(0).map((s) => s.close()));
@@ -22,6 +31,7 @@ afterAll(async () => {
 	await bed?.close();
 });
 
+const TRIGGER_TYPE = 'n8n-nodes-workplace.workplaceTrigger';
 const GID = '64b7f0a1c2d3e4f5a6b7d001';
 const source = (uid: string) => ({ type: 'group', uid, gid: GID });
 const postback = (data: string, text?: string): IDataObject => ({
@@ -35,10 +45,11 @@ const message: IDataObject = {
 	type: 'message',
 	replyToken: 'rt-msg',
 	source: source('64b7f0a1c2d3e4f5a6b7c803'),
-	timestamp: 1718000000100,
-	message: { id: 'msg-1', type: 'text', groupId: GID, topicId: 'topic-9', text: 'Is the API down?' },
+	timestamp: '2024-06-10T06:13:20.100Z',
+	message: { id: 'msg-1', type: 'text', groupId: GID, topicId: 'topic-9', text: 'ระบบล่มไหม? Is the API down?' },
 };
-const join: IDataObject = { type: 'join', replyToken: 'rt-join', source: source('64b7f0a1c2d3e4f5a6b7c800'), timestamp: 1718000000200 };
+// The old pages' join: source.userId, epoch seconds.
+const join: IDataObject = { type: 'join', replyToken: 'rt-join', source: { type: 'direct_chat', userId: '64b7f0a1c2d3e4f5a6b7c800' }, timestamp: 1718000000 };
 const unknown: IDataObject = { type: 'memberLeft', source: source('64b7f0a1c2d3e4f5a6b7c806'), timestamp: 1718000000300, left: { uid: 'x' } };
 
 function switchOnData(): INodeParameters {
@@ -52,47 +63,126 @@ function switchOnData(): INodeParameters {
 	return { mode: 'rules', rules: { values: [rule('ack'), rule('escalate')] }, options: { fallbackOutput: 'extra' } };
 }
 
-function workflow(trigger: INodeParameters): WorkflowJson {
+const BOT: INodeCredentials = { workplaceBotApi: { id: CREDENTIALS.bot.id, name: CREDENTIALS.bot.name } };
+
+function workflow(trigger: INodeParameters, options: { version?: number; credentials?: INodeCredentials | null } = {}): WorkflowJson {
+	const credentials = options.credentials === undefined ? BOT : options.credentials ?? undefined;
 	return {
 		name: 'trigger test',
 		nodes: [
-			{ id: 'trig', name: 'Workplace Trigger', type: 'n8n-nodes-workplace.workplaceTrigger', typeVersion: 1, position: [0, 0], parameters: trigger, webhookId: 'wh-1' },
+			{
+				id: 'trig',
+				name: 'Workplace Trigger',
+				type: TRIGGER_TYPE,
+				typeVersion: options.version ?? 2,
+				position: [0, 0],
+				parameters: trigger,
+				webhookId: 'wh-1',
+				...(credentials ? { credentials } : {}),
+			},
 			{ id: 'sw', name: 'Switch', type: 'n8n-nodes-base.switch', typeVersion: 3.2, position: [200, 0], parameters: switchOnData() },
 		],
 		connections: { 'Workplace Trigger': { main: [[{ node: 'Switch', type: 'main', index: 0 }]] } },
 	};
 }
 
-async function start(trigger: INodeParameters = {}) {
-	const server = await bed.startWebhook(workflow(trigger), 'Workplace Trigger');
+async function start(trigger: INodeParameters = {}, options: Parameters<typeof workflow>[1] & { activate?: boolean } = {}) {
+	const json = workflow(trigger, options);
+	const server = await bed.startWebhook(json, 'Workplace Trigger', { activate: options.activate });
 	servers.push(server);
-	return server;
+	return Object.assign(server, { json });
 }
 
-async function post(server: WebhookServer, body: unknown, init: { headers?: Record<string, string>; query?: string } = {}) {
-	const res = await fetch(`${server.url}/webhook/wh-1/webhook${init.query ?? ''}`, {
+type Algorithm = 'sha256' | 'sha1';
+const hmac = (algorithm: Algorithm, bytes: Buffer | string, key = clientSecret) => createHmac(algorithm, key).update(bytes).digest();
+/** What the service sends: base64 of HMAC-SHA256 over the bytes, keyed with the client secret. */
+const sign = (bytes: Buffer | string, key?: string) => hmac('sha256', bytes, key).toString('base64');
+
+interface Call {
+	/** The exact bytes sent; default: the compact JSON of the body, as the service's axios sends it. */
+	raw?: Buffer | string;
+	/** X-Eko-Signature; default: sign(raw). `null` sends none. */
+	signature?: string | null;
+	headers?: Record<string, string>;
+}
+
+async function post(server: WebhookServer, body: unknown, call: Call = {}) {
+	const raw = call.raw ?? JSON.stringify(body);
+	const signature = call.signature === undefined ? sign(raw) : call.signature;
+	const res = await fetch(`${server.url}/webhook/wh-1/webhook`, {
 		method: 'POST',
-		headers: { 'content-type': 'application/json', ...init.headers },
-		body: typeof body === 'string' ? body : JSON.stringify(body),
+		headers: {
+			// As the service's sender writes it (messaging.md §6).
+			'content-type': 'application/json;charset=utf-8',
+			...(signature === null ? {} : { 'x-eko-signature': signature }),
+			...call.headers,
+		},
+		body: raw,
 	});
 	const text = await res.text();
 	await server.settled();
 	return { status: res.status, body: text ? (JSON.parse(text) as IDataObject) : undefined };
 }
 
+/** Version 2's item for an event (see events.ts), as the tests expect it field by field. */
+function item(event: IDataObject, fields: IDataObject): IDataObject {
+	return {
+		type: event.type,
+		replyToken: event.replyToken ?? null,
+		userId: null,
+		username: null,
+		sourceType: null,
+		groupId: null,
+		topicId: null,
+		messageId: null,
+		messageType: null,
+		text: null,
+		data: null,
+		postbackText: null,
+		timestamp: null,
+		timestampMs: null,
+		verified: true,
+		event,
+		...fields,
+	};
+}
+
 describe('Workplace Trigger', () => {
-	it('answers 200 and emits one item per event of a batch of 3', async () => {
+	it('answers 200 to a signed batch of 3 and emits one normalised item per event, the event kept whole', async () => {
 		const server = await start();
 		const res = await post(server, { events: [postback('ack', 'Acknowledged'), message, join] });
 		expect(res).toEqual({ status: 200, body: { received: 3, accepted: 3 } });
 		expect(server.executions).toHaveLength(1);
 		const [run] = server.executions;
 		expect(run.status).toBe('success');
-		const items = run.json('Workplace Trigger');
-		expect(items.map((i) => i.type)).toEqual(['postback', 'message', 'join']);
-		expect(items[0]).toEqual({ ...postback('ack', 'Acknowledged'), data: 'ack', postbackText: 'Acknowledged' });
-		expect(items[1]).toEqual(message);
-		expect(items[2]).toEqual(join);
+		expect(run.json('Workplace Trigger')).toEqual([
+			item(postback('ack', 'Acknowledged'), {
+				userId: '64b7f0a1c2d3e4f5a6b7c801',
+				sourceType: 'group',
+				groupId: GID,
+				data: 'ack',
+				postbackText: 'Acknowledged',
+				timestamp: '2024-06-10T06:13:20.000Z',
+				timestampMs: 1718000000000,
+			}),
+			item(message, {
+				userId: '64b7f0a1c2d3e4f5a6b7c803',
+				sourceType: 'group',
+				groupId: GID,
+				topicId: 'topic-9',
+				messageId: 'msg-1',
+				messageType: 'text',
+				text: 'ระบบล่มไหม? Is the API down?',
+				timestamp: '2024-06-10T06:13:20.100Z',
+				timestampMs: 1718000000100,
+			}),
+			item(join, {
+				userId: '64b7f0a1c2d3e4f5a6b7c800',
+				sourceType: 'direct_chat',
+				timestamp: '2024-06-10T06:13:20.000Z',
+				timestampMs: 1718000000000,
+			}),
+		]);
 	});
 
 	it('exposes the postback data at the top level, so a Switch node routes on it', async () => {
@@ -117,10 +207,12 @@ describe('Workplace Trigger', () => {
 		expect(server.executions[0].json('Workplace Trigger').map((i) => i.type)).toEqual(['message', 'join']);
 	});
 
-	it('passes an unknown event type with all events, its type kept', async () => {
+	it('passes an unknown event type with all events, its type and its fields kept', async () => {
 		const server = await start({ events: ['*'] });
 		await post(server, { events: [unknown] });
-		expect(server.executions[0].json('Workplace Trigger')).toEqual([unknown]);
+		expect(server.executions[0].json('Workplace Trigger')).toEqual([
+			item(unknown, { userId: '64b7f0a1c2d3e4f5a6b7c806', sourceType: 'group', groupId: GID, timestamp: '2024-06-10T06:13:20.300Z', timestampMs: 1718000000300 }),
+		]);
 	});
 
 	it('answers 200 and starts nothing when no event passes the filter, or the batch is empty', async () => {
@@ -130,47 +222,216 @@ describe('Workplace Trigger', () => {
 		expect(server.executions).toHaveLength(0);
 	});
 
-	it('answers 400 to a body without an events array, and starts nothing', async () => {
+	it('answers 400 to a signed body without an events array, and starts nothing', async () => {
 		const server = await start();
 		expect((await post(server, { event: postback('ack') })).status).toBe(400);
 		expect((await post(server, [postback('ack')])).status).toBe(400);
 		expect(server.executions).toHaveLength(0);
 	});
 
-	describe('shared secret', () => {
-		const SECRET = 'whsec-7f3a9c2e1b';
+	describe('signature', () => {
+		const body = { events: [postback('ack', 'Acknowledged'), message] };
+		const compact = JSON.stringify(body);
+		// The same JSON as a proxy might re-indent it: only JSON.stringify(req.body) is compact again.
+		const pretty = JSON.stringify(body, null, 2);
 
-		it('accepts the right secret in the header', async () => {
-			const server = await start({ authentication: 'header', secretHeader: 'X-Webhook-Secret', secret: SECRET });
-			const res = await post(server, { events: [postback('ack'), message, join] }, { headers: { 'x-webhook-secret': SECRET } });
-			expect(res.status).toBe(200);
-			expect(server.executions[0].json('Workplace Trigger')).toHaveLength(3);
+		it.each<[string, () => Call]>([
+			['base64 HMAC-SHA256 of the raw bytes (the service)', () => ({ signature: sign(compact) })],
+			['hex HMAC-SHA256 of the raw bytes', () => ({ signature: hmac('sha256', compact).toString('hex') })],
+			['hex in upper case', () => ({ signature: hmac('sha256', compact).toString('hex').toUpperCase() })],
+			['a sha256= prefix and spaces', () => ({ signature: ` sha256=${sign(compact)} ` })],
+			['HMAC-SHA256 of the compact re-serialisation of a re-indented body', () => ({ raw: pretty, signature: sign(compact) })],
+			['hex HMAC-SHA256 of the re-serialisation', () => ({ raw: pretty, signature: hmac('sha256', compact).toString('hex') })],
+			['HMAC-SHA1, hex, sha1= prefix', () => ({ signature: `sha1=${hmac('sha1', compact).toString('hex')}` })],
+			['HMAC-SHA1, base64, of the re-serialisation', () => ({ raw: pretty, signature: hmac('sha1', compact).toString('base64') })],
+			['a gzipped delivery, signed over the JSON it carries', () => ({ raw: gzipSync(compact), signature: sign(compact), headers: { 'content-encoding': 'gzip' } })],
+			['content type without charset', () => ({ headers: { 'content-type': 'application/json' } })],
+		])('accepts %s and starts an execution', async (_label, call) => {
+			const server = await start();
+			const res = await post(server, body, call());
+			expect(res).toEqual({ status: 200, body: { received: 2, accepted: 2 } });
+			expect(server.executions).toHaveLength(1);
+			expect(server.executions[0].json('Workplace Trigger').map((i) => [i.replyToken, i.verified])).toEqual([
+				['rt-ack', true],
+				['rt-msg', true],
+			]);
 		});
 
-		it.each([
-			['a wrong secret', { 'x-webhook-secret': 'whsec-7f3a9c2e1c' }],
-			['a secret of another length', { 'x-webhook-secret': 'whsec' }],
-			['no secret', {}],
-			['the secret in another header', { authorization: SECRET }],
-		])('answers 401 to %s and emits no items', async (_label, headers) => {
-			const server = await start({ authentication: 'header', secretHeader: 'X-Webhook-Secret', secret: SECRET });
-			const res = await post(server, { events: [postback('ack'), message, join] }, { headers });
-			expect(res).toEqual({ status: 401, body: { message: 'Authorization is required' } });
+		const tampered = JSON.stringify({ events: [postback('escalate', 'Acknowledged'), message] });
+		it.each<[string, () => Call, string]>([
+			['no signature', () => ({ signature: null }), 'Missing X-Eko-Signature'],
+			['an empty signature', () => ({ signature: '' }), 'Missing X-Eko-Signature'],
+			['a prefix alone', () => ({ signature: 'sha256=' }), 'Missing X-Eko-Signature'],
+			['a signature made with another secret', () => ({ signature: sign(compact, `${clientSecret}x`) }), 'Invalid X-Eko-Signature'],
+			['a tampered body under the original signature', () => ({ raw: tampered, signature: sign(compact) }), 'Invalid X-Eko-Signature'],
+			['a signature of another body', () => ({ signature: sign(tampered) }), 'Invalid X-Eko-Signature'],
+			['a plain SHA-256 of the body, no key', () => ({ signature: createHash('sha256').update(compact).digest('base64') }), 'Invalid X-Eko-Signature'],
+			['the client secret itself as the signature', () => ({ signature: clientSecret }), 'Invalid X-Eko-Signature'],
+			['the signature in another header', () => ({ signature: null, headers: { 'x-signature': sign(compact) } }), 'Missing X-Eko-Signature'],
+			['the old shared-secret header', () => ({ signature: null, headers: { 'x-webhook-secret': 'whsec-7f3a9c2e1b' } }), 'Missing X-Eko-Signature'],
+		])('answers 401 to %s, starts nothing and logs nothing of the body', async (_label, call, said) => {
+			const server = await start();
+			capturedLogs.length = 0;
+			const res = await post(server, body, call());
+			expect(res).toEqual({ status: 401, body: { message: said } });
 			expect(server.executions).toHaveLength(0);
 			expect(server.calls[0].result).toEqual({ noWebhookResponse: true });
+			// The refusal is logged, by reason only.
+			expect(capturedLogs.map((l) => l.message)).toContainEqual(expect.stringMatching(/refused a call: signature (missing|mismatch)$/));
+			const logged = JSON.stringify(capturedLogs);
+			for (const piece of ['rt-ack', 'rt-escalate', 'Acknowledged', 'Is the API down', clientSecret]) expect(logged).not.toContain(piece);
 		});
 
-		it('accepts the right secret as a query parameter and refuses a wrong one', async () => {
-			const server = await start({ authentication: 'query', secretQuery: 'token', secret: SECRET });
-			expect((await post(server, { events: [join] }, { query: `?token=${SECRET}` })).status).toBe(200);
-			expect((await post(server, { events: [join] }, { query: '?token=wrong' })).status).toBe(401);
-			expect((await post(server, { events: [join] }, { query: `?secret=${SECRET}` })).status).toBe(401);
+		it('checks the bytes n8n read even for a content type it does not parse (version 2)', async () => {
+			const server = await start();
+			const headers = { 'content-type': 'application/octet-stream' };
+			// Signed right: the signature holds, and the unparsed body is no events array.
+			expect((await post(server, body, { headers })).status).toBe(400);
+			expect((await post(server, body, { headers, signature: sign(tampered) })).status).toBe(401);
+			expect(server.executions).toHaveLength(0);
+		});
+
+		it('uses the credential\'s Webhook Secret instead of the client secret when it is set', async () => {
+			const webhookSecret = 'whsec-bot-0b6c2d5e9f';
+			bed.credentialsHelper.set({
+				type: 'workplaceBotApi',
+				id: 'cred-bot-whsec',
+				name: 'Workplace Bot (webhook secret)',
+				data: { ...botCredentialData(bed.emulator), webhookSecret },
+			});
+			const server = await start({}, { credentials: { workplaceBotApi: { id: 'cred-bot-whsec', name: 'Workplace Bot (webhook secret)' } } });
+			expect((await post(server, body, { signature: sign(compact, webhookSecret) })).status).toBe(200);
+			expect((await post(server, body, { signature: sign(compact) })).status).toBe(401);
 			expect(server.executions).toHaveLength(1);
+			assertNoSecrets([server.executions[0].run.data, capturedLogs, server.json], [webhookSecret, ...bed.secrets]);
 		});
 
-		it('lets nobody in while the configured secret is empty', async () => {
-			const server = await start({ authentication: 'header', secretHeader: 'X-Webhook-Secret', secret: '' });
-			expect((await post(server, { events: [join] }, { headers: { 'x-webhook-secret': '' } })).status).toBe(401);
+		it('puts no secret in the output, the errors, the logs, or the saved workflow\'s node parameters', async () => {
+			const server = await start();
+			capturedLogs.length = 0;
+			expect((await post(server, body)).status).toBe(200);
+			expect((await post(server, body, { signature: sign(compact, 'not-the-secret') })).status).toBe(401);
+			const [run] = server.executions;
+			assertNoSecrets([run.run.data, server.calls, capturedLogs], bed.secrets);
+			// The node as n8n saves it: its parameters, defaults filled in, hold no secret;
+			// the credential is a reference (id and name) only.
+			const node = server.json.nodes[0];
+			expect(node.parameters).toEqual({ notice: '', events: ['*'], verifySignature: true });
+			assertNoSecrets(server.json, bed.secrets);
+			// No parameter of either version can hold one.
+			const trigger = bed.nodeType(TRIGGER_TYPE, 2);
+			for (const version of [1, 2]) {
+				for (const property of bed.nodeType(TRIGGER_TYPE, version).description.properties) {
+					expect(property.typeOptions?.password).toBeUndefined();
+					expect(property.name).not.toMatch(/secret|password|token/i);
+				}
+			}
+			expect(trigger.description.credentials).toEqual([expect.objectContaining({ name: 'workplaceBotApi', required: true })]);
+		});
+	});
+
+	describe('the emulator playing a user (POST /__emulator/events)', () => {
+		async function play(request: IDataObject) {
+			const res = await fetch(`${bed.emulator.url}/__emulator/events`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify(request),
+			});
+			expect(res.status).toBe(200);
+			return (await res.json()) as IDataObject & { status: number; replyToken: string };
+		}
+
+		it('delivers signed message, postback and join events that start executions; wrong and missing signatures start nothing', async () => {
+			const server = await start();
+			const url = `${server.url}/webhook/wh-1/webhook`;
+			const said = await play({ url, type: 'message', text: 'Is the API down?', sourceStyle: 'gw' });
+			const tapped = await play({ url, type: 'postback', data: 'escalate' });
+			const joined = await play({ url, type: 'join' });
+			const wrong = await play({ url, type: 'postback', data: 'ack', signature: 'wrong' });
+			const unsigned = await play({ url, type: 'postback', data: 'ack', signature: 'none' });
+			await server.settled();
+			expect([said, tapped, joined, wrong, unsigned].map((d) => d.status)).toEqual([200, 200, 200, 401, 401]);
+
+			// One execution per delivery; ordered as played (each may finish in any order).
+			const order = ['message', 'postback', 'join'];
+			const runs = [...server.executions].sort(
+				(x, y) => order.indexOf(String(x.json('Workplace Trigger')[0].type)) - order.indexOf(String(y.json('Workplace Trigger')[0].type)),
+			);
+			const items = runs.map((e) => e.json('Workplace Trigger')[0]);
+			expect(items.map((i) => [i.type, i.replyToken, i.verified])).toEqual([
+				['message', said.replyToken, true],
+				['postback', tapped.replyToken, true],
+				['join', joined.replyToken, true],
+			]);
+			// The old pages' source (userId, username) and the new pages' (uid) read alike.
+			expect(items.map((i) => i.userId)).toEqual([expect.any(String), expect.any(String), expect.any(String)]);
+			expect(items[0]).toMatchObject({ text: 'Is the API down?', messageType: 'text', username: expect.any(String), timestamp: expect.any(String) });
+			expect(items[1]).toMatchObject({ data: 'escalate' });
+			expect(typeof items[2].timestampMs).toBe('number');
+			expect(runs[1].json('Switch', 1).map((i) => i.replyToken)).toEqual([tapped.replyToken]);
+		});
+	});
+
+	describe('Verify Signature off', () => {
+		it('accepts unsigned and wrongly signed calls, marking each item unverified', async () => {
+			const server = await start({ verifySignature: false });
+			expect((await post(server, { events: [postback('ack')] }, { signature: null })).status).toBe(200);
+			expect((await post(server, { events: [message] }, { signature: 'garbage' })).status).toBe(200);
+			expect(server.executions.map((e) => e.json('Workplace Trigger').map((i) => [i.type, i.verified]))).toEqual([
+				[['postback', false]],
+				[['message', false]],
+			]);
+		});
+
+		it('needs no credential, and the panel shows a warning while it is off', async () => {
+			const server = await start({ verifySignature: false }, { credentials: null });
+			expect((await post(server, { events: [join] }, { signature: null })).status).toBe(200);
+			expect(server.executions).toHaveLength(1);
+
+			const { description } = bed.nodeType(TRIGGER_TYPE, 2);
+			const notice = description.properties.find((p) => p.name === 'unverifiedNotice')!;
+			const [credential] = description.credentials!;
+			const node = (parameters: INodeParameters) => ({ typeVersion: 2, parameters }) as INode;
+			const shown = (p: Parameters<typeof NodeHelpers.displayParameter>[1], parameters: INodeParameters) =>
+				NodeHelpers.displayParameter(parameters, p, node(parameters), description);
+			expect(notice.type).toBe('notice');
+			expect(notice.displayName).toMatch(/anyone who learns this webhook URL can start the workflow/i);
+			expect([shown(notice, { verifySignature: false }), shown(notice, { verifySignature: true })]).toEqual([true, false]);
+			expect([shown(credential, { verifySignature: false }), shown(credential, { verifySignature: true })]).toEqual([false, true]);
+			expect(description.properties.find((p) => p.name === 'verifySignature')?.default).toBe(true);
+		});
+	});
+
+	describe('activation and configuration', () => {
+		it('refuses to activate while verifying without a bot credential', async () => {
+			await expect(start({}, { credentials: null })).rejects.toThrow(/credentials/i);
+		});
+
+		it('answers 500 and starts nothing when the credential is gone after activation', async () => {
+			const server = await start({}, { credentials: null, activate: false });
+			capturedLogs.length = 0;
+			const res = await post(server, { events: [postback('ack')] });
+			expect(res).toEqual({ status: 500, body: { message: expect.stringMatching(/no Workplace Bot API credential/) } });
+			expect(server.executions).toHaveLength(0);
+			expect(JSON.stringify(capturedLogs)).not.toContain('rt-ack');
+		});
+	});
+
+	describe('version 1 (workflows saved before signatures)', () => {
+		it('verifies signatures too, and passes the event\'s own fields as before', async () => {
+			const server = await start({}, { version: 1 });
+			expect((await post(server, { events: [postback('ack', 'Acknowledged'), join] }, { signature: null })).status).toBe(401);
+			expect((await post(server, { events: [postback('ack', 'Acknowledged'), join] })).status).toBe(200);
+			expect(server.executions[0].json('Workplace Trigger')).toEqual([{ ...postback('ack', 'Acknowledged'), data: 'ack', postbackText: 'Acknowledged' }, join]);
+			expect(server.executions[0].json('Switch', 0).map((i) => i.replyToken)).toEqual(['rt-ack']);
+		});
+
+		it('drops the old shared-secret parameters when loaded, and the old secret opens nothing', async () => {
+			const old = { authentication: 'header', secretHeader: 'X-Webhook-Secret', secret: 'whsec-7f3a9c2e1b' };
+			const server = await start(old, { version: 1 });
+			expect(server.json.nodes[0].parameters).toEqual({ notice: '', events: ['*'], verifySignature: true });
+			const res = await post(server, { events: [join] }, { signature: null, headers: { 'x-webhook-secret': old.secret } });
+			expect(res.status).toBe(401);
 			expect(server.executions).toHaveLength(0);
 		});
 	});

@@ -93,6 +93,21 @@ function overHundredMegabytes(): Readable {
 	);
 }
 
+/** Text ids refused before any request, whatever field they are in. */
+const PATH_UNSAFE: Array<[string, string]> = [
+	['a slash', 'g1/admin'],
+	['a parent step', '../admin'],
+	['a backslash', 'g1\\..\\admin'],
+	['a question mark', 'g1?x=1'],
+	['a hash', 'g1#top'],
+	['a pre-encoded slash', '..%2Fadmin'],
+	['a percent-encoded dot pair', '%2e%2e'],
+	['a space inside', 'g 1'],
+	['a tab inside', 'g\t1'],
+	['a NUL', 'g\u00001'],
+	['only dots', '...'],
+];
+
 const ROWS: Row[] = [
 	// Knowledge Base
 	{ label: 'KB create: missing name', parameters: kbCreate({ name: v }), value: '', field: 'Name' },
@@ -161,6 +176,12 @@ const ROWS: Row[] = [
 	{ label: 'user find: blank username', parameters: user('findByUsername', { username: v }), value: ' ', field: 'Username' },
 	{ label: 'user in group: blank user id', parameters: user('getInfoInGroup', { groupId: 'g1', userId: v }), value: '', field: 'User ID' },
 	{ label: 'user in group: group id not text', parameters: user('getInfoInGroup', { groupId: v, userId: 'u1' }), value: { id: 'g1' }, field: 'Group ID' },
+	// Text ids that go into a URL path: the one rule (pathSafeIdProblem) for every field
+	...PATH_UNSAFE.flatMap(([what, value]): Row[] => [
+		{ label: `group topic: group id with ${what}`, parameters: groupTopic({ groupId: v }), value, field: 'Group ID' },
+		{ label: `user in group: group id with ${what}`, parameters: user('getInfoInGroup', { groupId: v, userId: 'u1' }), value, field: 'Group ID' },
+		{ label: `user in group: user id with ${what}`, parameters: user('getInfoInGroup', { groupId: 'g1', userId: v }), value, field: 'User ID' },
+	]),
 	// Message Action (built locally)
 	{ label: 'action: label over 20 characters', parameters: action({ type: 'message', usedIn: 'button', label: v, text: 't' }), value: 'x'.repeat(21), field: 'Label' },
 	{ label: 'action: label not text', parameters: action({ type: 'message', usedIn: 'button', label: v, text: 't' }), value: 42, field: 'Label' },
@@ -197,11 +218,11 @@ describe('bad-input matrix', () => {
 	});
 
 	it.each([
-		['a group id with /', 'g1/../admin'],
-		['a group id with ?', 'g1?x=1'],
-		['a group id with #', 'g1#top'],
-		['a group id with ..%2F', '..%2Fadmin'],
-	])('a service id the service must judge (%s) stays inside its one path segment', async (_label, id) => {
+		['letters, digits and - _ . ~', 'g-1_a.b~c'],
+		['inner dots', 'a..b'],
+		['Thai letters', 'ทีมขาย'],
+		['an address-like id', 'team:ops@example.com'],
+	])('a path-safe text id (%s) is sent percent-encoded as one path segment', async (_label, id) => {
 		const run = await bed.runNode(user('getInfoInGroup', { groupId: v, userId: 'u1' }), { items: [{ json: { v: id } }], continueOnFail: true });
 		expect(run.items).toHaveLength(1);
 		const sent = bed.emulator.log.filter((e) => e.path !== '/oauth/token');

@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 
 import type { INodeParameters } from 'n8n-workflow';
 
+import { SEED_GROUP_IDS, SEED_USER_IDS } from '../../emulator/botSeed';
 import { Testbed, assertNoSecrets, capturedLogs, emulatorCredential } from '../harness/testbed';
 
 let bed: Testbed;
@@ -93,7 +94,9 @@ describe('faults on one request', () => {
 	it('Retry-After beyond Max Wait fails the item at once, saying when to retry', async () => {
 		inject({ method: 'GET', path: '/api/v1/knowledge/1', action: { kind: 'status', status: 429, retryAfter: 120 } });
 		const read = await run(kbGet(1, { maxWaitSeconds: 2 }));
-		expect(read.error?.message).toMatch(/rate limiting requests; retry in 120 s \(at \d{4}-\d\d-\d\dT/);
+		expect(read.error?.message).toMatch(
+			/^Get a knowledge base \(item 0\): the service asked to wait 120 s, until \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ; that is longer than Max Wait \(2 s\), so the node stopped instead of waiting$/,
+		);
 		expect(read.error?.httpCode).toBe('429');
 		expect(requests('GET', '/api/v1/knowledge/1')).toHaveLength(1);
 	});
@@ -108,6 +111,7 @@ describe('faults on one request', () => {
 		inject({ method: 'GET', path: '/api/v1/knowledge/1', times: 3, action: { kind: 'status', status: 503 } });
 		const bounded = await run(kbGet(1, { ...FAST, maxAttempts: 2 }));
 		expect(bounded.error?.httpCode).toBe('503');
+		expect(bounded.error?.message).toMatch(/^Get a knowledge base \(item 0\): gave up after 2 attempts over \d+(\.\d)? s; the last answer was 503/);
 		expect(requests('GET', '/api/v1/knowledge/1')).toHaveLength(2);
 		bed.emulator.faults.clear();
 	});
@@ -144,14 +148,15 @@ describe('faults on one request', () => {
 		bed.emulator.clearLog();
 		inject({ method: 'GET', path: '/api/v1/knowledge/1', times: 2, action: { kind: 'stall', ms: 3000 } });
 		const stalled = await run(kbGet(1, { ...FAST, timeoutSeconds: 1, maxAttempts: 2 }));
-		expect(stalled.error?.message).toMatch(/did not answer in time/);
-		expect(stalled.error?.description).toMatch(/after 2 attempts/);
+		expect(stalled.error?.message).toMatch(/^Get a knowledge base \(item 0\): gave up after 2 attempts over \d+(\.\d)? s; the last attempt failed: the service did not answer in time/);
 	});
 
 	it('malformed JSON in a 2xx answer fails the item instead of passing text on', async () => {
 		inject({ method: 'GET', path: '/api/v1/knowledge/1', action: { kind: 'malformedJson' } });
 		const read = await run(kbGet(1));
-		expect(read.error?.message).toMatch(/could not be read/);
+		expect(read.error?.message).toBe(
+			'Get a knowledge base (item 0): the service answered 200 (application/json; charset=utf-8) with a body that is not valid JSON, where a JSON answer was expected; it was a read, so nothing was changed',
+		);
 		expect(read.json).toHaveLength(0);
 	});
 
@@ -209,11 +214,14 @@ describe('faults on one request', () => {
 		try {
 			inject({ method: 'GET', path: '/api/v1/knowledge/1', action: { kind: 'redirect', status: 307, location: `${otherUrl}/steal` } });
 			const read = await run(kbGet(1));
-			expect(read.error?.message).toMatch(/redirected the request to http:\/\/127\.0\.0\.1:\d+\/steal; redirects are not followed/);
+			expect(read.error?.message).toMatch(
+				/^Get a knowledge base \(item 0\): the service answered with a redirect \(307\) to another address, http:\/\/127\.0\.0\.1:\d+; the node does not follow redirects/,
+			);
+			expect(read.error?.message).not.toMatch(/steal/);
 
 			inject({ method: 'POST', path: '/api/v1/task-projects/tasks', action: { kind: 'redirect', status: 308, location: `${otherUrl}/steal` } });
 			const create = await run(taskCreate());
-			expect(create.error?.message).toMatch(/redirects are not followed/);
+			expect(create.error?.message).toMatch(/^Create a task \(item 0\): the service answered with a redirect \(308\) to another address/);
 
 			bed.emulator.expireBotTokens();
 			inject({ method: 'POST', path: '/oauth/token', action: { kind: 'redirect', status: 307, location: `${otherUrl}/oauth/token` } });
@@ -340,6 +348,285 @@ describe('100 items, 10 injected faults, Continue On Fail', () => {
 		console.log(
 			`fault suite: faults injected ${plan.length}, items processed ${result.items.length}, items lost ${lost}, duplicates ${duplicates}, secrets found ${secretsFound}` +
 				` (whole suite: ${faultsInjected} faults injected)`,
+		);
+	});
+});
+
+describe('messages that say what happened (each names the operation and the item)', () => {
+	const inAWhile = (seconds: number) => new Date(Math.ceil(Date.now() / 1000) * 1000 + seconds * 1000).toUTCString();
+
+	it('429 with Retry-After as an HTTP date beyond Max Wait: until when, in seconds and as a date, and that the node stopped', async () => {
+		const until = inAWhile(300);
+		inject({ method: 'GET', path: '/api/v1/knowledge/1', action: { kind: 'status', status: 429, retryAfter: until } });
+		const read = await run(kbGet(1, { maxWaitSeconds: 2 }), { items: [{ json: {} }, { json: {} }], continueOnFail: true });
+		const message = String(read.json[0].error);
+		const m = /^Get a knowledge base \(item 0\): the service asked to wait (\d+) s, until (\S+Z); that is longer than Max Wait \(2 s\), so the node stopped instead of waiting$/.exec(message);
+		expect(m).not.toBeNull();
+		expect(Number(m![1])).toBeGreaterThan(290);
+		// The date is on a whole second up to 1 s beyond 300 s from now.
+		expect(Number(m![1])).toBeLessThanOrEqual(301);
+		expect(Date.parse(m![2])).toBe(Date.parse(until));
+		expect(read.json[0].httpCode).toBe('429');
+		expect(String(read.json[0].description)).toContain(`after ${m![2]}`);
+		// Once refused, that request was not sent again; item 1 went on.
+		expect(read.json[1]).toMatchObject({ id: 1 });
+		expect(requests('GET', '/api/v1/knowledge/1').map((e) => e.status)).toEqual([429, 200]);
+	});
+
+	it('retries exhausted on 5xx: attempts, seconds, the last status and the service\'s message', async () => {
+		inject({ method: 'GET', path: '/api/v1/knowledge/2', times: 3, action: { kind: 'status', status: 503, body: { message: 'Down for maintenance' } } });
+		const read = await run(kbGet(2, { ...FAST, maxAttempts: 3 }));
+		expect(read.error?.message).toMatch(
+			/^Get a knowledge base \(item 0\): gave up after 3 attempts over \d+(\.\d)? s; the last answer was 503 \(the service said: Down for maintenance\)$/,
+		);
+		expect(read.error?.httpCode).toBe('503');
+		expect(requests('GET', '/api/v1/knowledge/2')).toHaveLength(3);
+	});
+
+	it('retries exhausted on 429 and on broken connections say so too', async () => {
+		inject({ method: 'GET', path: '/api/v1/knowledge/1', times: 2, action: { kind: 'status', status: 429, retryAfter: 0 } });
+		const limited = await run(kbGet(1, { ...FAST, maxAttempts: 2 }));
+		expect(limited.error?.message).toMatch(/^Get a knowledge base \(item 0\): gave up after 2 attempts over \d+(\.\d)? s; the last answer was 429/);
+
+		inject({ method: 'GET', path: '/api/v1/knowledge/3', times: 2, action: { kind: 'reset' } });
+		const reset = await run(kbGet(3, { ...FAST, maxAttempts: 2 }));
+		expect(reset.error?.message).toMatch(
+			/^Get a knowledge base \(item 0\): gave up after 2 attempts over \d+(\.\d)? s; the last attempt failed: the connection to the service was reset$/,
+		);
+	});
+
+	it('a refused redirect: another address, scheme and host only, not followed with credentials, not a service error', async () => {
+		inject({ method: 'GET', path: '/api/v1/knowledge/1', action: { kind: 'redirect', status: 301, location: 'https://moved.example:8443/api/v1/knowledge/1?token=abc#x' } });
+		const read = await run(kbGet(1), { continueOnFail: true });
+		const message = String(read.json[0].error);
+		expect(message).toBe(
+			'Get a knowledge base (item 0): the service answered with a redirect (301) to another address, https://moved.example:8443; ' +
+				'the node does not follow redirects, so the credentials are sent only to the Base URL. This is not an error of the service',
+		);
+		expect(String(read.json[0].description)).toMatch(/Base URL/);
+		expect(read.json[0].httpCode).toBeUndefined();
+	});
+
+	it('a 2xx whose body is not JSON: what was expected, status and content type, and whether anything changed', async () => {
+		inject({ method: 'GET', path: '/api/v1/knowledge/1', action: { kind: 'status', status: 200, body: '<html><body>Sign in</body></html>', headers: { 'content-type': 'text/html' } } });
+		const read = await run(kbGet(1));
+		expect(read.error?.message).toBe(
+			'Get a knowledge base (item 0): the service answered 200 (text/html) with a body that is not JSON, where a JSON answer was expected; it was a read, so nothing was changed',
+		);
+
+		const before = tasksCreated();
+		inject({ method: 'POST', path: '/api/v1/task-projects/tasks', phase: 'after', action: { kind: 'malformedJson' } });
+		const create = await run(taskCreate('Malformed answer'));
+		expect(create.error?.message).toMatch(
+			/^Create a task \(item 0\): the service answered 200 \(application\/json; charset=utf-8\) with a body that is not valid JSON, where a JSON answer was expected; the task may have been created even so/,
+		);
+		expect(tasksCreated()).toBe(before + 1);
+		expect(requests('POST', '/api/v1/task-projects/tasks')).toHaveLength(1);
+	});
+});
+
+describe('one token request at a time', () => {
+	const users = [SEED_USER_IDS.somchai, SEED_USER_IDS.nattaya, SEED_USER_IDS.pimchanok];
+	const info = (parallel: number): INodeParameters => ({
+		resource: 'user',
+		operation: 'getInfoInGroup',
+		groupId: SEED_GROUP_IDS.incidentRoom,
+		userId: '={{ $json.uid }}',
+		requestsInParallel: parallel,
+		retryOptions: FAST,
+	});
+	const bearer = (e: { headers: Record<string, unknown> }) => String(e.headers.authorization ?? '').replace(/^Bearer /, '');
+
+	it('Requests in Parallel 8: a 401 on several items at once makes exactly one token request; all use the new token', async () => {
+		const items = Array.from({ length: 24 }, (_, n) => ({ json: { uid: users[n % users.length] } }));
+		const warm = await run(info(1), { items: items.slice(0, 1) });
+		expect(warm.error).toBeUndefined();
+		const tokenRequests = () => requests('POST', '/oauth/token').length;
+		const before = tokenRequests();
+		const oldToken = bearer(bed.emulator.log.filter((e) => e.path.startsWith('/bot/')).at(-1)!);
+
+		// Item 0 runs first; the eight requests sent together next are refused as an expired token is.
+		bed.emulator.clearLog();
+		inject({ method: 'GET', path: /^\/bot\/v2\/groups\//, skip: 1, times: 8, action: { kind: 'status', status: 401, body: { code: 'invalid_token', message: 'Access token expired' } } });
+		const result = await run(info(8), { items });
+		expect(result.error).toBeUndefined();
+		expect(result.json.map((u) => u._id)).toEqual(items.map((i) => i.json.uid));
+		expect(tokenRequests()).toBe(1);
+		expect(before).toBeGreaterThanOrEqual(1);
+
+		const sent = bed.emulator.log.filter((e) => e.path.startsWith('/bot/v2/'));
+		const refused = sent.filter((e) => e.status === 401);
+		expect(refused).toHaveLength(8);
+		// Every answered request after the token request carries the one new token.
+		const tokenAt = bed.emulator.log.findIndex((e) => e.path === '/oauth/token');
+		const after = bed.emulator.log.slice(tokenAt + 1).filter((e) => e.path.startsWith('/bot/v2/'));
+		expect(after.length).toBeGreaterThanOrEqual(items.length - 1);
+		const newTokens = new Set(after.map(bearer));
+		expect(newTokens.size).toBe(1);
+		expect(newTokens.has(oldToken)).toBe(false);
+		expect(after.every((e) => e.status === 200)).toBe(true);
+	});
+});
+
+describe('100-item runs: each fault alone and all mixed, at Requests in Parallel 1 and 8', () => {
+	const GROUP = SEED_GROUP_IDS.incidentRoom;
+	const ATTEMPTS = 3;
+	const OPTIONS: INodeParameters = { maxAttempts: ATTEMPTS, maxWaitSeconds: 2, timeoutSeconds: 1 };
+	const pathOf = (uid: string) => `/bot/v2/groups/${GROUP}/users/${uid}/info`;
+	const httpDate = (seconds: number) => new Date(Date.now() + seconds * 1000).toUTCString();
+
+	interface Fault {
+		/** Items it is aimed at (their request paths are their own). */
+		items: number[];
+		rule?: (path: string) => Omit<Parameters<typeof inject>[0], 'path' | 'method'>;
+		/** The id item n sends instead of its own (bad input). */
+		value?: (n: number) => string;
+		/** What the failed item says; undefined: the item recovers. */
+		fails?: RegExp;
+		/** Expire every bot token at the service before the run. */
+		expireTokens?: true;
+	}
+	const FAULTS: Record<string, Fault> = {
+		'429 with an HTTP date beyond Max Wait': {
+			items: [7, 31],
+			rule: () => ({ action: { kind: 'status', status: 429, retryAfter: httpDate(300) } }),
+			fails: /the service asked to wait \d+ s, until \S+Z; that is longer than Max Wait \(2 s\), so the node stopped instead of waiting$/,
+		},
+		'429 once, Retry-After 1': { items: [12], rule: () => ({ action: { kind: 'status', status: 429, retryAfter: 1 } }) },
+		'503 until retries are exhausted': {
+			items: [19, 44],
+			rule: () => ({ times: ATTEMPTS, action: { kind: 'status', status: 503, body: { code: 'unavailable', message: 'Down for maintenance' } } }),
+			fails: /gave up after 3 attempts over \d+(\.\d)? s; the last answer was 503 \(the service said: Down for maintenance\)$/,
+		},
+		'reset until retries are exhausted': {
+			items: [23, 58],
+			rule: () => ({ times: ATTEMPTS, action: { kind: 'reset' } }),
+			fails: /gave up after 3 attempts over \d+(\.\d)? s; the last attempt failed: the connection to the service was reset$/,
+		},
+		'redirect to another address': {
+			items: [37, 71],
+			rule: () => ({ action: { kind: 'redirect', status: 302, location: 'https://login.example/sso?next=/bot' } }),
+			fails: /the service answered with a redirect \(302\) to another address, https:\/\/login\.example; the node does not follow redirects/,
+		},
+		'malformed JSON in a 200': {
+			items: [49, 83],
+			rule: () => ({ action: { kind: 'malformedJson' } }),
+			fails: /the service answered 200 \(application\/json; charset=utf-8\) with a body that is not valid JSON, where a JSON answer was expected; it was a read, so nothing was changed$/,
+		},
+		'HTML in a 200': {
+			items: [52, 90],
+			rule: () => ({ action: { kind: 'status', status: 200, body: '<html>Sign in</html>', headers: { 'content-type': 'text/html; charset=utf-8' } } }),
+			fails: /the service answered 200 \(text\/html; charset=utf-8\) with a body that is not JSON/,
+		},
+		'path-unsafe user ids': {
+			items: [5, 66, 99],
+			value: (n) => [`u${n}/../admin`, '..', `u${n}%2F..`][n % 3],
+			fails: /^Invalid "User ID" in item \d+: /,
+		},
+		'expired token': { items: [], expireTokens: true },
+	};
+
+	let uids: string[];
+	beforeEach(() => {
+		const group = bed.emulator.bot.groups.get(GROUP)!;
+		const template = bed.emulator.bot.users.get(SEED_USER_IDS.somchai)!;
+		uids = Array.from({ length: 100 }, (_, n) => `64b7f0a1c2d3e4f5a6b7${String(9000 + n)}`);
+		uids.forEach((uid, n) => {
+			bed.emulator.bot.users.set(uid, { ...template, _id: uid, username: `member.${n}`, firstname: `Member ${n}` });
+			group.members.add(uid);
+		});
+	});
+
+	const totals = { scenarios: 0, items: 0, lost: 0, duplicates: 0, failedAsExpected: 0 };
+
+	async function scenario(names: string[], parallel: number): Promise<void> {
+		const faults = names.map((name) => FAULTS[name]);
+		// A token to start from, so an expiry at the service is met mid-run as a 401.
+		await run({ resource: 'user', operation: 'getInfoInGroup', groupId: GROUP, userId: uids[0] });
+		bed.emulator.clearLog();
+		const values = uids.slice();
+		for (const fault of faults) {
+			for (const n of fault.items) {
+				if (fault.value) values[n] = fault.value(n);
+				if (fault.rule) inject({ method: 'GET', path: pathOf(uids[n]), ...fault.rule(pathOf(uids[n])) });
+			}
+			if (fault.expireTokens) bed.emulator.expireBotTokens();
+		}
+		const items = values.map((uid) => ({ json: { uid } }));
+		const result = await run(
+			{ resource: 'user', operation: 'getInfoInGroup', groupId: GROUP, userId: '={{ $json.uid }}', requestsInParallel: parallel, retryOptions: OPTIONS },
+			{ items, continueOnFail: true },
+		);
+		expect(result.error).toBeUndefined();
+		expect(bed.emulator.faults.pending()).toBe(0);
+
+		const seen = result.items.map((item) => (item.pairedItem as { item: number }).item);
+		const lost = 100 - new Set(seen).size;
+		const duplicates = seen.length - new Set(seen).size;
+		const failing = new Map<number, RegExp>();
+		for (const fault of faults) for (const n of fault.items) if (fault.fails) failing.set(n, fault.fails);
+		result.items.forEach((item, n) => {
+			expect(item.pairedItem).toEqual({ item: n });
+			const expected = failing.get(n);
+			if (expected) {
+				expect(item.json.error).toMatch(expected);
+				// Transport messages name the operation and the item; local checks name the field and the item.
+				expect(item.json.error).toMatch(new RegExp(`(^Get info about a user in a group \\(item ${n}\\): )|(in item ${n}: )`));
+				totals.failedAsExpected++;
+			} else {
+				expect(item.json.error).toBeUndefined();
+				expect(item.json._id).toBe(uids[n]);
+			}
+		});
+		// No item's request went out more often than its attempts allow; refused ids never went out.
+		const own = new Set(values.filter((value, n) => value === uids[n]).map(pathOf));
+		expect(requests('GET', /^\/bot\/v2\//).filter((e) => !own.has(e.path))).toHaveLength(0);
+		for (const path of own) expect(requests('GET', path).length).toBeLessThanOrEqual(ATTEMPTS + 1);
+		const tokenRequests = requests('POST', '/oauth/token').length;
+		expect(tokenRequests).toBe(faults.some((f) => f.expireTokens) ? 1 : 0);
+		expect(lost).toBe(0);
+		expect(duplicates).toBe(0);
+		totals.scenarios++;
+		totals.items += result.items.length;
+		totals.lost += lost;
+		totals.duplicates += duplicates;
+	}
+
+	const alone = Object.keys(FAULTS).flatMap((name) => [1, 8].map((parallel) => [name, parallel] as const));
+	it.each(alone)('%s alone, parallel %i', async (name, parallel) => {
+		await scenario([name], parallel);
+	});
+
+	it.each([1, 8])('all mixed, parallel %i', async (parallel) => {
+		await scenario(Object.keys(FAULTS), parallel);
+	});
+
+	it('Get Many under a page cap of 7, 100 items each listing 23 knowledge bases, parallel 1 and 8: every id once per item', async () => {
+		for (const parallel of [1, 8]) {
+			bed.emulator.reset();
+			bed.credentialsHelper.set(emulatorCredential(bed.emulator, 'knowledgeBase'));
+			bed.emulator.knowledge.addKnowledgeBases(20);
+			bed.emulator.setConfig({ pageCap: 7 });
+			const ids = bed.emulator.knowledge.listBases().map((b) => b.id);
+			const items = Array.from({ length: 100 }, (_, n) => ({ json: { n } }));
+			const result = await run(
+				{ resource: 'knowledgeBase', operation: 'getAll', returnAll: false, limit: 23, requestsInParallel: parallel, retryOptions: OPTIONS },
+				{ items },
+			);
+			expect(result.error).toBeUndefined();
+			expect(result.items).toHaveLength(100 * 23);
+			for (let n = 0; n < 100; n++) {
+				const mine = result.items.filter((i) => (i.pairedItem as { item: number }).item === n).map((i) => i.json.id);
+				expect(mine).toEqual(ids);
+			}
+			// ceil(23 / 7) = 4 requests per item.
+			expect(requests('GET', '/api/v1/knowledge')).toHaveLength(400);
+			totals.scenarios++;
+			totals.items += 100;
+		}
+		expect(secretsFound).toBe(0);
+		console.log(
+			`new-fault suite: scenarios ${totals.scenarios}, items ${totals.items}, failed as expected ${totals.failedAsExpected}, items lost ${totals.lost}, duplicates ${totals.duplicates}, secrets found ${secretsFound}`,
 		);
 	});
 });

@@ -1,44 +1,69 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-/** The knowledge base an operation acts on: picked from a searchable list, or entered as an id. */
-export const knowledgeBaseLocator: INodeProperties = {
+import { POSITIVE_ID_PATTERN } from '../shared/positiveId';
+
+/**
+ * A resource locator for an object with a positive numeric id: picked from a
+ * searchable list, or entered as an id checked by the one positive-id rule.
+ */
+export function positiveIdLocator(options: {
+	displayName: string;
+	name: string;
+	description: string;
+	searchListMethod: string;
+	listPlaceholder: string;
+	idPlaceholder: string;
+	errorMessage: string;
+}): INodeProperties {
+	return {
+		displayName: options.displayName,
+		name: options.name,
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
+		required: true,
+		description: options.description,
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				placeholder: options.listPlaceholder,
+				typeOptions: { searchListMethod: options.searchListMethod, searchable: true },
+			},
+			{
+				displayName: 'ID',
+				name: 'id',
+				type: 'string',
+				placeholder: options.idPlaceholder,
+				validation: [{ type: 'regex', properties: { regex: POSITIVE_ID_PATTERN, errorMessage: options.errorMessage } }],
+			},
+		],
+	};
+}
+
+/** The knowledge base an operation acts on. */
+export const knowledgeBaseLocator = positiveIdLocator({
 	displayName: 'Knowledge Base',
 	name: 'knowledgeId',
-	type: 'resourceLocator',
-	default: { mode: 'list', value: '' },
-	required: true,
 	description: 'The knowledge base, chosen from the list or given by its numeric ID',
-	modes: [
-		{
-			displayName: 'From List',
-			name: 'list',
-			type: 'list',
-			placeholder: 'Select a knowledge base…',
-			typeOptions: {
-				searchListMethod: 'searchKnowledgeBases',
-				searchable: true,
-			},
-		},
-		{
-			displayName: 'ID',
-			name: 'id',
-			type: 'string',
-			placeholder: 'e.g. 12',
-			validation: [
-				{
-					type: 'regex',
-					properties: {
-						regex: '^[1-9][0-9]*$',
-						errorMessage: 'A knowledge base ID is a positive whole number',
-					},
-				},
-			],
-		},
-	],
-};
+	searchListMethod: 'searchKnowledgeBases',
+	listPlaceholder: 'Select a knowledge base…',
+	idPlaceholder: 'e.g. 12',
+	errorMessage: 'A knowledge base ID is a positive whole number',
+});
+
+/** A required text parameter. */
+export function requiredString(displayName: string, name: string, placeholder: string, description: string): INodeProperties {
+	return { displayName, name, type: 'string', default: '', required: true, placeholder, description };
+}
+
+/** An "Options" collection of optional settings. */
+export function optionsCollection(options: INodeProperties[]): INodeProperties {
+	return { displayName: 'Options', name: 'options', type: 'collection', placeholder: 'Add Option', default: {}, options };
+}
 
 /** Return All / Limit, shared by every list operation. */
-export function returnAllOrLimit(noun: string): INodeProperties[] {
+export function returnAllOrLimit(): INodeProperties[] {
 	return [
 		{
 			displayName: 'Return All',
@@ -54,7 +79,7 @@ export function returnAllOrLimit(noun: string): INodeProperties[] {
 			default: 50,
 			typeOptions: { minValue: 1 },
 			displayOptions: { show: { returnAll: [false] } },
-			description: `Max number of ${noun} to return`,
+			description: 'Max number of results to return',
 		},
 	];
 }

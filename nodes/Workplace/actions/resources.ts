@@ -23,9 +23,16 @@ import {
 } from '../transport';
 
 export const RESOURCES: ResourceDefinition[] = [knowledgeBase, knowledgeFile, task, topic, group, groupTopic, user, messageAction];
+const defaultResource = RESOURCES[0].value;
 
-export function findOperation(resource: string, operation: string): OperationDefinition | undefined {
-	return RESOURCES.find((r) => r.value === resource)?.operations.find((o) => o.value === operation);
+/** The operation a node runs, with the resource it belongs to. */
+export function findOperation(
+	resource: string,
+	operation: string,
+): { resource: ResourceDefinition; operation: OperationDefinition } | undefined {
+	const found = RESOURCES.find((r) => r.value === resource);
+	const op = found?.operations.find((o) => o.value === operation);
+	return found && op ? { resource: found, operation: op } : undefined;
 }
 
 /** The Resource selector, each resource's Operation selector, and every operation's fields. */
@@ -37,10 +44,11 @@ export function describeResources(): INodeProperties[] {
 			type: 'options',
 			noDataExpression: true,
 			options: RESOURCES.map((r) => ({ name: r.name, value: r.value, description: r.description })),
-			default: RESOURCES[0].value,
+			default: defaultResource,
 		},
 	];
 	for (const resource of RESOURCES) {
+		const { defaultOperation } = resource;
 		properties.push({
 			displayName: 'Operation',
 			name: 'operation',
@@ -53,7 +61,7 @@ export function describeResources(): INodeProperties[] {
 				action: o.action,
 				description: o.description,
 			})),
-			default: resource.defaultOperation,
+			default: defaultOperation,
 		});
 		for (const operation of resource.operations) {
 			properties.push(
@@ -85,6 +93,9 @@ function requestsInParallel(resources: string[]): INodeProperties {
 }
 
 function retryOptions(resources: string[]): INodeProperties {
+	const { maxAttempts } = DEFAULT_RETRY_POLICY;
+	const maxWaitSeconds = DEFAULT_RETRY_POLICY.maxWaitMs / 1000;
+	const timeoutSeconds = DEFAULT_TIMEOUT_MS / 1000;
 	return {
 		displayName: 'Retry and Timeout',
 		name: RETRY_OPTIONS,
@@ -100,7 +111,7 @@ function retryOptions(resources: string[]): INodeProperties {
 				name: 'maxAttempts',
 				type: 'number',
 				typeOptions: { minValue: 1, maxValue: 10, numberPrecision: 0 },
-				default: DEFAULT_RETRY_POLICY.maxAttempts,
+				default: maxAttempts,
 				description: 'Attempts per request in all, the first included (1 turns retries off)',
 			},
 			{
@@ -108,7 +119,7 @@ function retryOptions(resources: string[]): INodeProperties {
 				name: 'maxWaitSeconds',
 				type: 'number',
 				typeOptions: { minValue: 0, maxValue: 3600 },
-				default: DEFAULT_RETRY_POLICY.maxWaitMs / 1000,
+				default: maxWaitSeconds,
 				description:
 					'Longest wait before a retry; when the service asks to wait longer (Retry-After), the item fails with the time to retry',
 			},
@@ -117,7 +128,7 @@ function retryOptions(resources: string[]): INodeProperties {
 				name: 'timeoutSeconds',
 				type: 'number',
 				typeOptions: { minValue: 1, maxValue: 3600 },
-				default: DEFAULT_TIMEOUT_MS / 1000,
+				default: timeoutSeconds,
 				description: 'How long to wait for the service to answer each attempt',
 			},
 		],

@@ -7,13 +7,14 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { apiRequest, MAX_REQUESTS_IN_PARALLEL, paginate, REQUESTS_IN_PARALLEL } from '../transport';
+import { apiRequest, MAX_REQUESTS_IN_PARALLEL, paginate, read, REQUESTS_IN_PARALLEL } from '../transport';
 import { findOperation } from './resources';
-import type { OperationDefinition } from './types';
+import type { OperationDefinition, ResourceDefinition } from './types';
 import { invalid } from './validation';
 
 async function runOperation(
 	ctx: IExecuteFunctions,
+	resource: ResourceDefinition,
 	operation: OperationDefinition,
 	i: number,
 ): Promise<INodeExecutionData[]> {
@@ -21,7 +22,9 @@ async function runOperation(
 	if (!operation.request) {
 		throw new NodeOperationError(ctx.getNode(), 'This operation neither builds output nor sends a request', { itemIndex: i });
 	}
-	const request = await operation.request.call(ctx, i);
+	// What a POST makes is named after its resource ("the task may have been created"),
+	// and messages that say what happened name the operation as its action reads.
+	const request = { subject: resource.name.toLowerCase(), operation: operation.action, ...(await operation.request.call(ctx, i)) };
 	if (operation.list) {
 		const returnAll = ctx.getNodeParameter('returnAll', i, false) as boolean;
 		let limit: number | undefined;
@@ -33,14 +36,14 @@ async function runOperation(
 		}
 		const filter = operation.list.filter?.call(ctx, i);
 		const rows = await paginate(ctx, request, { pageSize: operation.list.pageSize, limit, filter }, i);
-		const map = operation.list.map ?? ((row: IDataObject) => row);
-		return rows.map((row) => ({ json: map(row) }));
+		const map = operation.list.map;
+		return rows.map((row) => ({ json: map ? map(row) : row }));
 	}
 	const response = await apiRequest(ctx, request, i);
 	if (operation.output) return await operation.output.call(ctx, response, i, request);
 	const body = response.body;
-	if (Array.isArray(body)) return (body as IDataObject[]).map((json) => ({ json }));
-	return [{ json: body && typeof body === 'object' ? (body as IDataObject) : { response: body ?? null } }];
+	if (Array.isArray(body)) return read.list(body).map((json) => ({ json }));
+	return [{ json: read.object(body) ?? { response: body ?? null } }];
 }
 
 /** "Requests in Parallel", read once per run (item 0) and checked before anything is sent. */
@@ -83,6 +86,7 @@ function nodeErrorOf(
  */
 async function runItems(
 	ctx: IExecuteFunctions,
+	resource: ResourceDefinition,
 	operation: OperationDefinition,
 	count: number,
 	parallel: number,
@@ -95,7 +99,7 @@ async function runItems(
 
 	const runOne = async (i: number): Promise<void> => {
 		try {
-			const outputs = await runOperation(ctx, operation, i);
+			const outputs = await runOperation(ctx, resource, operation, i);
 			results[i] = outputs.map((result) => ({ ...result, pairedItem: { item: i } }));
 			succeeded = true;
 		} catch (error) {
@@ -125,13 +129,14 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const items = this.getInputData();
 	const resource = this.getNodeParameter('resource', 0) as string;
 	const operationName = this.getNodeParameter('operation', 0) as string;
-	const operation = findOperation(resource, operationName);
-	if (!operation) {
+	const found = findOperation(resource, operationName);
+	if (!found) {
 		throw new NodeOperationError(this.getNode(), `The operation "${operationName}" of "${resource}" is not supported`);
 	}
+	const { operation } = found;
 	const parallel = operation.request ? requestsInParallel(this) : 1;
 
-	const output = (await runItems(this, operation, items.length, parallel)).flat();
+	const output = (await runItems(this, found.resource, operation, items.length, parallel)).flat();
 	const hints = operation.hints?.call(this, output) ?? [];
 	if (hints.length > 0) this.addExecutionHints(...hints);
 	return [output];

@@ -7,14 +7,17 @@ import type {
 	NodeExecutionHint,
 } from 'n8n-workflow';
 
-import type { ApiRequest, ApiResponse } from '../transport';
+import type { ApiRequest, ResponseTo } from '../transport';
 
 /**
  * One operation, described once as data: what the editor shows, how an item
- * becomes a request (validating locally first), and how the answer becomes
- * output items. The router executes it through the transport.
+ * becomes a request (validating locally first), whether it lists pages, and how
+ * the answer becomes output items. The router executes it through the transport.
+ * `Request` is the request type `request` builds; `output` gets that request
+ * back, and the answer typed for it (a metered stream for `stream: true`).
+ * CONTRIBUTING.md walks through adding one.
  */
-export interface OperationDefinition {
+export interface OperationDefinition<Request extends ApiRequest = ApiRequest> {
 	/** Operation value as stored in workflows. */
 	value: string;
 	name: string;
@@ -24,7 +27,7 @@ export interface OperationDefinition {
 	/** Parameters of this operation; the resource adds the displayOptions. */
 	properties: INodeProperties[];
 	/** Builds the request for item i; throws NodeOperationError before anything is sent. */
-	request?(this: IExecuteFunctions, i: number): ApiRequest | Promise<ApiRequest>;
+	request?(this: IExecuteFunctions, i: number): Request | Promise<Request>;
 	/**
 	 * For local operations, instead of `request`: builds item i's output without
 	 * talking to the service (so such a resource needs no credential).
@@ -41,9 +44,9 @@ export interface OperationDefinition {
 	/** Turns the response into output items; default: the JSON body as one item. `request` is the one request(i) built. */
 	output?(
 		this: IExecuteFunctions,
-		response: ApiResponse,
+		response: ResponseTo<Request>,
 		i: number,
-		request: ApiRequest,
+		request: Request,
 	): INodeExecutionData[] | Promise<INodeExecutionData[]>;
 	/** Rewords a service error of item i in this operation's terms; undefined keeps it as it is. */
 	explainError?(this: IExecuteFunctions, error: NodeApiError, i: number): NodeApiError | undefined;

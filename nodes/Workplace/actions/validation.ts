@@ -2,15 +2,13 @@
  * Local checks of item parameters. Each failure is a NodeOperationError that
  * names the field and the item, thrown before any request is sent.
  */
-import type { IExecuteFunctions, INode } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
 
-/** The one form of every local-check error: `Invalid "<field>" in item <i>: <problem>`. */
-export function invalid(ctx: { getNode(): INode }, i: number, field: string, problem: string): NodeOperationError {
-	return new NodeOperationError(ctx.getNode(), `Invalid "${field}" in item ${i}: ${problem}`, {
-		itemIndex: i,
-	});
-}
+import { invalid } from '../shared/invalid';
+import { pathSafeIdProblem } from '../shared/pathSafeId';
+import { positiveId } from '../shared/positiveId';
+
+export { invalid, pathSafeIdProblem };
 
 function describe(value: unknown): string {
 	if (value === undefined) return 'nothing';
@@ -42,10 +40,9 @@ export function numericId(ctx: IExecuteFunctions, i: number, parameter: string, 
 	const raw = ctx.getNodeParameter(parameter, i, '', { extractValue: true }) as unknown;
 	const text = typeof raw === 'number' ? String(raw) : typeof raw === 'string' ? raw.trim() : undefined;
 	if (text === undefined || text === '') throw invalid(ctx, i, field, 'is required');
-	if (!/^[1-9][0-9]{0,15}$/.test(text)) {
-		throw invalid(ctx, i, field, `must be a positive whole number, got ${describe(raw)}`);
-	}
-	return Number(text);
+	const id = positiveId(text);
+	if (id === undefined) throw invalid(ctx, i, field, `must be a positive whole number, got ${describe(raw)}`);
+	return id;
 }
 
 /** Values of a multi-option parameter, each one of `allowed`, at least one. */
@@ -69,15 +66,16 @@ export function oneOrMoreOf<T extends string>(
 	return [...new Set(values as T[])];
 }
 
-/** A service id used as a path segment or form value: non-blank text without spaces. */
+/**
+ * A text service id of item i (group, user, topic ids): outer spaces trimmed,
+ * then pathSafeIdProblem, so it can go into a URL path as one segment.
+ */
 export function textId(ctx: IExecuteFunctions, i: number, parameter: string, field: string): string {
 	const raw = ctx.getNodeParameter(parameter, i, '', { extractValue: true }) as unknown;
 	const text = typeof raw === 'number' ? String(raw) : typeof raw === 'string' ? raw.trim() : undefined;
 	if (text === undefined) throw invalid(ctx, i, field, `expected an ID, got ${describe(raw)}`);
-	if (text === '') throw invalid(ctx, i, field, 'is required');
-	if (/\s/.test(text)) throw invalid(ctx, i, field, `must be one ID without spaces, got ${describe(text)}`);
-	// URL parsers read "." and ".." (even percent-encoded) as path steps; no service id is one.
-	if (text === '.' || text === '..') throw invalid(ctx, i, field, `must be an ID, got ${describe(text)}`);
+	const problem = pathSafeIdProblem(text);
+	if (problem) throw invalid(ctx, i, field, problem);
 	return text;
 }
 

@@ -1,2 +1,1 @@
 export * as listSearch from './listSearch';
-export * as credentialTest from './credentialTest';

@@ -1,7 +1,7 @@
-import FormData from 'form-data';
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
 
-import type { BodyPart } from '../../transport';
+import { multipartBody, read, type BodyPart, type FilePart } from '../../transport';
+import { requiredString } from '../common.descriptions';
 import type { OperationDefinition } from '../types';
 import { idList, invalid, requiredText } from '../validation';
 
@@ -25,25 +25,20 @@ async function groupBody(
 	members: string[],
 	property: string | undefined,
 ): Promise<BodyPart> {
-	const form = new FormData();
-	form.append('name', name);
-	for (const uid of members) form.append('uids[]', uid);
-	if (property !== undefined) {
-		const binary = ctx.helpers.assertBinaryData(i, property);
-		const filename = binary.fileName || 'picture';
-		const contentType = binary.mimeType || 'application/octet-stream';
-		if (binary.id) {
-			const { fileSize } = await ctx.helpers.getBinaryMetadata(binary.id);
-			const stream = await ctx.helpers.getBinaryStream(binary.id);
-			form.append('file', stream, { filename, contentType, knownLength: fileSize });
-		} else {
-			const buffer = await ctx.helpers.getBinaryDataBuffer(i, property);
-			form.append('file', buffer, { filename, contentType, knownLength: buffer.length });
-		}
+	const fields: Array<[string, string]> = [['name', name], ...members.map((uid): [string, string] => ['uids[]', uid])];
+	if (property === undefined) return multipartBody(fields);
+	const binary = ctx.helpers.assertBinaryData(i, property);
+	const file = { field: 'file', fileName: binary.fileName || 'picture', contentType: binary.mimeType || 'application/octet-stream' };
+	let picture: FilePart;
+	const binaryId = binary.id;
+	if (binaryId) {
+		const { fileSize } = await ctx.helpers.getBinaryMetadata(binaryId);
+		picture = { ...file, content: async () => await ctx.helpers.getBinaryStream(binaryId), size: fileSize };
+	} else {
+		const buffer = await ctx.helpers.getBinaryDataBuffer(i, property);
+		picture = { ...file, content: buffer, size: buffer.length };
 	}
-	const headers: Record<string, string> = { ...(form.getHeaders() as Record<string, string>) };
-	headers['content-length'] = String(form.getLengthSync());
-	return { body: form, headers };
+	return multipartBody(fields, picture);
 }
 
 export const create: OperationDefinition = {
@@ -52,25 +47,8 @@ export const create: OperationDefinition = {
 	action: 'Create a group chat',
 	description: 'Create a group chat with the given members; the bot is a member too',
 	properties: [
-		{
-			displayName: 'Name',
-			name: 'name',
-			type: 'string',
-			default: '',
-			required: true,
-			placeholder: 'e.g. Incident 4711',
-			description: 'Name of the group chat',
-		},
-		{
-			displayName: 'Member IDs',
-			name: 'members',
-			type: 'string',
-			default: '',
-			required: true,
-			placeholder: 'e.g. 64b7f0a1c2d3e4f5a6b7c801, 64b7f0a1c2d3e4f5a6b7c803',
-			description:
-				'User IDs of the members, separated by commas, or a list from an expression. Find IDs with User → Find by Username.',
-		},
+		requiredString('Name', 'name', 'e.g. Incident 4711', 'Name of the group chat'),
+		requiredString('Member IDs', 'members', 'e.g. 64b7f0a1c2d3e4f5a6b7c801, 64b7f0a1c2d3e4f5a6b7c803', 'User IDs of the members, separated by commas, or a list from an expression. Find IDs with User → Find by Username.'),
 		{
 			displayName: 'Picture (Binary Property)',
 			name: 'pictureBinaryProperty',
@@ -96,12 +74,10 @@ export const create: OperationDefinition = {
 			method: 'POST',
 			path: ['bot', 'v1', 'groups'],
 			body: async () => await groupBody(this, i, name, members, property),
-			idempotent: false,
 		};
 	},
 	output(response) {
-		const body = (response.body ?? {}) as IDataObject;
-		const group = body.group && typeof body.group === 'object' ? (body.group as IDataObject) : body;
-		return [{ json: group }];
+		const body = read.object(response.body) ?? {};
+		return [{ json: read.object(body.group) ?? body }];
 	},
 };

@@ -1,5 +1,5 @@
-import type { IDataObject } from 'n8n-workflow';
-
+import { read } from '../../transport';
+import { requiredString } from '../common.descriptions';
 import type { OperationDefinition } from '../types';
 import { requiredText, textId } from '../validation';
 
@@ -9,24 +9,8 @@ export const create: OperationDefinition = {
 	action: 'Create a topic in a group chat',
 	description: 'Create a topic inside a group chat the bot is a member of',
 	properties: [
-		{
-			displayName: 'Group ID',
-			name: 'groupId',
-			type: 'string',
-			default: '',
-			required: true,
-			placeholder: 'e.g. 64b7f0a1c2d3e4f5a6b7d001',
-			description: 'ID (_id) of the group chat, e.g. from Group → Create',
-		},
-		{
-			displayName: 'Name',
-			name: 'name',
-			type: 'string',
-			default: '',
-			required: true,
-			placeholder: 'e.g. Timeline',
-			description: 'Name of the topic',
-		},
+		requiredString('Group ID', 'groupId', 'e.g. 64b7f0a1c2d3e4f5a6b7d001', 'ID (_id) of the group chat, e.g. from Group → Create'),
+		requiredString('Name', 'name', 'e.g. Timeline', 'Name of the topic'),
 	],
 	request(i) {
 		const groupId = textId(this, i, 'groupId', 'Group ID');
@@ -37,7 +21,6 @@ export const create: OperationDefinition = {
 			method: 'POST',
 			path: ['bot', 'v1', 'groups', groupId, 'topics'],
 			form: { name },
-			idempotent: false,
 			errorMessages: {
 				403: `The bot is not a member of group ${groupId}, so it cannot create topics there`,
 				404: `Group ${groupId} was not found`,
@@ -45,8 +28,7 @@ export const create: OperationDefinition = {
 		};
 	},
 	output(response) {
-		const body = (response.body ?? {}) as IDataObject;
-		const topic = body.topic && typeof body.topic === 'object' ? (body.topic as IDataObject) : body;
-		return [{ json: topic }];
+		const body = read.object(response.body) ?? {};
+		return [{ json: read.object(body.topic) ?? body }];
 	},
 };

@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { requiredString } from '../common.descriptions';
 import type { OperationDefinition } from '../types';
 import { invalid, oneOrMoreOf, requiredText } from '../validation';
 
@@ -11,15 +12,7 @@ export const create: OperationDefinition = {
 	action: 'Create a knowledge base',
 	description: 'Create a knowledge base, optionally with a fulfillment attached',
 	properties: [
-		{
-			displayName: 'Name',
-			name: 'name',
-			type: 'string',
-			default: '',
-			required: true,
-			placeholder: 'e.g. Employee Handbook',
-			description: 'Name of the knowledge base, at most 255 characters',
-		},
+		requiredString('Name', 'name', 'e.g. Employee Handbook', 'Name of the knowledge base, at most 255 characters'),
 		{
 			displayName: 'Source',
 			name: 'source',
@@ -85,6 +78,6 @@ export const create: OperationDefinition = {
 		if (typeof body.createFulfillment !== 'boolean') {
 			throw invalid(this, i, 'Create Fulfillment', 'must be true or false');
 		}
-		return { area: 'knowledgeBase', method: 'POST', path: ['knowledge'], body, idempotent: false };
+		return { area: 'knowledgeBase', method: 'POST', path: ['knowledge'], body };
 	},
 };

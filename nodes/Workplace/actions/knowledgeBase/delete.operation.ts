@@ -1,5 +1,4 @@
-import type { IDataObject } from 'n8n-workflow';
-
+import { read } from '../../transport';
 import type { OperationDefinition } from '../types';
 import { knowledgeBaseLocator } from '../common.descriptions';
 import { numericId } from '../validation';
@@ -12,13 +11,12 @@ export const deleteKnowledgeBase: OperationDefinition = {
 	properties: [knowledgeBaseLocator],
 	request(i) {
 		const id = numericId(this, i, 'knowledgeId', 'Knowledge Base');
-		return { area: 'knowledgeBase', method: 'DELETE', path: ['knowledge', id], idempotent: true };
+		return { area: 'knowledgeBase', method: 'DELETE', path: ['knowledge', id] };
 	},
 	// The confirmation's shape is not documented (often empty): always say what was deleted.
 	output(response, i) {
 		const id = numericId(this, i, 'knowledgeId', 'Knowledge Base');
-		const body = response.body;
-		const confirmation = body && typeof body === 'object' && !Array.isArray(body) ? (body as IDataObject) : {};
+		const confirmation = read.object(response.body) ?? {};
 		return [{ json: { ...confirmation, id, deleted: true } }];
 	},
 };

@@ -6,9 +6,9 @@ export const getMany: OperationDefinition = {
 	name: 'Get Many',
 	action: 'Get many knowledge bases',
 	description: 'List knowledge bases, page by page',
-	properties: [...returnAllOrLimit('knowledge bases')],
+	properties: [...returnAllOrLimit()],
 	request() {
-		return { area: 'knowledgeBase', method: 'GET', path: ['knowledge'], idempotent: true };
+		return { area: 'knowledgeBase', method: 'GET', path: ['knowledge'] };
 	},
 	list: { pageSize: 100 },
 };

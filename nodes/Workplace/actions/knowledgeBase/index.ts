@@ -8,6 +8,6 @@ export const knowledgeBase: ResourceDefinition = {
 	value: 'knowledgeBase',
 	name: 'Knowledge Base',
 	description: 'Named collections of files used for search',
-	defaultOperation: 'getAll',
+	defaultOperation: getMany.value,
 	operations: [create, deleteKnowledgeBase, get, getMany],
 };

@@ -5,6 +5,8 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, NodeExecutionHint } from 'n8n-workflow';
 
+import { read } from '../../transport';
+import { positiveIdLocator } from '../common.descriptions';
 import { numericId } from '../validation';
 
 /** Upload types the service accepts (knowledge-base-api.md, rule 3). */
@@ -44,41 +46,15 @@ export const MAX_UPLOAD_BYTES = 100 * 1024 * 1024;
 export const MAX_FILE_NAME_LENGTH = 255;
 
 /** The file an operation acts on: picked from the chosen knowledge base's files, or entered as an id. */
-export const knowledgeFileLocator: INodeProperties = {
+export const knowledgeFileLocator = positiveIdLocator({
 	displayName: 'File',
 	name: 'fileId',
-	type: 'resourceLocator',
-	default: { mode: 'list', value: '' },
-	required: true,
 	description: 'The knowledge file, chosen from the knowledge base\'s files or given by its numeric ID',
-	modes: [
-		{
-			displayName: 'From List',
-			name: 'list',
-			type: 'list',
-			placeholder: 'Select a file…',
-			typeOptions: {
-				searchListMethod: 'searchKnowledgeFiles',
-				searchable: true,
-			},
-		},
-		{
-			displayName: 'ID',
-			name: 'id',
-			type: 'string',
-			placeholder: 'e.g. 42',
-			validation: [
-				{
-					type: 'regex',
-					properties: {
-						regex: '^[1-9][0-9]*$',
-						errorMessage: 'A knowledge file ID is a positive whole number',
-					},
-				},
-			],
-		},
-	],
-};
+	searchListMethod: 'searchKnowledgeFiles',
+	listPlaceholder: 'Select a file…',
+	idPlaceholder: 'e.g. 42',
+	errorMessage: 'A knowledge file ID is a positive whole number',
+});
 
 export const deletingNotice: INodeProperties = {
 	displayName:
@@ -112,7 +88,7 @@ export function deletingHints(output: INodeExecutionData[]): NodeExecutionHint[]
 	if (deleting.length === 0) return [];
 	const names = deleting
 		.slice(0, 3)
-		.map((item) => `"${String((item.json.meta as IDataObject | undefined)?.originalName ?? item.json.id)}"`)
+		.map((item) => `"${String(read.object(item.json.meta)?.originalName ?? item.json.id)}"`)
 		.join(', ');
 	const more = deleting.length > 3 ? ` and ${deleting.length - 3} more` : '';
 	return [

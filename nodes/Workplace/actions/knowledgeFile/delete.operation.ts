@@ -1,5 +1,4 @@
-import type { IDataObject } from 'n8n-workflow';
-
+import { read } from '../../transport';
 import { knowledgeBaseLocator } from '../common.descriptions';
 import type { OperationDefinition } from '../types';
 import { fileIds, fileOutput, knowledgeFileLocator } from './common';
@@ -12,13 +11,13 @@ export const deleteKnowledgeFile: OperationDefinition = {
 	properties: [knowledgeBaseLocator, knowledgeFileLocator],
 	request(i) {
 		const { knowledgeId, fileId } = fileIds(this, i);
-		return { area: 'knowledgeBase', method: 'DELETE', path: ['knowledge', knowledgeId, 'files', fileId], idempotent: true };
+		return { area: 'knowledgeBase', method: 'DELETE', path: ['knowledge', knowledgeId, 'files', fileId] };
 	},
 	// The confirmation's shape is not documented (often empty): always say what was deleted.
 	output(response, i) {
 		const { knowledgeId, fileId } = fileIds(this, i);
-		const body = response.body;
-		const confirmation = body && typeof body === 'object' && !Array.isArray(body) ? fileOutput(body as IDataObject) : {};
+		const body = read.object(response.body);
+		const confirmation = body ? fileOutput(body) : {};
 		return [{ json: { ...confirmation, id: fileId, knowledgeId, deleted: true } }];
 	},
 };

@@ -1,6 +1,4 @@
-import type { IDataObject } from 'n8n-workflow';
-
-import { apiRequest, type MeteredBody } from '../../transport';
+import { apiRequest, read, type StreamRequest } from '../../transport';
 import { knowledgeBaseLocator } from '../common.descriptions';
 import type { OperationDefinition } from '../types';
 import { requiredText } from '../validation';
@@ -32,7 +30,7 @@ function baseMimeType(header: unknown): string | undefined {
 	return mime || undefined;
 }
 
-export const download: OperationDefinition = {
+export const download: OperationDefinition<StreamRequest> = {
 	value: 'download',
 	name: 'Download',
 	action: 'Download a knowledge file',
@@ -56,42 +54,37 @@ export const download: OperationDefinition = {
 			area: 'knowledgeBase',
 			method: 'GET',
 			path: ['knowledge', knowledgeId, 'files', fileId, 'download'],
-			idempotent: true,
 			stream: true,
 		};
 	},
 	async output(response, i) {
 		const { knowledgeId, fileId } = fileIds(this, i);
 		const property = requiredText(this, i, 'binaryPropertyName', 'Put Output File in Field');
-		const body = response.body as MeteredBody;
+		const body = response.body;
 		let fileName = fileNameFromDisposition(response.headers['content-disposition']);
 		let mimeType = baseMimeType(response.headers['content-type']);
 		if (!fileName) {
 			// The name as uploaded lives in the file's meta; the download does not always carry it.
-			let file: IDataObject | undefined;
+			let file: ReturnType<typeof read.object>;
 			let answered = false;
 			try {
-				const answer = await apiRequest<IDataObject>(
-					this,
-					{ area: 'knowledgeBase', method: 'GET', path: ['knowledge', knowledgeId, 'files', fileId], idempotent: true },
-					i,
-				);
-				file = answer.body && typeof answer.body === 'object' ? answer.body : undefined;
+				const answer = await apiRequest(this, { area: 'knowledgeBase', method: 'GET', path: ['knowledge', knowledgeId, 'files', fileId] }, i);
+				file = read.object(answer.body);
 				answered = true;
 			} finally {
 				// Failed look-up: let go of the download's connection before the error surfaces.
-				if (!answered) body.destroy();
+				if (!answered) body.stream.destroy();
 			}
-			const meta = (file?.meta ?? {}) as IDataObject;
-			if (typeof meta.originalName === 'string' && meta.originalName) fileName = meta.originalName;
-			if (!mimeType && typeof meta.mimetype === 'string') mimeType = baseMimeType(meta.mimetype);
+			const meta = read.object(file?.meta);
+			fileName = read.text(meta?.originalName) ?? fileName;
+			if (!mimeType) mimeType = baseMimeType(meta?.mimetype);
 		}
 		fileName ??= `knowledge-file-${fileId}`;
 		const extension = /\.([a-z0-9]+)$/i.exec(fileName)?.[1]?.toLowerCase();
 		mimeType ??= (extension && EXTENSION_MIME_TYPES[extension]) || 'application/octet-stream';
 
 		// n8n reads a path out of the name it is given; hand it one without separators, then keep the exact name.
-		const binary = await this.helpers.prepareBinaryData(body, fileName.replace(/[/\\]/g, '_'), mimeType);
+		const binary = await body.stored(this.helpers.prepareBinaryData(body.stream, fileName.replace(/[/\\]/g, '_'), mimeType));
 		binary.fileName = fileName;
 		delete binary.directory;
 		return [
@@ -101,8 +94,8 @@ export const download: OperationDefinition = {
 					knowledgeId,
 					originalName: fileName,
 					mimeType,
-					size: body.bytes,
-					sha256: body.sha256 ?? null,
+					size: body.meter.bytes,
+					sha256: body.meter.sha256 ?? null,
 				},
 				binary: { [property]: binary },
 			},

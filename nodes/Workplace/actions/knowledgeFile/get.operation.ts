@@ -1,5 +1,4 @@
-import type { IDataObject } from 'n8n-workflow';
-
+import { read } from '../../transport';
 import { knowledgeBaseLocator } from '../common.descriptions';
 import type { OperationDefinition } from '../types';
 import { deletingHints, deletingNotice, fileIds, fileOutput, knowledgeFileLocator } from './common';
@@ -12,11 +11,10 @@ export const get: OperationDefinition = {
 	properties: [knowledgeBaseLocator, knowledgeFileLocator, deletingNotice],
 	request(i) {
 		const { knowledgeId, fileId } = fileIds(this, i);
-		return { area: 'knowledgeBase', method: 'GET', path: ['knowledge', knowledgeId, 'files', fileId], idempotent: true };
+		return { area: 'knowledgeBase', method: 'GET', path: ['knowledge', knowledgeId, 'files', fileId] };
 	},
 	output(response) {
-		const body = response.body;
-		const file = body && typeof body === 'object' && !Array.isArray(body) ? (body as IDataObject) : { response: body ?? null };
+		const file = read.object(response.body) ?? { response: response.body ?? null };
 		return [{ json: fileOutput(file) }];
 	},
 	hints: deletingHints,

@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { read } from '../../transport';
 import { knowledgeBaseLocator, returnAllOrLimit } from '../common.descriptions';
 import type { OperationDefinition } from '../types';
 import { invalid, numericId } from '../validation';
@@ -14,7 +15,7 @@ export const getMany: OperationDefinition = {
 	description: 'List the files of a knowledge base, page by page, optionally filtered',
 	properties: [
 		knowledgeBaseLocator,
-		...returnAllOrLimit('files'),
+		...returnAllOrLimit(),
 		{
 			displayName: 'Filters',
 			name: 'filters',
@@ -71,14 +72,14 @@ export const getMany: OperationDefinition = {
 	],
 	request(i) {
 		const id = numericId(this, i, 'knowledgeId', 'Knowledge Base');
-		return { area: 'knowledgeBase', method: 'GET', path: ['knowledge', id, 'files'], idempotent: true };
+		return { area: 'knowledgeBase', method: 'GET', path: ['knowledge', id, 'files'] };
 	},
 	list: {
 		pageSize: 100,
 		filter(i) {
 			const filters = this.getNodeParameter('filters', i, {}) as IDataObject;
 			const tests: Array<(file: IDataObject) => boolean> = [];
-			const meta = (file: IDataObject) => (file.meta && typeof file.meta === 'object' ? (file.meta as IDataObject) : {});
+			const meta = (file: IDataObject) => read.object(file.meta) ?? {};
 
 			const name = filters.originalName;
 			if (name !== undefined && name !== '') {

@@ -9,6 +9,6 @@ export const knowledgeFile: ResourceDefinition = {
 	value: 'knowledgeFile',
 	name: 'Knowledge File',
 	description: 'Files inside a knowledge base: list, download, replace and delete',
-	defaultOperation: 'getAll',
+	defaultOperation: getMany.value,
 	operations: [deleteKnowledgeFile, download, get, getMany, replace],
 };

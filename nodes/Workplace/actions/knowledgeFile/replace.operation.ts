@@ -1,9 +1,8 @@
 import { createHash } from 'crypto';
-import FormData from 'form-data';
 import type { IBinaryData, IDataObject } from 'n8n-workflow';
 
-import { MeteredBody, type ApiRequest } from '../../transport';
-import { knowledgeBaseLocator } from '../common.descriptions';
+import { Meter, multipartBody, read, type ApiRequest } from '../../transport';
+import { knowledgeBaseLocator, optionsCollection } from '../common.descriptions';
 import type { OperationDefinition } from '../types';
 import { invalid, requiredText } from '../validation';
 import {
@@ -25,7 +24,7 @@ interface Upload {
 	mimeType: string;
 	size: number;
 	sha256?: string;
-	meter?: MeteredBody;
+	meter?: Meter;
 }
 
 interface ReplaceRequest extends ApiRequest {
@@ -45,7 +44,7 @@ function megabytes(bytes: number): string {
 	return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
 
-export const replace: OperationDefinition = {
+export const replace: OperationDefinition<ReplaceRequest> = {
 	value: 'replace',
 	name: 'Replace',
 	action: 'Replace a knowledge file',
@@ -61,23 +60,16 @@ export const replace: OperationDefinition = {
 			required: true,
 			hint: 'The name of the input binary field holding the file to upload',
 		},
-		{
-			displayName: 'Options',
-			name: 'options',
-			type: 'collection',
-			placeholder: 'Add Option',
-			default: {},
-			options: [
-				{
-					displayName: 'File Name',
-					name: 'fileName',
-					type: 'string',
-					default: '',
-					placeholder: 'e.g. faq.csv',
-					description: 'Name to upload the file under, at most 255 characters; by default the binary\'s file name',
-				},
-			],
-		},
+		optionsCollection([
+			{
+				displayName: 'File Name',
+				name: 'fileName',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. faq.csv',
+				description: 'Name to upload the file under, at most 255 characters; by default the binary\'s file name',
+			},
+		]),
 		{
 			displayName: `Accepted: CSV, XML, HTML, PDF, RTF, Word, PowerPoint and Excel files up to 100 MB, names up to ${MAX_FILE_NAME_LENGTH} characters. Each is checked before anything is sent.`,
 			name: 'replaceNotice',
@@ -136,31 +128,28 @@ export const replace: OperationDefinition = {
 			area: 'knowledgeBase',
 			method: 'PUT',
 			path: ['knowledge', knowledgeId, 'files', fileId],
-			// PUT replaces: sending it again leaves the same result, so the transport may retry.
-			idempotent: true,
-			// Built anew for every attempt: a stream can be read only once.
+			// Built anew for every attempt; a stored binary is read afresh, and metered, on every send.
 			body: async () => {
-				const form = new FormData();
+				const file = { field: 'file', fileName, contentType: mimeType, size };
 				if (binaryId) {
-					const meter = new MeteredBody(size, (received, expected) =>
-						invalid(this, i, 'Input Binary Field', `the stored binary gave ${received} bytes, not the ${String(expected)} its metadata records`),
-					).from(await this.helpers.getBinaryStream(binaryId));
-					upload.meter = meter;
-					form.append('file', meter, { filename: fileName, contentType: mimeType, knownLength: size });
-				} else {
-					upload.sha256 = createHash('sha256').update(buffer!).digest('hex');
-					form.append('file', buffer!, { filename: fileName, contentType: mimeType, knownLength: size });
+					const open = async () => {
+						const meter = new Meter(size, (received, expected) =>
+							invalid(this, i, 'Input Binary Field', `the stored binary gave ${received} bytes, not the ${String(expected)} its metadata records`),
+						);
+						upload.meter = meter;
+						return meter.pass(await this.helpers.getBinaryStream(binaryId));
+					};
+					return multipartBody([], { ...file, content: open });
 				}
-				return { body: form, headers: { ...form.getHeaders(), 'content-length': String(form.getLengthSync()) } };
+				upload.sha256 = createHash('sha256').update(buffer!).digest('hex');
+				return multipartBody([], { ...file, content: buffer! });
 			},
 			upload,
 		};
 		return request;
 	},
-	output(response, _i, request) {
-		const { upload } = request as ReplaceRequest;
-		const body = response.body;
-		const file = body && typeof body === 'object' && !Array.isArray(body) ? (body as IDataObject) : {};
+	output(response, _i, { upload }) {
+		const file = read.object(response.body) ?? {};
 		return [
 			{
 				json: {

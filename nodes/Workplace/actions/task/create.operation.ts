@@ -119,6 +119,6 @@ export const create: OperationDefinition = {
 			body.parentId = parentId;
 		}
 
-		return { area: 'taskProjects', method: 'POST', path: ['tasks'], body, idempotent: false, creates: 'task' };
+		return { area: 'taskProjects', method: 'POST', path: ['tasks'], body };
 	},
 };

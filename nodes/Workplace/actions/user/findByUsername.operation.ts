@@ -1,5 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { read } from '../../transport';
+import { optionsCollection, requiredString } from '../common.descriptions';
 import type { OperationDefinition } from '../types';
 import { requiredText } from '../validation';
 
@@ -9,52 +11,35 @@ export const findByUsername: OperationDefinition = {
 	action: 'Find users by username',
 	description: 'Look users up by username; one output item per user found',
 	properties: [
-		{
-			displayName: 'Username',
-			name: 'username',
-			type: 'string',
-			default: '',
-			required: true,
-			placeholder: 'e.g. somchai.k',
-			description: 'Username to look up',
-		},
-		{
-			displayName: 'Options',
-			name: 'options',
-			type: 'collection',
-			placeholder: 'Add Option',
-			default: {},
-			options: [
-				{
-					displayName: 'Exclude Deleted Users',
-					name: 'excludeDeleted',
-					type: 'boolean',
-					default: true,
-					description: 'Whether to leave out users whose account is deleted',
-				},
-				{
-					displayName: 'Exact Match Only',
-					name: 'exactMatch',
-					type: 'boolean',
-					default: false,
-					description: 'Whether to keep only users whose username equals the one given (ignoring case)',
-				},
-			],
-		},
+		requiredString('Username', 'username', 'e.g. somchai.k', 'Username to look up'),
+		optionsCollection([
+			{
+				displayName: 'Exclude Deleted Users',
+				name: 'excludeDeleted',
+				type: 'boolean',
+				default: true,
+				description: 'Whether to leave out users whose account is deleted',
+			},
+			{
+				displayName: 'Exact Match Only',
+				name: 'exactMatch',
+				type: 'boolean',
+				default: false,
+				description: 'Whether to keep only users whose username equals the one given (ignoring case)',
+			},
+		]),
 	],
 	request(i) {
 		const username = requiredText(this, i, 'username', 'Username').trim();
-		return { area: 'bot', method: 'GET', path: ['bot', 'v1', 'users'], qs: { username }, idempotent: true };
+		return { area: 'bot', method: 'GET', path: ['bot', 'v1', 'users'], qs: { username } };
 	},
 	output(response, i) {
 		const username = (this.getNodeParameter('username', i) as string).trim().toLowerCase();
 		const options = this.getNodeParameter('options', i, {}) as IDataObject;
 		const excludeDeleted = options.excludeDeleted !== false;
 		const exactMatch = options.exactMatch === true;
-		const body = (response.body ?? {}) as IDataObject;
-		const users = Array.isArray(body.users) ? (body.users as IDataObject[]) : [];
+		const users = read.list(read.object(response.body)?.users);
 		return users
-			.filter((user) => user && typeof user === 'object')
 			.filter((user) => !(excludeDeleted && user.deleted === true))
 			.filter((user) => !exactMatch || String(user.username ?? '').toLowerCase() === username)
 			.map((json) => ({ json }));

@@ -1,3 +1,4 @@
+import { requiredString } from '../common.descriptions';
 import type { OperationDefinition } from '../types';
 import { textId } from '../validation';
 
@@ -7,24 +8,8 @@ export const getInfoInGroup: OperationDefinition = {
 	action: 'Get info about a user in a group',
 	description: 'Read a user\'s name, avatar and admin flag; both the user and the bot must be members of the group',
 	properties: [
-		{
-			displayName: 'Group ID',
-			name: 'groupId',
-			type: 'string',
-			default: '',
-			required: true,
-			placeholder: 'e.g. 64b7f0a1c2d3e4f5a6b7d001',
-			description: 'ID (_id) of the group chat',
-		},
-		{
-			displayName: 'User ID',
-			name: 'userId',
-			type: 'string',
-			default: '',
-			required: true,
-			placeholder: 'e.g. 64b7f0a1c2d3e4f5a6b7c801',
-			description: 'ID (_id) of the user',
-		},
+		requiredString('Group ID', 'groupId', 'e.g. 64b7f0a1c2d3e4f5a6b7d001', 'ID (_id) of the group chat'),
+		requiredString('User ID', 'userId', 'e.g. 64b7f0a1c2d3e4f5a6b7c801', 'ID (_id) of the user'),
 	],
 	request(i) {
 		const gid = textId(this, i, 'groupId', 'Group ID');
@@ -34,7 +19,6 @@ export const getInfoInGroup: OperationDefinition = {
 			area: 'bot',
 			method: 'GET',
 			path: ['bot', 'v2', 'groups', gid, 'users', uid, 'info'],
-			idempotent: true,
 			// The document: info is returned only when both the user and the bot are in the group.
 			errorMessages: {
 				403: `No info: ${membership}, and at least one of them is not`,

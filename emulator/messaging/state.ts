@@ -1,0 +1,167 @@
+/**
+ * What the bot said and to whom: the chats a message can go to (groups, their
+ * topics, a user's direct chat), the record of every message the emulator
+ * accepted, and the reply tokens it handed out inside delivered events.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import type { BotGroup, BotUser } from '../botSeed';
+import type { EmulatorConfig } from '../types';
+import { PictureStore } from './pictures';
+
+/** The bot area's directory, read at call time (a reset swaps its maps in place). */
+export interface ChatDirectory {
+	users: Map<string, BotUser>;
+	groups: Map<string, BotGroup>;
+	topics: Map<string, { _id: string; name: string; gid: string }>;
+	botUserId: string;
+}
+
+/** A chat: a group's main chat (tid null), one of its topics, or a user's direct chat (uid set). */
+export interface ChatTarget {
+	gid: string;
+	tid: string | null;
+	/** Set for a direct chat: the user on the other side. */
+	uid?: string;
+}
+
+export interface RecordedFile {
+	/** The multipart part name. */
+	part: string;
+	filename: string;
+	contentType: string;
+	size: number;
+	sha256: string;
+}
+
+/** One message (or one v2 call's messages) the emulator accepted, in arrival order. */
+export interface MessageRecord {
+	seq: number;
+	/** ISO time of acceptance. */
+	time: string;
+	/** e.g. `POST /bot/v1/group/message`. */
+	route: string;
+	target: ChatTarget & { replyToken?: string };
+	/** Id the v1 send answer carried. */
+	messageId: string;
+	/** v2: the message objects as sent. */
+	messages?: unknown[];
+	/** v1 text (push, reply, or the quick-reply prompt). */
+	text?: string;
+	caption?: string;
+	/** v1 quick reply: the `meta` object as sent. */
+	meta?: unknown;
+	file?: RecordedFile;
+}
+
+export interface ReplyToken {
+	token: string;
+	/** The chat of the event that carried it: a reply goes there. */
+	target: ChatTarget;
+	eventType: string;
+	expiresAt: number;
+	usedAt?: number;
+}
+
+export type ChatLookup = { target: ChatTarget } | { status: number; code: string; message: string };
+
+const hex24 = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 24);
+
+/** The id of a user's direct chat with the bot (stable, so events and sends agree). */
+export const directChatId = (uid: string) => hex24(`direct:${uid}`);
+/** The topic id the main chat of a group reports in events and v1 answers. */
+export const mainTopicId = (gid: string) => hex24(`main:${gid}`);
+
+export class MessagingState {
+	readonly records: MessageRecord[] = [];
+	readonly replyTokens = new Map<string, ReplyToken>();
+	readonly pictures = new PictureStore();
+	private seq = 0;
+
+	constructor(
+		private readonly config: EmulatorConfig,
+		private readonly directory: ChatDirectory,
+	) {}
+
+	reset(): void {
+		this.records.length = 0;
+		this.replyTokens.clear();
+		this.pictures.reset();
+	}
+
+	/** An active user other than the bot. */
+	activeUser(uid: string): BotUser | undefined {
+		const user = this.directory.users.get(uid);
+		return user && !user.deleted && uid !== this.directory.botUserId ? user : undefined;
+	}
+
+	/** Whether a user may write in a chat: a member of the group, or the user of a direct chat. */
+	canWrite(target: ChatTarget, uid: string): boolean {
+		if (target.uid !== undefined) return target.uid === uid;
+		return this.directory.groups.get(target.gid)?.members.has(uid) ?? false;
+	}
+
+	/** The direct chat of a user, for the v1 direct routes. */
+	userChat(uid: string): ChatLookup {
+		if (!this.activeUser(uid)) return { status: 404, code: 'user_not_found', message: `User ${uid} not found` };
+		return { target: { gid: directChatId(uid), tid: null, uid } };
+	}
+
+	/** A group (or direct chat) id and an optional topic id; an empty tid or the main topic's id is the main chat. */
+	groupChat(gid: string, tid: string | undefined): ChatLookup {
+		const group = this.directory.groups.get(gid);
+		const main = tid === undefined || tid === '' || tid === mainTopicId(gid);
+		if (group) {
+			if (!group.members.has(this.directory.botUserId)) {
+				return { status: 403, code: 'not_in_group', message: 'The bot is not a member of this group' };
+			}
+			if (main) return { target: { gid, tid: null } };
+			const topic = this.directory.topics.get(tid);
+			if (topic?.gid !== gid) return { status: 404, code: 'topic_not_found', message: `Topic ${tid} not found in group ${gid}` };
+			return { target: { gid, tid } };
+		}
+		const owner = [...this.directory.users.keys()].find((uid) => directChatId(uid) === gid && this.activeUser(uid));
+		if (!owner) return { status: 404, code: 'group_not_found', message: `Group ${gid} not found` };
+		if (!main) return { status: 404, code: 'topic_not_found', message: `Topic ${tid} not found in group ${gid}` };
+		return { target: { gid, tid: null, uid: owner } };
+	}
+
+	record(entry: Omit<MessageRecord, 'seq' | 'time' | 'messageId'>): MessageRecord {
+		const full: MessageRecord = { seq: ++this.seq, time: new Date().toISOString(), messageId: randomBytes(12).toString('hex'), ...entry };
+		this.records.push(full);
+		return full;
+	}
+
+	/** Records for a chat: uid = everything the user got directly; gid (and tid, '' for the main chat) = a group or topic. */
+	received(filter: { uid?: string; gid?: string; tid?: string; route?: string } = {}): MessageRecord[] {
+		return this.records.filter(
+			(r) =>
+				(filter.uid === undefined || r.target.uid === filter.uid) &&
+				(filter.gid === undefined || r.target.gid === filter.gid) &&
+				(filter.tid === undefined || (r.target.tid ?? '') === filter.tid) &&
+				(filter.route === undefined || r.route.endsWith(filter.route)),
+		);
+	}
+
+	issueReplyToken(target: ChatTarget, eventType: string): string {
+		const token = randomBytes(16).toString('hex');
+		this.replyTokens.set(token, { token, target, eventType, expiresAt: Date.now() + this.config.replyTokenTtlSeconds * 1000 });
+		return token;
+	}
+
+	/**
+	 * Checks a reply token and, when it is good, marks it used in the same step
+	 * (no await in between, so two concurrent replies cannot both pass).
+	 */
+	redeemReplyToken(token: string): { target: ChatTarget } | { message: string } {
+		const entry = this.replyTokens.get(token);
+		if (!entry) return { message: 'Invalid reply token' };
+		if (entry.usedAt !== undefined) return { message: 'Reply token has already been used' };
+		if (Date.now() >= entry.expiresAt) return { message: 'Reply token has expired' };
+		entry.usedAt = Date.now();
+		return { target: entry.target };
+	}
+
+	expireReplyTokens(): void {
+		for (const entry of this.replyTokens.values()) entry.expiresAt = 0;
+	}
+}

@@ -1,0 +1,66 @@
+/**
+ * Bot v2 push and reply (digest section 4, messages checked against section 5)
+ * and the picture download routes (section 8). Two switches make routes vanish
+ * as the live service may: `v2ReplyRoute` and `fileImageRoute` (config).
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions, onRequestHookHandler } from 'fastify';
+import { messagesProblem } from '../messaging/schema';
+import { PICTURE_SIZES, type PictureSize } from '../messaging/pictures';
+import { botError } from './areaHelpers';
+import { type MessageRouteDeps, Refusal, chatOf, handle, invalid, requireJson, requiredText } from './botMessages';
+
+/** Answers as the not-found handler does for a route that does not exist. */
+function vanishesUnless(enabled: () => boolean): onRequestHookHandler {
+	return async (request: FastifyRequest, reply: FastifyReply) => {
+		if (enabled()) return undefined;
+		return botError(reply, 404, 'not_found', `Cannot ${request.method} ${request.url.split('?')[0]}`);
+	};
+}
+
+/** The route options with an extra onRequest hook in front of the area's auth. */
+function withSwitch(opts: RouteShorthandOptions, enabled: () => boolean): RouteShorthandOptions {
+	const auth = opts.onRequest;
+	const hooks = [vanishesUnless(enabled), ...(auth === undefined ? [] : Array.isArray(auth) ? auth : [auth])];
+	return { ...opts, onRequest: hooks as onRequestHookHandler[] };
+}
+
+function checkedMessages(body: Record<string, unknown>): unknown[] {
+	const problem = messagesProblem(body.messages);
+	if (problem) throw new Refusal(400, 'invalid_message', problem);
+	return body.messages as unknown[];
+}
+
+export function registerV2MessageRoutes(app: FastifyInstance, opts: RouteShorthandOptions, { config, messaging }: MessageRouteDeps): void {
+	app.post('/bot/v2/message/push', opts, handle(async (request, reply) => {
+		const body = requireJson(request);
+		const gid = requiredText(body.gid, 'gid');
+		if (body.tid !== undefined && typeof body.tid !== 'string') throw invalid('tid must be a string (empty or absent for the main chat)');
+		const messages = checkedMessages(body);
+		const target = chatOf(messaging.groupChat(gid, body.tid as string | undefined));
+		messaging.record({ route: 'POST /bot/v2/message/push', target, messages });
+		return reply.code(200).send({ status: 'success' });
+	}));
+
+	app.post('/bot/v2/message/reply', withSwitch(opts, () => config.v2ReplyRoute), handle(async (request, reply) => {
+		const body = requireJson(request);
+		const token = requiredText(body.replyToken, 'replyToken');
+		const messages = checkedMessages(body);
+		const result = messaging.redeemReplyToken(token);
+		if ('message' in result) throw new Refusal(400, 'invalid_reply_token', result.message);
+		messaging.record({ route: 'POST /bot/v2/message/reply', target: { ...result.target, replyToken: token }, messages });
+		return reply.code(200).send();
+	}));
+
+	const download = handle(async (request, reply) => {
+		const { pictureId } = request.params as { pictureId: string };
+		const size = (request.query as Record<string, unknown>).size ?? 'medium';
+		if (typeof size !== 'string' || !(PICTURE_SIZES as readonly string[]).includes(size)) {
+			throw invalid(`size must be one of ${PICTURE_SIZES.join(', ')}`);
+		}
+		const png = messaging.pictures.png(pictureId, size as PictureSize);
+		if (!png) throw new Refusal(404, 'picture_not_found', `Picture ${pictureId} not found`);
+		return reply.code(200).type('image/png').header('content-length', png.length).send(png);
+	});
+	app.get('/file/image/:pictureId', withSwitch(opts, () => config.fileImageRoute), download);
+	app.get('/file/view/:pictureId', opts, download);
+}

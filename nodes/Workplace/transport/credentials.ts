@@ -1,0 +1,113 @@
+/**
+ * Which credential each area of the service uses, read once per node run, and
+ * how a failed bot token request is told apart from a failed request.
+ */
+import type { ICredentialDataDecryptedObject, ICredentialsDecrypted } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { parseBaseUrl } from './baseUrl';
+import { jwtProblem } from './jwt';
+import type { TokenFields } from './tokenGate';
+import type { ApiArea, Context } from './types';
+
+export interface AreaDefinition {
+	credential: string;
+	prefix: string;
+	/**
+	 * Where the credential keeps a token it fetches in preAuthentication. A 401
+	 * comes back as data like any status, and the transport asks for a new token
+	 * itself, one request at a time for the whole run (tokenGate.ts).
+	 */
+	token?: TokenFields;
+	/**
+	 * Local check of the credential, run once per node run with the base URL
+	 * read: returns why it cannot work (never quoting a secret), or undefined.
+	 */
+	check?(credentials: ICredentialDataDecryptedObject): string | undefined;
+}
+
+export const AREAS: Record<ApiArea, AreaDefinition> = {
+	knowledgeBase: { credential: 'workplaceKnowledgeBaseApi', prefix: '/api/v1' },
+	taskProjects: {
+		credential: 'workplaceTaskProjectsApi',
+		prefix: '/api/v1/task-projects',
+		// An expired JWT is certain to be refused; say so before anything is sent.
+		check: (credentials) => jwtProblem(credentials.token),
+	},
+	bot: { credential: 'workplaceBotApi', prefix: '', token: { token: 'accessToken', expirable: 'accessTokenValid' } },
+};
+
+export interface RunCredential {
+	/** The credential as n8n decrypted it for this run; n8n writes a fetched token into it (preAuthentication). */
+	decrypted: ICredentialsDecrypted;
+	baseUrl: string;
+}
+
+const runCredentials = new WeakMap<object, Map<string, Promise<RunCredential>>>();
+
+/**
+ * Reads the area's credential, its base URL, and runs its check, once per node
+ * run, not once per item or request. The decrypted object is handed to n8n with
+ * every request (credentialsDecrypted), so n8n still runs preAuthentication and
+ * authenticate on it, and a token it fetches lands in this one object: later
+ * items use it without reading the credential again.
+ */
+export async function credentialFor(ctx: Context, area: ApiArea): Promise<RunCredential> {
+	const { credential, check } = AREAS[area];
+	let perRun = runCredentials.get(ctx);
+	if (!perRun) {
+		perRun = new Map();
+		runCredentials.set(ctx, perRun);
+	}
+	let entry = perRun.get(credential);
+	if (!entry) {
+		entry = ctx.getCredentials(credential).then((data) => {
+			const problem = check?.(data);
+			if (problem) throw new NodeOperationError(ctx.getNode(), `${problem} (nothing was sent)`);
+			const base = parseBaseUrl(data.baseUrl);
+			if ('problem' in base) throw new NodeOperationError(ctx.getNode(), base.problem);
+			const details = ctx.getNode().credentials?.[credential];
+			return {
+				decrypted: { id: details?.id ?? '', name: details?.name ?? '', type: credential, data },
+				baseUrl: base.url,
+			};
+		});
+		perRun.set(credential, entry);
+	}
+	return await entry;
+}
+
+/**
+ * A bot token request that failed (thrown by the credential's preAuthentication;
+ * n8n wraps it in a NodeApiError). It carries what the retry decision needs: the
+ * status and Retry-After of the answer, or the network failure code.
+ */
+export class TokenRequestFailure extends Error {
+	constructor(
+		message: string,
+		/** The token endpoint's answer: its status and Retry-After header. */
+		readonly answer?: { status: number; retryAfter?: unknown },
+		/**
+		 * The network failure code when no answer came. Under `code`, where n8n's
+		 * credential test looks for it; the status is not under `status`, where
+		 * NodeApiError would swap the endpoint's words for its generic message.
+		 */
+		readonly code?: string,
+	) {
+		super(message);
+		this.name = 'TokenRequestFailure';
+	}
+}
+
+/** The token failure inside an error n8n threw, if that is what it is. */
+export function tokenFailureIn(error: unknown): TokenRequestFailure | undefined {
+	let current: unknown = error;
+	for (let depth = 0; current && depth < 4; depth++) {
+		// By name too: the credential and the node may be loaded as separate module copies.
+		if (current instanceof TokenRequestFailure || (current as Error).name === 'TokenRequestFailure') {
+			return current as TokenRequestFailure;
+		}
+		current = (current as { cause?: unknown }).cause;
+	}
+	return undefined;
+}

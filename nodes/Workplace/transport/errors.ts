@@ -1,0 +1,303 @@
+/**
+ * Failures as the errors n8n shows: the service's own words from either error
+ * body shape of the documents, a hint per status, network failures without
+ * anything of the request, and "may have been applied" for a POST whose fate is unknown.
+ */
+import type { IDataObject, JsonObject } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { AREAS } from './credentials';
+import {
+	consequenceOf,
+	mayHaveBeenCreated,
+	notTheJsonExpected,
+	redirectRefused,
+	redirectTarget,
+	retriesExhausted,
+	waitTooLong,
+	whose,
+	type Unexpected,
+} from './whatHappened';
+import type { ApiArea, ApiRequest, ApiResponse, Context } from './types';
+
+/** The network failure code (ECONNRESET, ...) of an error or of what caused it. */
+export function errorCode(error: unknown): string | undefined {
+	let current: unknown = error;
+	for (let depth = 0; current && depth < 4; depth++) {
+		const code = (current as { code?: unknown }).code;
+		if (typeof code === 'string' && /^E[A-Z_]+$/.test(code)) return code;
+		current = (current as { cause?: unknown }).cause;
+	}
+	return undefined;
+}
+
+/** An error raised by the HTTP client itself (axios, possibly wrapped by n8n in a NodeApiError). */
+export function isHttpFailure(error: unknown): boolean {
+	let current: unknown = error;
+	for (let depth = 0; current && depth < 4; depth++) {
+		if ((current as { isAxiosError?: unknown }).isAxiosError === true) return true;
+		current = (current as { cause?: unknown }).cause;
+	}
+	return false;
+}
+
+/** The HTTP answer inside a thrown error (a status the request let throw, e.g. a 401 after n8n's refresh). */
+export function thrownResponse(error: unknown): ApiResponse | undefined {
+	let current: unknown = error;
+	for (let depth = 0; current && depth < 4; depth++) {
+		const response = (current as { response?: { status?: unknown; data?: unknown; headers?: unknown } }).response;
+		if (response && typeof response.status === 'number') {
+			return {
+				statusCode: response.status,
+				headers: (response.headers ?? {}) as ApiResponse['headers'],
+				body: response.data,
+			};
+		}
+		current = (current as { cause?: unknown }).cause;
+	}
+	return undefined;
+}
+
+/**
+ * Said of a POST whose fate is unknown (a 5xx, a timeout or a reset after
+ * sending): it may have been carried out, and it was not resent, because
+ * resending could do it twice.
+ */
+export function mayHaveBeenApplied(request: Pick<ApiRequest, 'subject'>): string {
+	return `; ${mayHaveBeenCreated(request.subject)}`;
+}
+
+const NETWORK_MESSAGES: Record<string, string> = {
+	ECONNREFUSED: 'The service refused the connection',
+	ECONNRESET: 'The connection to the service was reset',
+	ETIMEDOUT: 'The service did not answer in time',
+	ECONNABORTED: 'The service did not answer in time',
+	ENOTFOUND: 'The service\'s host name could not be resolved',
+	EAI_AGAIN: 'The service\'s host name could not be resolved',
+	EPIPE: 'The connection to the service was closed while sending',
+};
+
+/** What a network failure code means, in words. */
+function networkMessage(code: string): string {
+	return NETWORK_MESSAGES[code] ?? `The request to the service failed (${code})`;
+}
+
+/** A network failure as a NodeApiError carrying nothing of the request (no headers, no keys). */
+export function networkError(
+	ctx: Context,
+	code: string,
+	itemIndex: number | undefined,
+	attempts: number,
+	/** Set when the failed request may have reached the service and was not resent. */
+	unsafe?: ApiRequest,
+): NodeApiError {
+	let message = networkMessage(code);
+	if (unsafe) message += mayHaveBeenApplied(unsafe);
+	// Not under `code`/`errorCode`: NodeApiError would swap the message for n8n's generic
+	// one for that code ("You can retry the request immediately"), wrong for a create.
+	return new NodeApiError(
+		ctx.getNode(),
+		{ networkErrorCode: code, message } as JsonObject,
+		{
+			message,
+			description: `${code} after ${attempts} attempt${attempts === 1 ? '' : 's'}`,
+			itemIndex,
+		},
+	);
+}
+
+/** The content type an answer says it has, as sent. */
+function contentTypeOf(headers: ApiResponse['headers']): string | undefined {
+	const value = headers['content-type'];
+	return (Array.isArray(value) ? value[0] : value)?.trim() || undefined;
+}
+
+/**
+ * A 2xx whose body is not the JSON the operation reads: what was expected, the
+ * status and content type, and whether the request may have changed something.
+ * Nothing of the body is quoted (a sign-in page may echo what was sent).
+ */
+export function unexpectedAnswerError(
+	ctx: Context,
+	request: ApiRequest,
+	response: ApiResponse,
+	unexpected: Unexpected,
+	expected: string,
+	itemIndex: number | undefined,
+): NodeApiError {
+	const told = notTheJsonExpected(
+		whose(request.operation, itemIndex),
+		response.statusCode,
+		contentTypeOf(response.headers),
+		unexpected,
+		expected,
+		consequenceOf(request.method, request.subject),
+	);
+	return new NodeApiError(ctx.getNode(), { message: told.message } as JsonObject, { ...told, itemIndex });
+}
+
+/** A redirect, never followed: where it pointed (scheme and host only). Not the service's error, so not a NodeApiError. */
+export function redirectError(
+	ctx: Context,
+	request: ApiRequest,
+	response: ApiResponse,
+	requestUrl: string,
+	itemIndex: number | undefined,
+): NodeOperationError {
+	const told = redirectRefused(whose(request.operation, itemIndex), response.statusCode, redirectTarget(response.headers.location, requestUrl));
+	return new NodeOperationError(ctx.getNode(), told.message, { description: told.description, itemIndex });
+}
+
+/** A 429 whose Retry-After is longer than Max Wait: until when, and that the node stopped instead. */
+export function waitTooLongError(
+	ctx: Context,
+	request: ApiRequest,
+	body: unknown,
+	waitMs: number,
+	maxWaitMs: number,
+	itemIndex: number | undefined,
+): NodeApiError {
+	const told = waitTooLong(whose(request.operation, itemIndex), waitMs, maxWaitMs, parseErrorBody(body).message);
+	return new NodeApiError(ctx.getNode(), toJsonObject(body), { ...told, httpCode: '429', itemIndex });
+}
+
+/** Every attempt the policy allows failed: how many, over how long, and the last status with the service's words. */
+export function retriesExhaustedError(
+	ctx: Context,
+	request: ApiRequest,
+	attempts: number,
+	elapsedMs: number,
+	last: { status: number; body: unknown } | { network: string },
+	itemIndex: number | undefined,
+): NodeApiError {
+	const who = whose(request.operation, itemIndex);
+	if ('network' in last) {
+		// The code goes in the description: in a message n8n would swap it for its generic words.
+		const message = retriesExhausted(who, attempts, elapsedMs, { what: networkMessage(last.network) });
+		return new NodeApiError(ctx.getNode(), { networkErrorCode: last.network, message } as JsonObject, {
+			message,
+			description: `${last.network} on the last attempt`,
+			itemIndex,
+		});
+	}
+	const parsed = parseErrorBody(last.body);
+	const message = retriesExhausted(who, attempts, elapsedMs, { status: last.status, serviceSaid: parsed.message });
+	const description = [...parsed.details, parsed.code ? `Service code: ${parsed.code}` : ''].filter(Boolean).join('\n');
+	return new NodeApiError(ctx.getNode(), toJsonObject(last.body), {
+		message,
+		description: description || undefined,
+		httpCode: String(last.status),
+		itemIndex,
+	});
+}
+
+/** A 429 when no retry is allowed (Max Attempts 1): when the service asked to be asked again. */
+export function rateLimitError(
+	ctx: Context,
+	body: unknown,
+	waitMs: number | undefined,
+	itemIndex: number | undefined,
+): NodeApiError {
+	const when =
+		waitMs === undefined
+			? 'later'
+			: `in ${Math.ceil(waitMs / 1000)} s (at ${new Date(Date.now() + waitMs).toISOString()})`;
+	const parsed = parseErrorBody(body);
+	return new NodeApiError(ctx.getNode(), toJsonObject(body), {
+		message: `The service is rate limiting requests; retry ${when}`,
+		description: parsed.message,
+		httpCode: '429',
+		itemIndex,
+	});
+}
+
+interface ParsedError {
+	message?: string;
+	code?: string;
+	details: string[];
+	/** Field paths the details name, in order, without repeats. */
+	paths: string[];
+}
+
+const text = (v: unknown) => (typeof v === 'string' && v !== '' ? v : typeof v === 'number' ? String(v) : undefined);
+const entries = (v: unknown): IDataObject[] =>
+	Array.isArray(v) ? v.filter((e): e is IDataObject => !!e && typeof e === 'object') : [];
+
+/** Reads every error shape the service uses; tolerant of bodies the documents do not show. */
+export function parseErrorBody(body: unknown): ParsedError {
+	if (typeof body === 'string') {
+		const trimmed = body.trim();
+		return {
+			message: trimmed && trimmed.length <= 300 && !trimmed.startsWith('<') ? trimmed : undefined,
+			details: [],
+			paths: [],
+		};
+	}
+	if (!body || typeof body !== 'object') return { details: [], paths: [] };
+	const b = body as IDataObject;
+	const details: string[] = [];
+	const paths: string[] = [];
+	// Knowledge base: errors[{type, field, value, message}]; task projects: details[{path, message}].
+	const shapes: Array<[IDataObject[], (e: IDataObject) => string | undefined, (e: IDataObject) => string]> = [
+		[entries(b.errors), (e) => text(e.field) ?? text(e.path), (e) => text(e.message) ?? text(e.type) ?? 'invalid'],
+		[entries(b.details), (e) => text(e.path) ?? text(e.field), (e) => text(e.message) ?? 'invalid'],
+	];
+	for (const [list, fieldOf, messageOf] of shapes) {
+		for (const e of list) {
+			const field = fieldOf(e);
+			if (field && !paths.includes(field)) paths.push(field);
+			const msg = messageOf(e);
+			details.push(field ? `${field}: ${msg}` : msg);
+		}
+	}
+	const nested = b.error && typeof b.error === 'object' ? (b.error as IDataObject) : undefined;
+	const message = text(b.message) ?? text(nested?.message) ?? text(b.error_description) ?? text(b.error);
+	const code = text(b.code) ?? text(nested?.code) ?? (typeof b.error === 'string' ? b.error : undefined) ?? text(b.name);
+	return { message, code, details, paths };
+}
+
+function toJsonObject(body: unknown): JsonObject {
+	if (body && typeof body === 'object' && !Array.isArray(body)) return body as JsonObject;
+	return { body: typeof body === 'string' ? body.slice(0, 1000) : null } as JsonObject;
+}
+
+const STATUS_HINTS: Record<number, string> = {
+	400: 'The service rejected the request',
+	401: 'The service rejected the credentials',
+	403: 'The credentials lack permission for this operation',
+	404: 'Not found',
+	409: 'The service refused the request because of a business rule',
+	413: 'The upload is larger than the service accepts',
+	422: 'The service rejected the values sent',
+};
+
+/** A non-2xx answer as NodeApiError: the service's own message, and each field detail on its own line. */
+export function apiError(
+	ctx: Context,
+	area: ApiArea,
+	status: number,
+	body: unknown,
+	itemIndex?: number,
+	meaning?: string,
+): NodeApiError {
+	const parsed = parseErrorBody(body);
+	const hint = meaning ?? STATUS_HINTS[status] ?? `The service answered ${status}`;
+	// An operation's own meaning leads; the service's words follow it.
+	const said = meaning ? ` (the service said: ${parsed.message})` : `: ${parsed.message}`;
+	let message = parsed.message ? `${hint}${said}` : hint;
+	// A 404 about a related resource (assigneeId, labelIds[1]) names the fields it is about.
+	if (status === 404 && parsed.paths.length > 0) message += ` (${parsed.paths.join(', ')})`;
+	if (status === 401 && area === 'knowledgeBase') {
+		message += ' (check the API key, and that this machine\'s IP address is whitelisted)';
+	}
+	if (status === 401 && AREAS[area].token) {
+		message += ' (even with a newly fetched access token; check the client\'s scope and that the bot is enabled)';
+	}
+	const description = [...parsed.details, parsed.code ? `Service code: ${parsed.code}` : ''].filter(Boolean).join('\n');
+	return new NodeApiError(ctx.getNode(), toJsonObject(body), {
+		message,
+		description: description || undefined,
+		httpCode: String(status),
+		itemIndex,
+	});
+}

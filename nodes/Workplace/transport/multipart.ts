@@ -1,0 +1,57 @@
+/**
+ * The one multipart/form-data builder (group pictures, knowledge-file uploads),
+ * on the platform's own FormData and File: n8n's request helper hands a
+ * FormData to axios, which writes it part by part and reads a file part
+ * through its stream(), with a Content-Length from the parts' sizes, never
+ * chunked. A file part is read only while it is being sent, never whole.
+ */
+import type { BodyPart } from './types';
+
+export interface FilePart {
+	/** Form field name of the file. */
+	field: string;
+	/**
+	 * The bytes, or a function that opens them. It is called for every send
+	 * (n8n sends the same body again after refreshing a token), so each send
+	 * reads the file from the start.
+	 */
+	content: Buffer | (() => Promise<AsyncIterable<Uint8Array>>);
+	fileName: string;
+	contentType: string;
+	/** Bytes of `content`. */
+	size: number;
+}
+
+/**
+ * A File whose bytes are read when it is sent. Its size is known up front (so
+ * the body's length is), and stream() opens the content anew on every call.
+ */
+class StreamedFile extends File {
+	readonly #part: FilePart;
+
+	constructor(part: FilePart) {
+		super([], part.fileName, { type: part.contentType });
+		this.#part = part;
+		// File's own size is that of the (empty) parts given to the constructor.
+		Object.defineProperty(this, 'size', { value: part.size });
+	}
+
+	stream(): ReadableStream<Uint8Array> {
+		const { content } = this.#part;
+		return ReadableStream.from(
+			(async function* () {
+				if (typeof content === 'function') yield* await content();
+				else yield content;
+			})(),
+		);
+	}
+}
+
+/** Text fields in order (a name may repeat, e.g. `uids[]`), then the file, if any. */
+export function multipartBody(fields: Array<[string, string]>, file?: FilePart): BodyPart {
+	const form = new FormData();
+	for (const [name, value] of fields) form.append(name, value);
+	// No file name argument: FormData would copy the file into a new File, losing stream().
+	if (file) form.append(file.field, new StreamedFile(file));
+	return { body: form };
+}

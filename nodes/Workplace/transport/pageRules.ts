@@ -1,0 +1,87 @@
+/**
+ * When a list goes on, decided by one pure function of what a page brought.
+ * The service's largest page is not documented and may be below what is asked
+ * (a cap), so a page's length never ends a list on its own:
+ *   - pagination metadata, when present, rules: the list ends on the last page it names;
+ *   - without metadata, only an empty page ends the list;
+ *   - an empty page ends it in any case (nothing can follow it);
+ *   - a page that repeats the previous one is an error, never a silent loop or cut.
+ */
+import { createHash } from 'crypto';
+import type { IDataObject } from 'n8n-workflow';
+
+import { object } from './read';
+
+export interface PageMeta {
+	page?: number;
+	pageSize?: number;
+	pageCount?: number;
+	total?: number;
+}
+
+/** A whole number ≥ 0 given as a number or as digits; undefined otherwise. */
+function count(value: unknown): number | undefined {
+	const n = typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : value;
+	return typeof n === 'number' && Number.isSafeInteger(n) && n >= 0 ? n : undefined;
+}
+
+/**
+ * The pagination metadata of a list answer, read tolerantly: `meta.pagination`
+ * (the usual shape), `meta` or `pagination`, numbers or digit strings. Undefined
+ * when it names neither a page count nor a total (nothing to rule by).
+ */
+export function readPageMeta(body: unknown): PageMeta | undefined {
+	const answer = object(body);
+	const meta = object(answer?.meta);
+	for (const p of [object(meta?.pagination), meta, object(answer?.pagination)]) {
+		if (!p) continue;
+		const found: PageMeta = { page: count(p.page), pageSize: count(p.pageSize), pageCount: count(p.pageCount), total: count(p.total) };
+		if (found.pageCount !== undefined || found.total !== undefined) return found;
+	}
+	return undefined;
+}
+
+/** What identifies a page's content: its items' ids in order, or the items themselves when they have none. */
+export function pageSignature(items: IDataObject[]): string {
+	const ids = items.map((item) => item.id);
+	const text = ids.every((id) => typeof id === 'number' || typeof id === 'string') ? JSON.stringify(ids) : JSON.stringify(items);
+	return createHash('sha256').update(text).digest('hex').slice(0, 16);
+}
+
+export type PageStep =
+	/** Read page `next`. */
+	| { next: number }
+	/** The list is complete. */
+	| { end: 'lastPage' | 'emptyPage' }
+	/** This page repeats page `previous`: the service seems to ignore the page asked for. */
+	| { repeats: number };
+
+export interface PageFacts {
+	/** The page just read (1 = first). */
+	page: number;
+	/** How many items it held. */
+	length: number;
+	signature: string;
+	meta: PageMeta | undefined;
+	/** Items received on all pages so far, this one included (before any filter). */
+	received: number;
+	/** Signature of the previous page, if any. */
+	previous?: string;
+}
+
+export function afterPage(facts: PageFacts): PageStep {
+	const { page, length, meta } = facts;
+	if (length === 0) return { end: 'emptyPage' };
+	if (facts.previous !== undefined && facts.previous === facts.signature) return { repeats: page - 1 };
+	if (meta?.pageCount !== undefined) return page >= meta.pageCount ? { end: 'lastPage' } : { next: page + 1 };
+	if (meta?.total !== undefined) return facts.received >= meta.total ? { end: 'lastPage' } : { next: page + 1 };
+	return { next: page + 1 };
+}
+
+/**
+ * The page size to ask for: Limit N asks for min(N, page size); Return All, and a
+ * list filtered here (where Limit counts matches, so N items may not be enough), the whole page size.
+ */
+export function pageSizeFor(limit: number | undefined, pageSize: number, filtered = false): number {
+	return limit === undefined || filtered ? pageSize : Math.max(1, Math.min(limit, pageSize));
+}

@@ -1,0 +1,61 @@
+/**
+ * What an operation hands the transport (ApiRequest) and what it gets back
+ * (ApiResponse), and the service areas a request can go to.
+ */
+import type { IDataObject, IExecuteFunctions, IHttpRequestMethods, ILoadOptionsFunctions } from 'n8n-workflow';
+
+import type { MeteredBody } from './body';
+
+export type Context = IExecuteFunctions | ILoadOptionsFunctions;
+
+export type ApiArea = 'knowledgeBase' | 'taskProjects' | 'bot';
+
+export interface ApiRequest {
+	area: ApiArea;
+	method: IHttpRequestMethods;
+	/** Segments after the area prefix. Each is percent-encoded, so no id can change the path. */
+	path: Array<string | number>;
+	qs?: IDataObject;
+	/** JSON body, or a factory for a body built anew for every attempt (multipart, read from the binary store). */
+	body?: IDataObject | (() => Promise<BodyPart>);
+	/** Form-encoded body (application/x-www-form-urlencoded), instead of `body`. */
+	form?: Record<string, string>;
+	/**
+	 * What a POST makes or sends, named when its outcome is unknown after a failure
+	 * ("the task may have been created"). The router fills it from the resource name.
+	 */
+	subject?: string;
+	/**
+	 * What the request does, as the node's actions say it ("Get a knowledge base"),
+	 * named with the item in messages that say what happened. The router fills it.
+	 */
+	operation?: string;
+	/**
+	 * Hand back the response body as a stream (downloads): a MeteredBody that counts
+	 * and hashes the bytes as they pass and fails when the body ends short of its
+	 * Content-Length.
+	 */
+	stream?: boolean;
+	/**
+	 * Messages that say what a status means for this operation (e.g. 403 on a group
+	 * look-up: not a member). The service's own message and details stay in the error.
+	 */
+	errorMessages?: Partial<Record<number, string>>;
+}
+
+/** A request whose answer is streamed (downloads). */
+export type StreamRequest = ApiRequest & { stream: true };
+
+export interface BodyPart {
+	body: unknown;
+	headers?: Record<string, string>;
+}
+
+export interface ApiResponse<T = unknown> {
+	statusCode: number;
+	headers: Record<string, string | string[] | undefined>;
+	body: T;
+}
+
+/** The answer a request of type R gets: a metered stream for a streamed request, else the parsed JSON. */
+export type ResponseTo<R extends ApiRequest> = R extends { stream: true } ? ApiResponse<MeteredBody> : ApiResponse;

@@ -1,0 +1,200 @@
+/**
+ * Paging under a service page cap, in n8n-core's real engine against the
+ * emulator: Get Many (Return All and Limit) and the resource locators' list
+ * searches, for knowledge bases and knowledge files, under caps 1, 7, 10 and
+ * none, with and without pagination metadata. Every id must arrive exactly
+ * once, never more than Limit, with the request count the rules allow:
+ *   - the size asked is min(Limit, 100) (100 for Return All);
+ *   - with metadata the list ends on the last page it names: ceil(n / served) requests;
+ *   - without metadata only an empty page ends it: one request more, unless Limit was reached first.
+ */
+import type { INodeParameters } from 'n8n-workflow';
+
+import { Testbed, emulatorCredential } from '../harness/testbed';
+
+let bed: Testbed;
+
+beforeAll(async () => {
+	bed = await Testbed.start();
+});
+afterAll(async () => {
+	await bed?.close();
+	// The matrix's request counts, for the record.
+	console.log(`paging matrix (${table.length} runs):\n${table.join('\n')}`);
+});
+
+const TOTAL = 23;
+/** Base 3 has no seeded files; the matrix gives it TOTAL. */
+const FILES_BASE = 3;
+const LIST_PAGE = 100;
+const table: string[] = [];
+
+let baseIds: number[];
+let fileIds: number[];
+
+beforeEach(() => {
+	bed.emulator.reset();
+	bed.credentialsHelper.set(emulatorCredential(bed.emulator, 'knowledgeBase'));
+	bed.emulator.knowledge.addKnowledgeBases(TOTAL - bed.emulator.knowledge.bases.size);
+	bed.emulator.knowledge.addFiles(FILES_BASE, TOTAL);
+	baseIds = bed.emulator.knowledge.listBases().map((b) => b.id);
+	fileIds = bed.emulator.knowledge.filesOf(FILES_BASE).map((f) => f.id);
+	expect(baseIds).toHaveLength(TOTAL);
+	expect(fileIds).toHaveLength(TOTAL);
+});
+
+const byId = (id: number) => ({ __rl: true, mode: 'id', value: String(id) });
+
+type Resource = 'knowledge bases' | 'knowledge files';
+type Mode = 'strapi' | 'none';
+
+const RESOURCES: Record<Resource, { path: string; parameters: INodeParameters; ids: () => number[]; search: string; searchPath?: string }> = {
+	'knowledge bases': {
+		path: '/api/v1/knowledge',
+		parameters: { resource: 'knowledgeBase', operation: 'getAll' },
+		ids: () => baseIds,
+		search: 'searchKnowledgeBases',
+	},
+	'knowledge files': {
+		path: `/api/v1/knowledge/${FILES_BASE}/files`,
+		parameters: { resource: 'knowledgeFile', operation: 'getAll', knowledgeId: byId(FILES_BASE), filters: {} },
+		ids: () => fileIds,
+		search: 'searchKnowledgeFiles',
+		searchPath: 'parameters.fileId',
+	},
+};
+
+const CAPS = [1, 7, 10, null] as const;
+const MODES: Mode[] = ['strapi', 'none'];
+/** undefined = Return All. */
+const LIMITS = [undefined, 1, 5, 23, 24] as const;
+
+/** The list requests the emulator saw, as page/pageSize. */
+const listRequests = (path: string) =>
+	bed.emulator.log
+		.filter((e) => e.method === 'GET' && e.path === path)
+		.map((e) => ({ page: Number(e.query['pagination[page]']), pageSize: Number(e.query['pagination[pageSize]']), status: e.status }));
+
+/** Requests the rules allow: ceil(wanted / served) with metadata; without, one more for the empty page unless Limit was reached. */
+function expectedRequests(asked: number, cap: number | null, mode: Mode, limit: number | undefined): number {
+	const served = cap === null ? asked : Math.min(asked, cap);
+	const wanted = Math.min(limit ?? TOTAL, TOTAL);
+	const pages = Math.ceil(wanted / served);
+	const limitReached = limit !== undefined && limit <= TOTAL;
+	return mode === 'none' && !limitReached ? pages + 1 : pages;
+}
+
+const label = (cap: number | null) => (cap === null ? 'no cap' : `cap ${cap}`);
+const modeLabel = (mode: Mode) => (mode === 'strapi' ? 'with metadata' : 'without metadata');
+
+const GET_MANY = (Object.keys(RESOURCES) as Resource[]).flatMap((resource) =>
+	CAPS.flatMap((cap) =>
+		MODES.flatMap((mode) =>
+			LIMITS.map((limit) => [resource, label(cap), modeLabel(mode), limit === undefined ? 'Return All' : `Limit ${limit}`, { resource, cap, mode, limit }] as const),
+		),
+	),
+);
+
+describe('Get Many under a page cap', () => {
+	it.each(GET_MANY)('%s, %s, %s, %s: every id once, never more than Limit, ceil(n / served) requests', async (...args) => {
+		const { resource, cap, mode, limit } = args[4];
+		const r = RESOURCES[resource];
+		bed.emulator.setConfig({ pageCap: cap, paginationMode: mode });
+		const parameters: INodeParameters = { ...r.parameters, returnAll: limit === undefined, ...(limit === undefined ? {} : { limit }) };
+		const run = await bed.runNode(parameters);
+		expect(run.error).toBeUndefined();
+
+		const ids = run.json.map((item) => item.id as number);
+		const wanted = r.ids().slice(0, Math.min(limit ?? TOTAL, TOTAL));
+		expect(ids).toEqual(wanted);
+		expect(new Set(ids).size).toBe(ids.length);
+		if (limit !== undefined) expect(ids.length).toBeLessThanOrEqual(limit);
+
+		const asked = Math.min(limit ?? LIST_PAGE, LIST_PAGE);
+		const sent = listRequests(r.path);
+		expect(sent.map((s) => s.page)).toEqual(sent.map((_, n) => n + 1));
+		// Limit N asks for min(N, page size), and never more than that afterwards.
+		expect(sent[0].pageSize).toBe(asked);
+		for (const s of sent) expect(s.pageSize).toBeLessThanOrEqual(asked);
+		const expected = expectedRequests(asked, cap, mode, limit);
+		table.push(`  ${args.slice(0, 4).join(', ')}: ${sent.length} requests (expected ${expected})`);
+		expect(sent).toHaveLength(expected);
+	});
+});
+
+const SEARCHES = (Object.keys(RESOURCES) as Resource[]).flatMap((resource) =>
+	CAPS.flatMap((cap) => MODES.map((mode) => [resource, label(cap), modeLabel(mode), { resource, cap, mode }] as const)),
+);
+
+describe('list searches (resource locators) under a page cap', () => {
+	it.each(SEARCHES)('%s, %s, %s: following the tokens lists every id once', async (...args) => {
+		const { resource, cap, mode } = args[3];
+		const r = RESOURCES[resource];
+		bed.emulator.setConfig({ pageCap: cap, paginationMode: mode });
+		const parameters: INodeParameters = { ...r.parameters, operation: 'get' };
+		const ids: number[] = [];
+		let token: string | undefined;
+		let calls = 0;
+		do {
+			const result = await bed.listSearch(r.search, parameters, undefined, token, r.searchPath);
+			ids.push(...result.results.map((entry) => Number(entry.value)));
+			token = typeof result.paginationToken === 'string' ? result.paginationToken : undefined;
+			calls++;
+		} while (token !== undefined && calls <= 2 * TOTAL + 2);
+		expect(ids).toEqual(r.ids());
+
+		const sent = listRequests(r.path);
+		const expected = expectedRequests(LIST_PAGE, cap, mode, undefined);
+		table.push(`  list search, ${args.slice(0, 3).join(', ')}: ${sent.length} requests in ${calls} calls (expected ${expected})`);
+		expect(sent).toHaveLength(expected);
+	});
+});
+
+describe('paging rules beyond the cap', () => {
+	const getMany = (p: INodeParameters = {}): INodeParameters => ({ resource: 'knowledgeBase', operation: 'getAll', returnAll: true, ...p });
+	const page = (ids: number[], meta?: object) => ({ data: ids.map((id) => ({ id, name: `Base ${id}` })), ...(meta ? { meta: { pagination: meta } } : {}) });
+
+	it.each(['strapi', 'none'] as const)('a page that repeats the previous one stops with an error that says so (%s)', async (mode) => {
+		bed.emulator.setConfig({ pageCap: 10, paginationMode: mode });
+		// A service that ignores pagination[page] answers page 1 again.
+		const first = page(baseIds.slice(0, 10), mode === 'strapi' ? { page: 1, pageSize: 10, pageCount: 3, total: 23 } : undefined);
+		bed.emulator.faults.add({ method: 'GET', path: '/api/v1/knowledge', skip: 1, action: { kind: 'status', status: 200, body: first } });
+		const run = await bed.runNode(getMany(), { continueOnFail: true });
+		expect(run.json).toHaveLength(1);
+		expect(run.json[0].error).toBe(
+			'Get many knowledge bases (item 0): page 2 repeats page 1 (the same 10 items), as if the service ignored the page asked for; the node stopped instead of reading the same items again',
+		);
+		expect(listRequests('/api/v1/knowledge')).toHaveLength(2);
+	});
+
+	it('with metadata, a page shorter than the page size does not end the list before the last page it names', async () => {
+		bed.emulator.setConfig({ pageCap: 10 });
+		bed.emulator.faults.add({
+			method: 'GET',
+			path: '/api/v1/knowledge',
+			action: { kind: 'status', status: 200, body: page(baseIds.slice(0, 4), { page: 1, pageSize: 10, pageCount: 3, total: 23 }) },
+		});
+		const run = await bed.runNode(getMany());
+		expect(run.error).toBeUndefined();
+		expect(run.json.map((kb) => kb.id)).toEqual([...baseIds.slice(0, 4), ...baseIds.slice(10)]);
+		expect(listRequests('/api/v1/knowledge').map((r) => r.page)).toEqual([1, 2, 3]);
+	});
+
+	it('an answer without a data list is not an empty list: it fails, saying what was expected', async () => {
+		bed.emulator.faults.add({ method: 'GET', path: '/api/v1/knowledge', skip: 1, action: { kind: 'status', status: 200, body: { items: [] } } });
+		bed.emulator.setConfig({ pageCap: 10 });
+		const run = await bed.runNode(getMany(), { continueOnFail: true });
+		expect(run.json[0].error).toBe(
+			'Get many knowledge bases (item 0): the service answered 200 (application/json; charset=utf-8) with JSON of another shape, where a JSON object with a "data" list (page 2) was expected; it was a read, so nothing was changed',
+		);
+	});
+
+	it('the list search stops with the same error on a repeated page', async () => {
+		bed.emulator.setConfig({ pageCap: 10, paginationMode: 'none' });
+		bed.emulator.faults.add({ method: 'GET', path: '/api/v1/knowledge', skip: 1, action: { kind: 'status', status: 200, body: page(baseIds.slice(0, 10)) } });
+		const first = await bed.listSearch('searchKnowledgeBases', { resource: 'knowledgeBase', operation: 'get' });
+		await expect(bed.listSearch('searchKnowledgeBases', { resource: 'knowledgeBase', operation: 'get' }, undefined, first.paginationToken as string)).rejects.toThrow(
+			/^Search knowledge bases: page 2 repeats page 1/,
+		);
+	});
+});

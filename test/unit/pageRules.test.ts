@@ -1,0 +1,66 @@
+/**
+ * The paging decision (transport/pageRules.ts) as a table: metadata rules when
+ * present, only an empty page ends a list without it, a repeated page is named.
+ */
+import { afterPage, pageSignature, pageSizeFor, readPageMeta, type PageFacts } from '../../nodes/Workplace/transport/pageRules';
+
+const items = (...ids: number[]) => ids.map((id) => ({ id }));
+const facts = (over: Partial<PageFacts>): PageFacts => ({ page: 1, length: 10, signature: 's1', meta: undefined, received: 10, ...over });
+
+describe('readPageMeta', () => {
+	it.each([
+		['meta.pagination', { meta: { pagination: { page: 1, pageSize: 10, pageCount: 3, total: 23 } } }, { page: 1, pageSize: 10, pageCount: 3, total: 23 }],
+		['meta itself', { meta: { page: 2, pageCount: 3 } }, { page: 2, pageSize: undefined, pageCount: 3, total: undefined }],
+		['top-level pagination', { pagination: { total: 23 } }, { page: undefined, pageSize: undefined, pageCount: undefined, total: 23 }],
+		['digit strings', { meta: { pagination: { pageCount: '3', total: ' 23 ' } } }, { page: undefined, pageSize: undefined, pageCount: 3, total: 23 }],
+	])('reads %s', (_label, body, expected) => {
+		expect(readPageMeta(body)).toEqual(expected);
+	});
+
+	it.each([
+		['no meta', { data: [] }],
+		['meta without count or total', { meta: { pagination: { page: 1, pageSize: 10 } } }],
+		['nonsense values', { meta: { pagination: { pageCount: -1, total: 'many' } } }],
+		['not an object', 'text'],
+	])('is undefined for %s', (_label, body) => {
+		expect(readPageMeta(body)).toBeUndefined();
+	});
+});
+
+describe('afterPage', () => {
+	it.each<[string, Partial<PageFacts>, ReturnType<typeof afterPage>]>([
+		['an empty page ends the list, metadata or not', { length: 0, meta: { pageCount: 9 } }, { end: 'emptyPage' }],
+		['without metadata a short page goes on', { length: 3 }, { next: 2 }],
+		['without metadata a full page goes on', { length: 10 }, { next: 2 }],
+		['metadata: not yet the last page, however short', { page: 1, length: 4, meta: { pageCount: 3 } }, { next: 2 }],
+		['metadata: the last page it names ends it', { page: 3, length: 3, meta: { pageCount: 3 } }, { end: 'lastPage' }],
+		['metadata: past the last page ends it', { page: 4, length: 3, meta: { pageCount: 3 } }, { end: 'lastPage' }],
+		['total only: received fewer goes on', { page: 2, received: 20, meta: { total: 23 } }, { next: 3 }],
+		['total only: received all ends it', { page: 3, length: 3, received: 23, meta: { total: 23 } }, { end: 'lastPage' }],
+		['a page like the one before is a repeat', { page: 2, signature: 'same', previous: 'same' }, { repeats: 1 }],
+		['a repeat is found even when metadata says more', { page: 2, signature: 'same', previous: 'same', meta: { pageCount: 5 } }, { repeats: 1 }],
+	])('%s', (_label, over, expected) => {
+		expect(afterPage(facts(over))).toEqual(expected);
+	});
+});
+
+describe('pageSignature and pageSizeFor', () => {
+	it('tells pages apart by their ids, in order', () => {
+		expect(pageSignature(items(1, 2, 3))).toBe(pageSignature(items(1, 2, 3)));
+		expect(pageSignature(items(1, 2, 3))).not.toBe(pageSignature(items(3, 2, 1)));
+		expect(pageSignature([{ name: 'a' }])).not.toBe(pageSignature([{ name: 'b' }]));
+	});
+
+	it.each([
+		[undefined, 100, 100],
+		[1, 100, 1],
+		[5, 100, 5],
+		[150, 100, 100],
+	])('Limit %s with page size %i asks for %i', (limit, pageSize, expected) => {
+		expect(pageSizeFor(limit, pageSize)).toBe(expected);
+	});
+
+	it('asks for whole pages when a filter here decides what Limit counts', () => {
+		expect(pageSizeFor(5, 100, true)).toBe(100);
+	});
+});
