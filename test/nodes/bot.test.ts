@@ -94,9 +94,9 @@ describe('bot credential and token', () => {
 		for (const run of runs) expect(run.error).toBeUndefined();
 		expect(tokenRequests()).toHaveLength(1);
 		expect(botRequests('GET')).toHaveLength(4);
-		// Every run sent the one token issued.
-		const [issued] = [...bed.emulator.bot.tokens.keys()];
-		expect(new Set(botRequests('GET').map((e) => e.headers.authorization))).toEqual(new Set([`Bearer ${issued}`]));
+		// One token was issued, and every run's request was accepted with it.
+		expect(bed.emulator.bot.tokens.size).toBe(1);
+		expect(botRequests('GET').map((e) => e.status)).toEqual([200, 200, 200, 200]);
 	});
 
 	it('refreshes a token the service expired, once, and the request succeeds', async () => {
