@@ -7,6 +7,7 @@ import type {
 	Icon,
 	INodeProperties,
 } from 'n8n-workflow';
+import { createHash } from 'crypto';
 
 import { baseUrlProperty, CREDENTIAL_ICON } from '../nodes/Workplace/shared/credentialParts';
 import { BASE_URL_EXPRESSION, parseBaseUrl } from '../nodes/Workplace/transport/baseUrl';
@@ -43,6 +44,62 @@ function refusal(status: number, body: unknown, retryAfter: unknown): TokenReque
 	const said = [text(data.error), text(data.error_description)].filter(Boolean).join(': ');
 	const reason = status === 401 ? 'the service rejected the client ID or client secret' : `the token endpoint answered ${status}`;
 	return new TokenRequestFailure(`Could not obtain a bot access token: ${reason}${said ? ` (${said})` : ''}`, { status, retryAfter });
+}
+
+/**
+ * Token requests in flight in this process, by credential identity. Executions
+ * that start together (a queue-mode worker takes several jobs at once) all find
+ * no token stored yet; they share one request instead of each asking for a
+ * token. A settled request is dropped at once: a stored token is n8n's to keep.
+ */
+const tokensInFlight = new Map<string, Promise<Record<string, string>>>();
+
+/** POST {base}/oauth/token (client credentials); what the credential stores of the answer. */
+async function requestToken(helper: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject): Promise<Record<string, string>> {
+	const base = parseBaseUrl(credentials.baseUrl);
+	if ('problem' in base) throw new TokenRequestFailure(`Could not obtain a bot access token: ${base.problem}`);
+	const basic = Buffer.from(`${String(credentials.clientId ?? '')}:${String(credentials.clientSecret ?? '')}`).toString('base64');
+	const scope = String(credentials.scope ?? '').trim() || 'bot profile';
+	let response: { statusCode: number; headers: Record<string, unknown>; body: unknown };
+	try {
+		response = (await helper.helpers.httpRequest({
+			method: 'POST',
+			url: `${base.url}/oauth/token`,
+			headers: {
+				Authorization: `Basic ${basic}`,
+				'Content-Type': 'application/x-www-form-urlencoded',
+			},
+			body: new URLSearchParams({ grant_type: 'client_credentials', scope }).toString(),
+			json: true,
+			disableFollowRedirect: true,
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+			timeout: TOKEN_TIMEOUT_MS,
+		})) as typeof response;
+	} catch (error) {
+		throw tokenFailure(error);
+	}
+	if (response.statusCode < 200 || response.statusCode >= 300) {
+		throw refusal(response.statusCode, response.body, response.headers['retry-after']);
+	}
+	const answer = object(response.body) ?? {};
+	const accessToken = answer.access_token;
+	if (typeof accessToken !== 'string' || accessToken === '') {
+		throw new Error('Could not obtain a bot access token: the token endpoint answered without access_token');
+	}
+	const lifetimeSeconds = Number(answer.expires_in);
+	if (!Number.isFinite(lifetimeSeconds) || lifetimeSeconds <= 0) {
+		// No usable lifetime: keep the token until the service answers 401.
+		return { accessToken, accessTokenExpiresAt: '', accessTokenValid: 'yes' };
+	}
+	const lifetimeMs = lifetimeSeconds * 1000;
+	const expiresAt = Date.now() + lifetimeMs;
+	const refreshAt = Math.floor(expiresAt - refreshMarginMs(lifetimeMs));
+	return {
+		accessToken,
+		accessTokenExpiresAt: new Date(expiresAt).toISOString(),
+		accessTokenValid: `={{ Date.now() < ${refreshAt} ? "yes" : "" }}`,
+	};
 }
 
 /**
@@ -128,50 +185,19 @@ export class WorkplaceBotApi implements ICredentialType {
 	];
 
 	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
-		const base = parseBaseUrl(credentials.baseUrl);
-		if ('problem' in base) throw new TokenRequestFailure(`Could not obtain a bot access token: ${base.problem}`);
-		const basic = Buffer.from(`${String(credentials.clientId ?? '')}:${String(credentials.clientSecret ?? '')}`).toString('base64');
-		const scope = String(credentials.scope ?? '').trim() || 'bot profile';
-		let response: { statusCode: number; headers: Record<string, unknown>; body: unknown };
-		try {
-			response = (await this.helpers.httpRequest({
-				method: 'POST',
-				url: `${base.url}/oauth/token`,
-				headers: {
-					Authorization: `Basic ${basic}`,
-					'Content-Type': 'application/x-www-form-urlencoded',
-				},
-				body: new URLSearchParams({ grant_type: 'client_credentials', scope }).toString(),
-				json: true,
-				disableFollowRedirect: true,
-				returnFullResponse: true,
-				ignoreHttpStatusErrors: true,
-				timeout: TOKEN_TIMEOUT_MS,
-			})) as typeof response;
-		} catch (error) {
-			throw tokenFailure(error);
+		const key = createHash('sha256')
+			.update(JSON.stringify([credentials.baseUrl, credentials.clientId, credentials.clientSecret, credentials.scope]))
+			.digest('hex');
+		let pending = tokensInFlight.get(key);
+		if (!pending) {
+			pending = requestToken(this, credentials);
+			tokensInFlight.set(key, pending);
+			const settled = () => {
+				if (tokensInFlight.get(key) === pending) tokensInFlight.delete(key);
+			};
+			pending.then(settled, settled);
 		}
-		if (response.statusCode < 200 || response.statusCode >= 300) {
-			throw refusal(response.statusCode, response.body, response.headers['retry-after']);
-		}
-		const answer = object(response.body) ?? {};
-		const accessToken = answer.access_token;
-		if (typeof accessToken !== 'string' || accessToken === '') {
-			throw new Error('Could not obtain a bot access token: the token endpoint answered without access_token');
-		}
-		const lifetimeSeconds = Number(answer.expires_in);
-		if (!Number.isFinite(lifetimeSeconds) || lifetimeSeconds <= 0) {
-			// No usable lifetime: keep the token until the service answers 401.
-			return { accessToken, accessTokenExpiresAt: '', accessTokenValid: 'yes' };
-		}
-		const lifetimeMs = lifetimeSeconds * 1000;
-		const expiresAt = Date.now() + lifetimeMs;
-		const refreshAt = Math.floor(expiresAt - refreshMarginMs(lifetimeMs));
-		return {
-			accessToken,
-			accessTokenExpiresAt: new Date(expiresAt).toISOString(),
-			accessTokenValid: `={{ Date.now() < ${refreshAt} ? "yes" : "" }}`,
-		};
+		return await pending;
 	}
 
 	authenticate: IAuthenticateGeneric = {

@@ -23,6 +23,7 @@ import { registerKnowledgeRoutes } from './routes/knowledge';
 import { MessagingState, type MessageRecord } from './messaging/state';
 import { registerMessagingAdminRoutes } from './messaging/admin';
 import { type Delivery, type PlayRequest, playUser } from './messaging/webhook';
+import { createOpenAiState, registerOpenAiRoutes, type OpenAiState } from './routes/openai';
 import { createTaskProjectsState, registerTaskProjectsRoutes, type TaskProjectsState } from './routes/taskProjects';
 import type { EmulatorConfig, FaultRule, RequestLogEntry } from './types';
 
@@ -69,6 +70,8 @@ export interface Emulator {
 	playUser(request: PlayRequest): Promise<Delivery[]>;
 	/** Marks every reply token handed out so far as expired. */
 	expireReplyTokens(): void;
+	/** The scripted OpenAI-compatible chat endpoint (/v1): set its script, read its requests. */
+	openAi: OpenAiState;
 	issueJwt(opts: IssueJwtOptions): string;
 	expireBotTokens(): void;
 	setConfig(patch: Partial<EmulatorConfig>): void;
@@ -132,6 +135,7 @@ export async function startEmulator(options: StartOptions = {}): Promise<Emulato
 	const bot = createBotState(config);
 	// Reads bot.users/groups/topics at call time, so it follows reset()'s in-place refill.
 	const messaging = new MessagingState(config, bot);
+	const openAi = createOpenAiState();
 	const credentials: EmulatorCredentials = {
 		apiKey: config.apiKey,
 		jwt: signJwt(config.jwtSecret, { expiresInSeconds: JWT_DAYS * 24 * 3600 }),
@@ -198,6 +202,7 @@ export async function startEmulator(options: StartOptions = {}): Promise<Emulato
 	await app.register(async (scope) => registerKnowledgeRoutes(scope, { config, state: knowledge }));
 	await app.register(async (scope) => registerTaskProjectsRoutes(scope, { config, state: taskProjects }));
 	await app.register(async (scope) => registerBotRoutes(scope, { config, state: bot, messaging }));
+	await app.register(async (scope) => registerOpenAiRoutes(scope, { config, state: openAi }));
 
 	const setConfig = (patch: Partial<EmulatorConfig>) => {
 		Object.assign(config, patch);
@@ -208,6 +213,7 @@ export async function startEmulator(options: StartOptions = {}): Promise<Emulato
 		refill(taskProjects, createTaskProjectsState());
 		refill(bot, createBotState(config));
 		messaging.reset();
+		Object.assign(openAi, createOpenAiState(), { script: undefined });
 		log.clear();
 		faults.clear();
 		limiter.reset();
@@ -252,6 +258,7 @@ export async function startEmulator(options: StartOptions = {}): Promise<Emulato
 		messages: (filter) => messaging.received(filter),
 		playUser: (request) => playUser(messaging, config, request),
 		expireReplyTokens: () => messaging.expireReplyTokens(),
+		openAi,
 		issueJwt,
 		expireBotTokens: () => bot.expireAllTokens(),
 		setConfig,

