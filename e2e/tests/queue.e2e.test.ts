@@ -23,7 +23,7 @@ import { rmSync } from 'node:fs';
 import { startEmulator, type Emulator } from '../../emulator/server';
 import { SEED_USER_IDS } from '../../emulator/botSeed';
 import { EXAMPLE_CREDENTIALS, exampleCredential } from '../lib/examples';
-import { N8n, N8nRest, installCommunityPackage } from '../lib/n8n';
+import { N8n, N8nRest, installCommunityPackage, until } from '../lib/n8n';
 import { Postgres } from '../lib/postgres';
 import { Redis } from '../lib/redis';
 
@@ -147,22 +147,6 @@ async function executions(): Promise<ExecutionSummary[]> {
 			const [id, status, mode] = row.split('|');
 			return { id, status, mode };
 		});
-}
-
-/** Polls until check() returns a value, or fails with what was last seen. */
-async function until<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 300_000): Promise<T> {
-	const deadline = Date.now() + timeoutMs;
-	let last: unknown;
-	while (Date.now() < deadline) {
-		try {
-			const value = await check();
-			if (value !== undefined) return value;
-		} catch (error) {
-			last = error;
-		}
-		await new Promise((resolve) => setTimeout(resolve, 1_000));
-	}
-	throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
 }
 
 function lines(output: string[], pattern: RegExp): RegExpMatchArray[] {
