@@ -27,7 +27,8 @@ async function runOperation(
 	}
 	// What a POST makes is named after its resource ("the task may have been created"),
 	// and messages that say what happened name the operation as its action reads.
-	const request = { subject: resource.name.toLowerCase(), operation: operation.action, ...(await operation.request.call(ctx, i)) };
+	const named = (request: ApiRequest): ApiRequest => ({ subject: resource.name.toLowerCase(), operation: operation.action, ...request });
+	const request = named(await operation.request.call(ctx, i));
 	built(request);
 	if (operation.list) {
 		const returnAll = ctx.getNodeParameter('returnAll', i, false) as boolean;
@@ -55,7 +56,7 @@ async function runOperation(
 		// A refusal the operation knows another way around (e.g. an older path of the same resource).
 		const second = first.error instanceof NodeApiError ? operation.fallback?.call(ctx, first.error, i, request) : undefined;
 		if (!second) throw asNodeError(ctx, first.error, i);
-		sent = { subject: request.subject, operation: request.operation, ...second };
+		sent = named(second);
 		response = await apiRequest(ctx, sent, i);
 	}
 	if (operation.output) return await operation.output.call(ctx, response, i, sent);

@@ -14,6 +14,7 @@ import { hasExpression } from '../shared/hasExpression';
 import { invalid } from '../shared/invalid';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry';
 import type { Context } from './types';
+import { numberValue } from '../shared/numberValue';
 
 export const DEFAULT_TIMEOUT_MS = 60_000;
 
@@ -53,7 +54,7 @@ function version(ctx: Context): number {
 /** Reads a number setting: undefined when unset, else a checked number (NodeOperationError naming `field`). */
 function numberSetting(ctx: Context, itemIndex: number, value: unknown, field: string, min: number, max: number, whole: boolean): number | undefined {
 	if (value === undefined || value === null || value === '') return undefined;
-	const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+	const n = numberValue(value);
 	if (typeof n !== 'number' || !Number.isFinite(n) || (whole && !Number.isInteger(n))) {
 		throw invalid(ctx, itemIndex, field, `expected ${whole ? 'a whole number' : 'a number'}, got ${JSON.stringify(value)}`);
 	}

@@ -5,6 +5,7 @@
  * parameters, this checks and shapes them.
  */
 import type { IDataObject } from 'n8n-workflow';
+import { numberValue } from '../../shared/numberValue';
 
 export const ACTION_TYPES = ['message', 'postback', 'workflowTemplate', 'workflow', 'workflows', 'library', 'uri'] as const;
 export type ActionType = (typeof ACTION_TYPES)[number];
@@ -63,7 +64,7 @@ function requiredText(value: unknown, field: string, type: string): string {
 }
 
 function wholeNumber(value: unknown, field: string, min: number): number {
-	const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+	const n = numberValue(value);
 	if (typeof n !== 'number' || !Number.isInteger(n)) {
 		throw new ActionProblem(field, `must be a whole number, got ${value === '' || value === undefined ? 'nothing' : JSON.stringify(value)}`);
 	}

@@ -9,6 +9,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { read } from '../../transport';
 import { describe } from '../validation';
 import { checkAction, URL_MAX, type UsedIn } from './action';
+import { numberValue } from '../../shared/numberValue';
 
 export const MESSAGE_LIMITS = {
 	/** Every URL of a message (content, preview, base, thumbnail, quick-reply icon, and what actions open). */
@@ -115,7 +116,7 @@ function url(at: At, obj: IDataObject, key: string, field: string, required: boo
 
 function wholeNumber(at: At, obj: IDataObject, key: string, field: string, min: number): number {
 	const value = obj[key];
-	const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+	const n = numberValue(value);
 	if (typeof n !== 'number' || !Number.isInteger(n)) at.fail(field, `must be a whole number, got ${describe(value)}`, key);
 	if (n < min) at.fail(field, `must be ${min} or more (got ${n})`, key);
 	return n;
