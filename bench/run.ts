@@ -419,7 +419,8 @@ async function main(): Promise<void> {
 	try {
 		ready = await ask<ChildReady>({}, 'ready');
 		console.log(`Emulator in child process ${child.pid} at ${ready.url}; Node ${process.version}; runs: ${RUNS} (a–c), ${D_RUNS} (d)`);
-		await setUpEngine(ready);
+		// BENCH_PACKAGE_ROOT measures another build of the package (e.g. a checkout of an earlier commit), as bench:profile does.
+		await setUpEngine(ready, 'filesystem', process.env.BENCH_PACKAGE_ROOT);
 		if (parts.has('a')) await partA();
 		if (parts.has('b')) await partB();
 		if (parts.has('c')) await partC();

@@ -1,9 +1,9 @@
 import type {
-	IAuthenticateGeneric,
 	ICredentialDataDecryptedObject,
 	ICredentialTestRequest,
 	ICredentialType,
 	IHttpRequestHelper,
+	IHttpRequestOptions,
 	Icon,
 	INodeProperties,
 } from 'n8n-workflow';
@@ -200,14 +200,11 @@ export class WorkplaceBotApi implements ICredentialType {
 		return await pending;
 	}
 
-	authenticate: IAuthenticateGeneric = {
-		type: 'generic',
-		properties: {
-			headers: {
-				Authorization: '=Bearer {{$credentials.accessToken}}',
-			},
-		},
-	};
+	/** A function rather than a template: n8n runs it for every request, and a template is an expression evaluation each time. */
+	async authenticate(credentials: ICredentialDataDecryptedObject, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+		requestOptions.headers = { ...requestOptions.headers, Authorization: `Bearer ${String(credentials.accessToken ?? '')}` };
+		return requestOptions;
+	}
 
 	// Any bot call proves the token works; preAuthentication has already fetched one.
 	test: ICredentialTestRequest = {

@@ -1,8 +1,9 @@
 import type {
-	IAuthenticateGeneric,
+	ICredentialDataDecryptedObject,
 	Icon,
 	ICredentialTestRequest,
 	ICredentialType,
+	IHttpRequestOptions,
 	INodeProperties,
 } from 'n8n-workflow';
 
@@ -37,14 +38,15 @@ export class WorkplaceKnowledgeBaseApi implements ICredentialType {
 		},
 	];
 
-	authenticate: IAuthenticateGeneric = {
-		type: 'generic',
-		properties: {
-			headers: {
-				'x-api-key': '={{$credentials.apiKey}}',
-			},
-		},
-	};
+	/**
+	 * A function, not a `{{$credentials.apiKey}}` template: n8n runs authenticate
+	 * for every request, and a template costs a full expression evaluation each
+	 * time (about half of n8n's work per request on a fast network).
+	 */
+	async authenticate(credentials: ICredentialDataDecryptedObject, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+		requestOptions.headers = { ...requestOptions.headers, 'x-api-key': String(credentials.apiKey ?? '') };
+		return requestOptions;
+	}
 
 	// Lists one knowledge base: cheap, read-only, and proves both key and IP whitelist.
 	test: ICredentialTestRequest = {

@@ -413,6 +413,20 @@ describe('Knowledge File → Replace', () => {
 		});
 	});
 
+	it('uploads data an item holds in memory mode, base64 written with line breaks (e.g. by a Code node) included', async () => {
+		const bytes = Buffer.from('question,answer\n'.concat('Where?,Here\n'.repeat(40)));
+		const wrapped = bytes.toString('base64').replace(/.{76}/g, '$&\r\n');
+		for (const data of [bytes.toString('base64'), wrapped]) {
+			const run = await bed.runNode(
+				{ resource: 'knowledgeFile', operation: 'replace', knowledgeId: byId(FAQ), fileId: byId(7), binaryPropertyName: 'data' },
+				{ items: [{ json: {}, binary: { data: { data, mimeType: 'text/csv', fileName: 'faq.csv' } } }] },
+			);
+			expect(run.error).toBeUndefined();
+			expect(run.json[0].upload).toMatchObject({ size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') });
+			expect(bed.emulator.knowledge.files.get(7)!.sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
+		}
+	});
+
 	it('explains the service\'s 400002 (unsupported CSV format)', async () => {
 		const binary = await storedBinary(Buffer.from('a,b\n\0\0\0'), 'broken.csv', 'text/csv');
 		const run = await bed.runNode(

@@ -239,6 +239,36 @@ describe('per-run work', () => {
 		}
 	});
 
+	it('builds the requests of 64 items in one go, ahead of sending them', async () => {
+		const ids = addFiles(100);
+		const read = jest.spyOn(ExecuteContext.prototype as unknown as { _getNodeParameter: (name: string) => unknown }, '_getNodeParameter');
+		const sent = jest.spyOn(bed.credentialsHelper, 'authenticate');
+		try {
+			const run = await bed.runNode(fileGet(1), { items: ids.map((fileId) => ({ json: { fileId } })) });
+			expect(run.json.map((j) => j.id)).toEqual(ids);
+			const reads = read.mock.invocationCallOrder.filter((_, k) => read.mock.calls[k][0] === 'fileId');
+			const sends = sent.mock.invocationCallOrder;
+			expect(sends).toHaveLength(100);
+			const readBefore = (send: number) => reads.filter((order) => order < sends[send]).length;
+			// Items 0–63 are built before item 0 is sent; items 64–99 once item 64 is due.
+			expect([readBefore(0), readBefore(63), readBefore(64)]).toEqual([64, 64, 100]);
+		} finally {
+			read.mockRestore();
+			sent.mockRestore();
+		}
+	});
+
+	it('meets a request built ahead that failed in its own item\u2019s turn: the items before it are sent, none after', async () => {
+		const ids = addFiles(80);
+		const fileIds: Array<number | string> = [...ids];
+		fileIds[70] = 'abc';
+		const run = await bed.runNode(fileGet(1), { items: fileIds.map((fileId) => ({ json: { fileId } })) });
+		expect(run.result.error?.context?.itemIndex).toBe(70);
+		expect(String(run.error!.message)).toMatch(/File.*item 70/);
+		const sentIds = bed.emulator.log.filter((e) => FILE_PATH.test(e.path)).map((e) => Number(e.path.split('/').pop()));
+		expect(sentIds).toEqual(ids.slice(0, 70));
+	});
+
 	it('still fails every item on its own when a value without an expression is invalid', async () => {
 		const ids = addFiles(3);
 		const fromList = { __rl: true, mode: 'list', value: 'x' };

@@ -2,7 +2,7 @@
  * Binary data in and out of the node. In: an input item's binary as the file
  * part of a multipart upload, streamed from n8n's binary store when it lives
  * there (filesystem mode), so memory does not grow with its size; else the
- * buffer n8n already holds. Its size is known up front, so the upload has a
+ * data n8n already holds in the item, decoded only when it is sent. Its size is known up front, so the upload has a
  * Content-Length. Out: a downloaded stream into n8n's binary data.
  */
 import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
@@ -26,23 +26,39 @@ export async function binaryFile(ctx: IExecuteFunctions, i: number, property: st
 	if (!binary) throw invalid(ctx, i, field, `the item has no binary field "${property}"`);
 	const fileName = binary.fileName || 'file';
 	const mimeType = binary.mimeType || undefined;
-	const id = binary.id;
-	const buffer = id ? undefined : await ctx.helpers.getBinaryDataBuffer(i, property);
-	const size = id ? (await ctx.helpers.getBinaryMetadata(id)).fileSize : buffer!.length;
+	const size = await binarySize(ctx, binary);
 	if (size === 0) throw invalid(ctx, i, field, `the binary field "${property}" is empty`);
+	const id = binary.id;
+	const content = id ? async () => await ctx.helpers.getBinaryStream(id) : async () => await heldBytes(ctx, i, property, size, field);
 	return {
 		property,
 		fileName,
 		mimeType,
 		size,
-		part: (name) => ({
-			field: name,
-			fileName,
-			contentType: mimeType ?? 'application/octet-stream',
-			size,
-			content: id ? async () => await ctx.helpers.getBinaryStream(id) : buffer!,
-		}),
+		part: (name) => ({ field: name, fileName, contentType: mimeType ?? 'application/octet-stream', size, content }),
 	};
+}
+
+/**
+ * The binary's size without reading it: from n8n's binary store, or from the
+ * length of the data the item holds (n8n's memory mode). Nothing is decoded
+ * while a request is built, so requests built ahead of sending hold no copy of
+ * their files (RequestsAhead in router.ts).
+ */
+export async function binarySize(ctx: IExecuteFunctions, binary: IBinaryData): Promise<number> {
+	if (binary.id) return (await ctx.helpers.getBinaryMetadata(binary.id)).fileSize;
+	const data = binary.data ?? '';
+	// Data with line breaks or other characters (e.g. from a Code node) has no size by its length: decode it to know.
+	return /^[A-Za-z0-9+/]*={0,2}$/.test(data) ? Buffer.byteLength(data, 'base64') : Buffer.from(data, 'base64').length;
+}
+
+/** The bytes item i holds in memory mode, decoded when they are sent, and checked to be the size announced. */
+export async function heldBytes(ctx: IExecuteFunctions, i: number, property: string, size: number, field: string): Promise<Buffer> {
+	const bytes = await ctx.helpers.getBinaryDataBuffer(i, property);
+	if (bytes.length !== size) {
+		throw invalid(ctx, i, field, `the binary field "${property}" holds ${bytes.length} bytes, not the ${size} its data announced`);
+	}
+	return bytes;
 }
 
 /** File name from a Content-Disposition header: RFC 5987 `filename*` first, then `filename`. */

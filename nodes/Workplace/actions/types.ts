@@ -26,7 +26,11 @@ export interface OperationDefinition<Request extends ApiRequest = ApiRequest> {
 	description: string;
 	/** Parameters of this operation; the resource adds the displayOptions. */
 	properties: INodeProperties[];
-	/** Builds the request for item i; throws NodeOperationError before anything is sent. */
+	/**
+	 * Builds the request for item i; throws NodeOperationError before anything is
+	 * sent. Called ahead of sending (RequestsAhead in router.ts), also for items a
+	 * failure leaves unsent: it only reads and checks; `body` does the I/O.
+	 */
 	request?(this: IExecuteFunctions, i: number): Request | Promise<Request>;
 	/**
 	 * For local operations, instead of `request`: builds item i's output without

@@ -15,7 +15,7 @@ export interface FilePart {
 	 * (n8n sends the same body again after refreshing a token), so each send
 	 * reads the file from the start.
 	 */
-	content: Buffer | (() => Promise<AsyncIterable<Uint8Array>>);
+	content: Uint8Array | (() => Promise<AsyncIterable<Uint8Array> | Uint8Array>);
 	fileName: string;
 	contentType: string;
 	/** Bytes of `content`. */
@@ -40,8 +40,9 @@ class StreamedFile extends File {
 		const { content } = this.#part;
 		return ReadableStream.from(
 			(async function* () {
-				if (typeof content === 'function') yield* await content();
-				else yield content;
+				const bytes = typeof content === 'function' ? await content() : content;
+				if (bytes instanceof Uint8Array) yield bytes;
+				else yield* bytes;
 			})(),
 		);
 	}

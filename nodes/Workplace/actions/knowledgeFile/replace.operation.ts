@@ -2,6 +2,7 @@ import { createHash } from 'crypto';
 import type { IBinaryData, IDataObject } from 'n8n-workflow';
 
 import { Meter, multipartBody, read, type ApiRequest } from '../../transport';
+import { binarySize, heldBytes } from '../binaryFile';
 import { knowledgeBaseLocator, optionsCollection } from '../common.descriptions';
 import type { OperationDefinition } from '../types';
 import { invalid, requiredText } from '../validation';
@@ -104,15 +105,8 @@ export const replace: OperationDefinition<ReplaceRequest> = {
 			);
 		}
 
-		// Filesystem (or other external) binary mode: stream from the store. Default mode: already in memory.
-		let buffer: Buffer | undefined;
-		let size: number;
-		if (binary.id) {
-			size = (await this.helpers.getBinaryMetadata(binary.id)).fileSize;
-		} else {
-			buffer = await this.helpers.getBinaryDataBuffer(i, property);
-			size = buffer.length;
-		}
+		// Filesystem (or other external) binary mode: streamed from the store. Default mode: decoded from the item when sent.
+		const size = await binarySize(this, binary);
 		if (size > MAX_UPLOAD_BYTES) {
 			throw invalid(
 				this,
@@ -141,8 +135,9 @@ export const replace: OperationDefinition<ReplaceRequest> = {
 					};
 					return multipartBody([], { ...file, content: open });
 				}
-				upload.sha256 = createHash('sha256').update(buffer!).digest('hex');
-				return multipartBody([], { ...file, content: buffer! });
+				const bytes = await heldBytes(this, i, property, size, 'Input Binary Field');
+				upload.sha256 = createHash('sha256').update(bytes).digest('hex');
+				return multipartBody([], { ...file, content: bytes });
 			},
 			upload,
 		};
