@@ -20,26 +20,54 @@ export type MeterFailure = (received: number, expected: number | undefined, caus
 
 const MiB = 1024 * 1024;
 
-/** How many bytes of a body pass between two nudges of the garbage collector (nudgeCollector). */
-export const NUDGE_EVERY = 20 * MiB;
+/** Bytes between two looks at whether V8 has collected. */
+const LOOK_EVERY = 4 * MiB;
 
-/** Whether the bytes of a body, from `before` to `after`, crossed a multiple of NUDGE_EVERY. */
-export function nudgeDue(before: number, after: number): boolean {
-	return Math.floor(after / NUDGE_EVERY) > Math.floor(before / NUDGE_EVERY);
-}
+/** Looks kept: V8 is nudged when the chunk seen this many looks ago (16 MiB) has not been collected. */
+const LOOKS = 4;
 
 /**
  * Every chunk a socket reads is its own off-heap buffer, freed only when V8
- * collects, and V8 starts collecting once about 64 MB more off-heap memory has
- * been allocated: a fresh process's first big transfer grew RSS by ~68 MB of
- * dead chunks and code. A 40 MiB ArrayBuffer counts as off-heap memory but
- * costs none (the allocator maps it fresh, already zero, and nothing touches
- * it), so allocating one every NUDGE_EVERY bytes makes V8 collect passed
- * chunks sooner: 42–50 MB for the first transfer (docs/performance.md).
- * Nothing keeps it.
+ * runs a full collection (Node's V8 runs no young one for them); unprompted,
+ * it starts one once ~64 MB more off-heap memory has been allocated, so a
+ * fresh process's first big transfer grew RSS ~68 MB. This watches, through
+ * a weak reference to a passing chunk every LOOK_EVERY bytes, whether V8 has
+ * collected in the last 16 MiB; if not, it allocates an untouched 64 MiB
+ * ArrayBuffer, which counts as off-heap memory but costs none (the allocator
+ * maps it fresh, already zero, and nothing touches it), so V8 starts
+ * collecting at once. When V8 already collects on its own, as it mostly does
+ * in later transfers, nothing is allocated; after a nudge the next comes 16
+ * MiB later at the soonest, also when a consumer keeps every chunk
+ * (docs/performance.md, "The first large transfer of a process").
  */
-function nudgeCollector(): void {
-	void new ArrayBuffer(40 * MiB);
+export class CollectorNudge {
+	/** Nudges given so far. */
+	nudges = 0;
+
+	private since = 0;
+	private readonly looks: Array<{ deref(): object | undefined }> = [];
+
+	constructor(
+		/** How a passing chunk is watched; a weak reference, replaceable for tests. */
+		private readonly watch: (chunk: object) => { deref(): object | undefined } = (chunk) => new WeakRef(chunk),
+	) {}
+
+	/** Notes `chunk` passing. */
+	passed(chunk: Uint8Array): void {
+		this.since += chunk.length;
+		if (this.since < LOOK_EVERY) return;
+		this.since -= LOOK_EVERY;
+		if (this.looks.length === LOOKS && this.looks.shift()!.deref() !== undefined) {
+			this.nudges++;
+			this.looks.length = 0;
+			try {
+				void new ArrayBuffer(64 * MiB);
+			} catch {
+				// No room to reserve it (a strict overcommit limit): the download matters more than the nudge.
+			}
+		}
+		this.looks.push(this.watch(chunk));
+	}
 }
 
 /**
@@ -63,6 +91,7 @@ export class Meter {
 
 	async *pass(source: AsyncIterable<Uint8Array | string>): AsyncGenerator<Uint8Array> {
 		const hash = createHash('sha256');
+		const nudge = new CollectorNudge();
 		const iterator = source[Symbol.asyncIterator]();
 		let ended = false;
 		try {
@@ -79,7 +108,7 @@ export class Meter {
 					break;
 				}
 				const chunk = typeof next.value === 'string' ? Buffer.from(next.value) : next.value;
-				if (nudgeDue(this.bytes, this.bytes + chunk.length)) nudgeCollector();
+				nudge.passed(chunk);
 				this.bytes += chunk.length;
 				if (this.expected !== undefined && this.bytes > this.expected) {
 					throw this.fail(this.bytes, this.expected, 'more bytes than announced');
