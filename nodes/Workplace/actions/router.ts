@@ -34,7 +34,7 @@ class RequestsAhead {
 		private readonly batch: number,
 	) {}
 
-	/** Item i's request; items are taken in input order, so a batch starts at the first one not built. */
+	/** Item i's request; items are taken once each, in input order, so a batch starts at the first one not built. */
 	take(i: number): Promise<ApiRequest> {
 		if (i >= this.end) {
 			this.end = Math.min(this.count, i + this.batch);
@@ -45,7 +45,7 @@ class RequestsAhead {
 				this.built.set(k, request);
 			}
 		}
-		const request = this.built.get(i) ?? (async () => await this.build(i))();
+		const request = this.built.get(i)!;
 		this.built.delete(i);
 		return request;
 	}
@@ -61,7 +61,8 @@ async function runOperation(
 	ahead: RequestsAhead | undefined,
 ): Promise<INodeExecutionData[]> {
 	if (operation.build) return await operation.build.call(ctx, i);
-	if (!operation.request || !ahead) {
+	// There are requests to take exactly when the operation builds them (runItems).
+	if (!ahead) {
 		throw new NodeOperationError(ctx.getNode(), 'This operation neither builds output nor sends a request', { itemIndex: i });
 	}
 	// What a POST makes is named after its resource ("the task may have been created"),
