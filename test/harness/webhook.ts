@@ -43,6 +43,8 @@ export interface WebhookServer {
 	executions: RunWorkflowResult[];
 	/** Waits until every received call has finished (response sent and execution done). */
 	settled(): Promise<void>;
+	/** The workflow's static data as last saved after a call. */
+	staticData(): IDataObject;
 	close(): Promise<void>;
 }
 
@@ -146,6 +148,12 @@ export async function startWebhookServer(options: WebhookServerOptions): Promise
 	let counter = 0;
 
 	const { workflow: wfJson, nodeTypes, credentialsHelper } = options;
+	/**
+	 * The workflow's static data as n8n keeps it in its database: loaded for each
+	 * call, saved after the call when the node changed it (live-webhooks.ts,
+	 * WorkflowStaticDataService.saveStaticData).
+	 */
+	let savedStaticData: IDataObject = {};
 	/** The workflow as n8n loads it (defaults filled in, parameters not shown dropped), and its webhook node. */
 	const load = () => {
 		const workflow = new Workflow({
@@ -156,7 +164,7 @@ export async function startWebhookServer(options: WebhookServerOptions): Promise
 			active: true,
 			nodeTypes,
 			settings: wfJson.settings,
-			staticData: {},
+			staticData: JSON.parse(JSON.stringify(savedStaticData)) as IDataObject,
 		});
 		const node = workflow.getNode(options.webhookNode);
 		if (!node) throw new UnexpectedError(`No node "${options.webhookNode}" in the workflow`);
@@ -233,6 +241,10 @@ export async function startWebhookServer(options: WebhookServerOptions): Promise
 			sendJson(res, 500, { message: (error as Error).message });
 			return { status: 500 };
 		}
+		if (workflow.staticData.__dataChanged === true) {
+			// Saved as JSON, as n8n stores it (__dataChanged is not enumerable, so not saved).
+			savedStaticData = JSON.parse(JSON.stringify(workflow.staticData)) as IDataObject;
+		}
 
 		// responseMode "onReceived", response code 200, as n8n 2.41's executeWebhook answers.
 		if (result.noWebhookResponse !== true) {
@@ -287,6 +299,7 @@ export async function startWebhookServer(options: WebhookServerOptions): Promise
 		url: `http://127.0.0.1:${port}`,
 		calls,
 		executions,
+		staticData: () => savedStaticData,
 		async settled() {
 			while (pending.size > 0) await Promise.all([...pending]);
 		},

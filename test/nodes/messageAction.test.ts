@@ -40,7 +40,7 @@ describe('Message Action → Build: every type, exactly as the document defines 
 		['library with url', { type: 'library', usedIn: 'button', label: 'Handbook', url: 'https://library.example.com/doc/12' }, { type: 'library', label: 'Handbook', url: 'https://library.example.com/doc/12' }],
 		['library without url', { type: 'library', usedIn: 'button', label: 'Library' }, { type: 'library', label: 'Library' }],
 		['uri', { type: 'uri', usedIn: 'button', label: 'Status page', linkUri: 'https://status.example.com/4711' }, { type: 'uri', label: 'Status page', linkUri: 'https://status.example.com/4711' }],
-		['uri with tel:', { type: 'uri', usedIn: 'quickReply', label: 'Call on-call', linkUri: 'tel:+6621234567' }, { type: 'uri', label: 'Call on-call', linkUri: 'tel:+6621234567' }],
+		['uri with http:', { type: 'uri', usedIn: 'quickReply', label: 'Intranet', linkUri: 'http://intranet.example/oncall' }, { type: 'uri', label: 'Intranet', linkUri: 'http://intranet.example/oncall' }],
 		['imagemap area, no label', { type: 'uri', usedIn: 'imagemap', linkUri: 'https://example.com', ...AREA }, { type: 'uri', linkUri: 'https://example.com', area: { x: 0, y: 10, width: 520, height: 1040 } }],
 		['imagemap area with label', { type: 'message', usedIn: 'imagemap', label: 'Left', text: 'left', ...AREA }, { type: 'message', label: 'Left', text: 'left', area: { x: 0, y: 10, width: 520, height: 1040 } }],
 		['other placement without label', { type: 'postback', usedIn: 'other', data: 'x' }, { type: 'postback', data: 'x' }],

@@ -120,7 +120,7 @@ describe('what is sent', () => {
 			{ type: 'workflow', label: 'Open', workflowId: 'wf_1' },
 			{ type: 'workflows', label: 'Mine', status: 'awaiting' },
 			{ type: 'library', label: 'Handbook', url: 'https://lib.e.com/1' },
-			{ type: 'uri', label: 'Status', linkUri: 'tel:+6621234567' },
+			{ type: 'uri', label: 'Status', linkUri: 'https://status.e.com/1' },
 		];
 		const [a] = checkMessages(buttons({ actions }));
 		const [b] = checkMessages(buttons({ actions: more }));

@@ -3,6 +3,7 @@ import { knowledgeBaseLocator } from '../common.descriptions';
 import type { OperationDefinition } from '../types';
 import { baseMimeType, fileNameFromDisposition, storeBinary } from '../binaryFile';
 import { requiredText } from '../validation';
+import { ownEntry } from '../../shared/ownEntry';
 import { EXTENSION_MIME_TYPES, fileIds, knowledgeFileLocator } from './common';
 
 export const download: OperationDefinition<StreamRequest> = {
@@ -56,15 +57,17 @@ export const download: OperationDefinition<StreamRequest> = {
 		}
 		fileName ??= `knowledge-file-${fileId}`;
 		const extension = /\.([a-z0-9]+)$/i.exec(fileName)?.[1]?.toLowerCase();
-		mimeType ??= (extension && EXTENSION_MIME_TYPES[extension]) || 'application/octet-stream';
+		mimeType ??= (extension && ownEntry(EXTENSION_MIME_TYPES, extension)) || 'application/octet-stream';
 
-		const binary = await storeBinary(this, body, fileName, mimeType);
+		const binary = await storeBinary(this, body, fileName, mimeType, `knowledge-file-${fileId}`);
 		return [
 			{
 				json: {
 					id: fileId,
 					knowledgeId,
+					// The service's name as it is; the binary carries it as a plain file name.
 					originalName: fileName,
+					fileName: binary.fileName ?? null,
 					mimeType,
 					size: body.meter.bytes,
 					sha256: body.meter.sha256 ?? null,
