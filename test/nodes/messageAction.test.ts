@@ -45,6 +45,8 @@ describe('Message Action → Build: every type, exactly as the document defines 
 		['imagemap area with label', { type: 'message', usedIn: 'imagemap', label: 'Left', text: 'left', ...AREA }, { type: 'message', label: 'Left', text: 'left', area: { x: 0, y: 10, width: 520, height: 1040 } }],
 		['other placement without label', { type: 'postback', usedIn: 'other', data: 'x' }, { type: 'postback', data: 'x' }],
 		['a label of exactly 20 characters', { type: 'message', usedIn: 'button', label: 'x'.repeat(20), text: 't' }, { type: 'message', label: 'x'.repeat(20), text: 't' }],
+		['a label of 20 thumbs with skin tones (40 code points, 20 characters as seen)', { type: 'message', usedIn: 'button', label: '👍🏽'.repeat(20), text: 't' }, { type: 'message', label: '👍🏽'.repeat(20), text: 't' }],
+		['a label of 20 flags (40 code points)', { type: 'message', usedIn: 'button', label: '🇹🇭'.repeat(20), text: 't' }, { type: 'message', label: '🇹🇭'.repeat(20), text: 't' }],
 		['a 20-character Thai label', { type: 'message', usedIn: 'button', label: 'รับทราบเหตุการณ์แล้วค่ะ'.slice(0, 20), text: 't' }, { type: 'message', label: 'รับทราบเหตุการณ์แล้วค่ะ'.slice(0, 20), text: 't' }],
 	])('%s', async (_label, params, expected) => {
 		const run = await build(params);
@@ -99,9 +101,9 @@ describe('Message Action → Build: every invalid case names the field, and send
 		['workflowTemplate without template id', { type: 'workflowTemplate', usedIn: 'other' }, /"Template ID" in item 0: is required/],
 		['workflow without workflow id', { type: 'workflow', usedIn: 'other' }, /"Workflow ID" in item 0: is required/],
 		['workflows with an unknown status', { type: 'workflows', usedIn: 'other', status: '={{ "done" }}' }, /"Status" in item 0: must be one of awaiting, processing, completed, rejected, canceled, got "done"/],
-		['library with a relative url', { type: 'library', usedIn: 'other', url: 'docs/12' }, /"URL" in item 0: must be an absolute URL/],
+		['library with a relative url', { type: 'library', usedIn: 'other', url: 'docs/12' }, /"URL" in item 0: must be an absolute http\(s\) URL/],
 		['uri without link', { type: 'uri', usedIn: 'other' }, /"Link URI" in item 0: is required for a uri action/],
-		['uri that is not a URI', { type: 'uri', usedIn: 'other', linkUri: 'status page' }, /"Link URI" in item 0: must be an absolute URI/],
+		['uri that is not a URI', { type: 'uri', usedIn: 'other', linkUri: 'status page' }, /"Link URI" in item 0: must be an absolute http\(s\) URL/],
 		['an unknown type', { type: '={{ "call" }}', usedIn: 'other' }, /"Type" in item 0: must be one of message, postback/],
 		['an unknown placement', { type: 'message', usedIn: '={{ "banner" }}', text: 't' }, /"Used In" in item 0: must be one of button/],
 		['a negative area x', { type: 'message', usedIn: 'imagemap', text: 't', ...AREA, areaX: -1 }, /"Area X" in item 0: must be 0 or more, got -1/],
