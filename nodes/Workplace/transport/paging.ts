@@ -8,7 +8,7 @@
  * page per step of the editor, fails saying so.
  */
 import type { IDataObject } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { apiRequest } from './door';
 import { unexpectedAnswerError } from './errors';
@@ -117,15 +117,19 @@ export async function paginate(
 	itemIndex?: number,
 ): Promise<IDataObject[]> {
 	for (let read = 1; ; read++) {
-		try {
-			return await readWholeList(ctx, request, options, itemIndex);
-		} catch (error) {
-			if (!(error instanceof ListChangedError)) throw error;
-			if (read >= LIST_READS) {
-				error.message += ` (it was read ${LIST_READS} times from the first page and changed each time)`;
-				throw error;
-			}
+		const outcome = await readWholeList(ctx, request, options, itemIndex).then(
+			(items) => ({ items }),
+			(error: unknown) => ({ error }),
+		);
+		if ('items' in outcome) return outcome.items;
+		const { error } = outcome;
+		if (error instanceof ListChangedError && read < LIST_READS) continue;
+		if (error instanceof ListChangedError) {
+			error.message += ` (it was read ${LIST_READS} times from the first page and changed each time)`;
 		}
+		throw error instanceof NodeOperationError || error instanceof NodeApiError
+			? error
+			: new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
 	}
 }
 
