@@ -9,7 +9,7 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { boundedEvents, screenReplays, signatureRefusal, signingSecret, type Refusal } from './callChecks';
-import { eventsToItems } from './events';
+import { eventsToItems, wantedEvents } from './events';
 
 type ServerResponse = ReturnType<IWebhookFunctions['getResponseObject']>;
 
@@ -147,11 +147,9 @@ export class WorkplaceTrigger implements INodeType {
 		const { events } = bounded;
 
 		const wanted = this.getNodeParameter('events', ['*']) as string[];
-		const all = wanted.includes('*');
-		const matching = events.filter((event) => all || wanted.includes(typeof event.type === 'string' ? event.type : ''));
 		const windowMinutes = this.getNodeParameter('replayWindowMinutes', 5) as number;
-		const screened = screenReplays(this, matching, typeof windowMinutes === 'number' ? windowMinutes : 5);
-		const items = eventsToItems(screened.events, wanted, { version: this.getNode().typeVersion, verified: verify });
+		const screened = screenReplays(this, wantedEvents(events, wanted), typeof windowMinutes === 'number' ? windowMinutes : 5);
+		const items = eventsToItems(screened.events, ['*'], { version: this.getNode().typeVersion, verified: verify });
 		const webhookResponse: IDataObject = { received: events.length, accepted: items.length };
 		// Said only when replay protection refused something, so the service's log shows why.
 		if (screened.duplicate > 0) webhookResponse.duplicate = screened.duplicate;

@@ -96,21 +96,19 @@ function legacyItem(event: IDataObject, verified: boolean): IDataObject {
 	return json;
 }
 
-/**
- * One item per wanted event. `*` keeps every event, types unknown to this node
- * included, with their type as sent.
- */
+/** The events of the wanted types. `*` keeps every event, types unknown to this node included. */
+export function wantedEvents(events: IDataObject[], wanted: string[]): IDataObject[] {
+	if (wanted.includes('*')) return events;
+	return events.filter((event) => wanted.includes(typeof event.type === 'string' ? event.type : ''));
+}
+
+/** One item per wanted event, with its type as sent. */
 export function eventsToItems(
 	events: IDataObject[],
 	wanted: string[],
 	options: { version: number; verified: boolean },
 ): INodeExecutionData[] {
-	const all = wanted.includes('*');
-	const items: INodeExecutionData[] = [];
-	for (const event of events) {
-		const type = typeof event.type === 'string' ? event.type : '';
-		if (!all && !wanted.includes(type)) continue;
-		items.push({ json: options.version >= 2 ? normaliseEvent(event, options.verified) : legacyItem(event, options.verified) });
-	}
-	return items;
+	return wantedEvents(events, wanted).map((event) => ({
+		json: options.version >= 2 ? normaliseEvent(event, options.verified) : legacyItem(event, options.verified),
+	}));
 }
