@@ -8,12 +8,16 @@
  * count is read after n8n has had the chance to start anything.
  */
 import { createHmac, randomUUID } from 'node:crypto';
-import { rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
 import { gzipSync } from 'node:zlib';
+
+import { selectors } from 'playwright-core';
 
 import { startEmulator, type Emulator } from '../../emulator/server';
 import { EXAMPLE_CREDENTIALS, exampleCredential } from '../lib/examples';
-import { N8n, N8nRest, installCommunityPackage, until, type ExecutionSummary } from '../lib/n8n';
+import { dismissDialogs, launchChromium, RESULTS_DIR, step } from '../lib/browser';
+import { N8n, N8nRest, OWNER, installCommunityPackage, until, type ExecutionSummary } from '../lib/n8n';
 import { productionWebhookUrl, waitForTriggerWebhook } from '../lib/webhooks';
 
 const WORKFLOW_ID = 'wpSecurityE2e001';
@@ -146,3 +150,32 @@ test('replayed, stale, nested, broken-encoding and oversized calls are answered 
 	// Nothing of the refused bodies' handling reached n8n's log as a stack trace.
 	expect(n8n.output.join('')).not.toMatch(/Maximum call stack size exceeded/);
 });
+
+test('the trigger\'s panel shows Replay Window (Minutes), 5 by default', async () => {
+	selectors.setTestIdAttribute('data-test-id');
+	const browser = await launchChromium();
+	const { page } = browser;
+	page.setDefaultTimeout(60_000);
+	try {
+		await step(page, 'security-trigger-panel', async () => {
+			await page.goto(`${n8n.url}/signin`);
+			await page.getByTestId('emailOrLdapLoginId').locator('input').fill(OWNER.email);
+			await page.getByTestId('password').locator('input').fill(OWNER.password);
+			await page.getByTestId('form-submit-button').click();
+			await page.waitForURL((address) => !address.pathname.startsWith('/signin'));
+			await dismissDialogs(page);
+			// The editor opens a node's parameters from its address.
+			await page.goto(`${n8n.url}/workflow/${WORKFLOW_ID}/${workflow.nodes[0].id}`);
+			await dismissDialogs(page);
+			const ndv = page.getByTestId('ndv');
+			await ndv.waitFor();
+			await ndv.getByText('Replay Window (Minutes)', { exact: true }).waitFor();
+			expect(await ndv.getByTestId('parameter-input-replayWindowMinutes').locator('input').inputValue()).toBe('5');
+			mkdirSync(RESULTS_DIR, { recursive: true });
+			await page.screenshot({ path: path.join(RESULTS_DIR, 'security-trigger-panel.png') });
+		});
+	} finally {
+		await browser.close();
+	}
+});
+
