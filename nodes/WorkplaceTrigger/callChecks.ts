@@ -8,7 +8,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { MAX_EVENTS_PER_CALL, MAX_NESTING, nestedDeeperThan } from './bodyLimits';
 import { eventTime, readEvents } from './events';
-import { currentSeen, eventKey, freshness, remember, wasSeen } from './replay';
+import { eventKey, freshness, seenEvents } from './replay';
 import { SIGNATURE_HEADER, signatureDigest, verifySignature } from './signature';
 
 /**
@@ -87,34 +87,21 @@ export interface Screened {
 
 /**
  * Refuses events outside the replay window (by their own timestamp) and events
- * already received within it; remembers the ones let through in the node's
- * static data, which n8n saves with the workflow after the call.
+ * already let through within it, by this trigger (its workflow and node) in
+ * this n8n process; remembers the ones it lets through (replay.ts).
  */
 export function screenReplays(context: IWebhookFunctions, events: IDataObject[], windowMinutes: number): Screened {
 	if (!(windowMinutes > 0)) return { events, duplicate: 0, stale: 0 };
 	const windowMs = windowMinutes * 60_000;
 	const now = Date.now();
-	const staticData = context.getWorkflowStaticData('node');
-	const seen = currentSeen(staticData.seenEvents, now);
+	const trigger = `${context.getWorkflow().id ?? ''}\u0000${context.getNode().name}`;
 	const passed: IDataObject[] = [];
-	const keys: string[] = [];
 	let duplicate = 0;
 	let stale = 0;
 	for (const event of events) {
-		if (freshness(eventTime(event.timestamp).timestampMs, now, windowMs) !== 'fresh') {
-			stale++;
-			continue;
-		}
-		const key = eventKey(event);
-		if (wasSeen(seen, key) || keys.includes(key)) {
-			duplicate++;
-			continue;
-		}
-		keys.push(key);
-		passed.push(event);
-	}
-	if (keys.length > 0 || Object.keys(seen).length !== Object.keys(staticData.seenEvents ?? {}).length) {
-		staticData.seenEvents = remember(seen, keys, now + windowMs);
+		if (freshness(eventTime(event.timestamp).timestampMs, now, windowMs) !== 'fresh') stale++;
+		else if (!seenEvents.firstTime(trigger, eventKey(event), now, now + windowMs)) duplicate++;
+		else passed.push(event);
 	}
 	return { events: passed, duplicate, stale };
 }

@@ -1,20 +1,25 @@
 /**
- * Replay protection of the trigger, as pure functions of the event, the clock
- * and what was seen before (the trigger keeps that in the workflow's static
- * data). An event is refused when its own timestamp is further from the n8n
- * server's clock than the window, either way (clocks drift, so a little of the
- * future is tolerated too), and when an identical event was received within the
- * window: the service's events carry no id, so an event is known by a hash of
- * all of it (its replyToken, message id, time and content included).
+ * Replay protection of the trigger, as pure functions of the event and the
+ * clock, and the table of events already let through. An event is refused when
+ * its own timestamp is further from the n8n server's clock than the window,
+ * either way (clocks drift, so a little of the future is tolerated too), and
+ * when an identical event was let through within the window: the service's
+ * events carry no id, so an event is known by a hash of all of it (its
+ * replyToken, message id, time and content included).
+ *
+ * The table lives in the memory of the n8n process that receives the webhook,
+ * not in the workflow's static data: n8n would write static data to its
+ * database on every call, and concurrent calls would overwrite each other's
+ * saves (each saves the copy it loaded), losing events and holding database
+ * connections under load. In memory, checking and remembering an event happen
+ * in one step of the event loop, so copies arriving at the same moment are
+ * caught too. What a process does not share: see docs/security.md.
  */
 import { createHash } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
-/** At most this many events are remembered; beyond it the oldest are forgotten first. */
+/** At most this many events are remembered per trigger; beyond it those ending first are forgotten first. */
 export const SEEN_EVENTS_MAX = 5000;
-
-/** Epoch ms until which each seen event's key is remembered. */
-export type SeenEvents = Record<string, number>;
 
 /** An event's key: SHA-256 of its JSON, base64url, 22 characters (128 bits). */
 export function eventKey(event: IDataObject): string {
@@ -29,27 +34,45 @@ export function freshness(eventMs: number | null, nowMs: number, windowMs: numbe
 	return Math.abs(nowMs - eventMs) <= windowMs ? 'fresh' : 'stale';
 }
 
-/** The seen events still within their window, as a new table (the stored one may hold anything). */
-export function currentSeen(stored: unknown, nowMs: number): SeenEvents {
-	const seen: SeenEvents = {};
-	if (!stored || typeof stored !== 'object' || Array.isArray(stored)) return seen;
-	for (const [key, until] of Object.entries(stored as Record<string, unknown>)) {
-		if (typeof until === 'number' && until > nowMs) seen[key] = until;
+/** Events let through, per trigger (workflow and node), each with the time until which it is remembered. */
+export class SeenEvents {
+	private readonly triggers = new Map<string, Map<string, number>>();
+
+	constructor(private readonly max = SEEN_EVENTS_MAX) {}
+
+	/**
+	 * Remembers `key` for `trigger` until `until` and says true, or says false when
+	 * it is remembered already. Expired events are forgotten first.
+	 */
+	firstTime(trigger: string, key: string, nowMs: number, until: number): boolean {
+		const seen = this.current(trigger, nowMs);
+		if (seen.has(key)) return false;
+		seen.set(key, until);
+		if (seen.size > this.max) {
+			// Entries share one window, so the earliest inserted ends first.
+			const oldest = seen.keys().next().value;
+			if (oldest !== undefined) seen.delete(oldest);
+		}
+		return true;
 	}
-	return seen;
+
+	/** How many events are remembered for `trigger` now. */
+	size(trigger: string, nowMs: number): number {
+		return this.current(trigger, nowMs).size;
+	}
+
+	private current(trigger: string, nowMs: number): Map<string, number> {
+		let seen = this.triggers.get(trigger);
+		if (!seen) {
+			seen = new Map();
+			this.triggers.set(trigger, seen);
+		}
+		for (const [key, until] of seen) if (until <= nowMs) seen.delete(key);
+		// Triggers with nothing remembered are dropped, so removed workflows leave nothing behind.
+		for (const [name, events] of this.triggers) if (name !== trigger && events.size === 0) this.triggers.delete(name);
+		return seen;
+	}
 }
 
-/** Whether `key` is in `seen` as its own entry (never an inherited name). */
-export function wasSeen(seen: SeenEvents, key: string): boolean {
-	return Object.prototype.hasOwnProperty.call(seen, key);
-}
-
-/** `seen` with `keys` added until `until`, keeping at most `max` entries (those remembered longest win). */
-export function remember(seen: SeenEvents, keys: string[], until: number, max = SEEN_EVENTS_MAX): SeenEvents {
-	const next: SeenEvents = { ...seen };
-	for (const key of keys) next[key] = until;
-	const entries = Object.entries(next);
-	if (entries.length <= max) return next;
-	entries.sort((a, b) => b[1] - a[1]);
-	return Object.fromEntries(entries.slice(0, max));
-}
+/** The process's table, shared by every Workplace Trigger this n8n process runs. */
+export const seenEvents = new SeenEvents();

@@ -43,8 +43,6 @@ export interface WebhookServer {
 	executions: RunWorkflowResult[];
 	/** Waits until every received call has finished (response sent and execution done). */
 	settled(): Promise<void>;
-	/** The workflow's static data as last saved after a call. */
-	staticData(): IDataObject;
 	close(): Promise<void>;
 }
 
@@ -141,6 +139,9 @@ function sendJson(res: ServerResponse, status: number, data: unknown) {
 	res.end(JSON.stringify(data));
 }
 
+/** Servers started so far: a workflow without an id gets one of its own, as each saved workflow has in n8n. */
+let servers = 0;
+
 export async function startWebhookServer(options: WebhookServerOptions): Promise<WebhookServer> {
 	const calls: WebhookCall[] = [];
 	const executions: RunWorkflowResult[] = [];
@@ -148,23 +149,18 @@ export async function startWebhookServer(options: WebhookServerOptions): Promise
 	let counter = 0;
 
 	const { workflow: wfJson, nodeTypes, credentialsHelper } = options;
-	/**
-	 * The workflow's static data as n8n keeps it in its database: loaded for each
-	 * call, saved after the call when the node changed it (live-webhooks.ts,
-	 * WorkflowStaticDataService.saveStaticData).
-	 */
-	let savedStaticData: IDataObject = {};
+	const workflowId = wfJson.id ?? `harness-workflow-${++servers}`;
 	/** The workflow as n8n loads it (defaults filled in, parameters not shown dropped), and its webhook node. */
 	const load = () => {
 		const workflow = new Workflow({
-			id: wfJson.id ?? 'harness-workflow',
+			id: workflowId,
 			name: wfJson.name,
 			nodes: wfJson.nodes,
 			connections: wfJson.connections,
 			active: true,
 			nodeTypes,
 			settings: wfJson.settings,
-			staticData: JSON.parse(JSON.stringify(savedStaticData)) as IDataObject,
+			staticData: {},
 		});
 		const node = workflow.getNode(options.webhookNode);
 		if (!node) throw new UnexpectedError(`No node "${options.webhookNode}" in the workflow`);
@@ -177,7 +173,7 @@ export async function startWebhookServer(options: WebhookServerOptions): Promise
 		node: node.name,
 		path: String(description.path),
 		webhookDescription: description,
-		workflowId: additionalData.workflowId ?? 'harness-workflow',
+		workflowId: additionalData.workflowId ?? workflowId,
 		workflowExecuteAdditionalData: additionalData,
 	});
 
@@ -241,10 +237,6 @@ export async function startWebhookServer(options: WebhookServerOptions): Promise
 			sendJson(res, 500, { message: (error as Error).message });
 			return { status: 500 };
 		}
-		if (workflow.staticData.__dataChanged === true) {
-			// Saved as JSON, as n8n stores it (__dataChanged is not enumerable, so not saved).
-			savedStaticData = JSON.parse(JSON.stringify(workflow.staticData)) as IDataObject;
-		}
 
 		// responseMode "onReceived", response code 200, as n8n 2.41's executeWebhook answers.
 		if (result.noWebhookResponse !== true) {
@@ -299,7 +291,6 @@ export async function startWebhookServer(options: WebhookServerOptions): Promise
 		url: `http://127.0.0.1:${port}`,
 		calls,
 		executions,
-		staticData: () => savedStaticData,
 		async settled() {
 			while (pending.size > 0) await Promise.all([...pending]);
 		},

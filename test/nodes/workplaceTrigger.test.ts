@@ -471,13 +471,19 @@ describe('Workplace Trigger', () => {
 			expect(off.executions).toHaveLength(2);
 		});
 
-		it('keeps only hashed keys with their end in the workflow static data, no event content', async () => {
+		it('catches copies arriving at the same moment: 5 concurrent deliveries of one event start it once', async () => {
 			const server = await start();
-			await post(server, body);
-			// What the node keeps in the workflow's static data: hashed keys with their end, no event content.
-			const stored = JSON.stringify(server.staticData());
-			expect(stored).toMatch(/"seenEvents":\{"[A-Za-z0-9_-]{22}":\d+\}/);
-			expect(stored).not.toContain('rt-approve');
+			const answers = await Promise.all(Array.from({ length: 5 }, async () => (await post(server, body)).body));
+			expect(answers.filter((a) => a?.accepted === 1)).toHaveLength(1);
+			expect(answers.filter((a) => a?.duplicate === 1)).toHaveLength(4);
+			expect(server.executions).toHaveLength(1);
+		});
+
+		it('remembers per trigger: the same event reaching another workflow\'s trigger starts that workflow too', async () => {
+			const one = await start();
+			const other = await start();
+			expect((await post(one, body)).body).toEqual({ received: 1, accepted: 1 });
+			expect((await post(other, body)).body).toEqual({ received: 1, accepted: 1 });
 		});
 	});
 

@@ -16,7 +16,7 @@ import { mayHaveReachedService, repeatAnswerMeansDone } from '../../nodes/Workpl
 import { LAST_DATE_MS, tokenLifetime } from '../../nodes/Workplace/transport/tokenLifetime';
 import { MAX_EVENTS_PER_CALL, nestedDeeperThan } from '../../nodes/WorkplaceTrigger/bodyLimits';
 import { eventTime } from '../../nodes/WorkplaceTrigger/events';
-import { currentSeen, eventKey, freshness, remember, wasSeen } from '../../nodes/WorkplaceTrigger/replay';
+import { eventKey, freshness, SeenEvents } from '../../nodes/WorkplaceTrigger/replay';
 import { buttons } from '../messageLimits';
 
 const NOW = Date.UTC(2026, 0, 15, 12, 0, 0);
@@ -41,20 +41,26 @@ describe('replay protection (item 2)', () => {
 		expect(eventKey({ ...event, timestamp: NOW + 1 })).not.toBe(eventKey(event));
 	});
 
-	it('forgets events after their window, keeps only numbers, and matches only its own keys', () => {
-		const stored = { a: NOW + 1, b: NOW, c: NOW - 1, d: 'x', constructor: NOW + 5 } as unknown;
-		const seen = currentSeen(stored, NOW);
-		expect(Object.keys(seen).sort()).toEqual(['a', 'constructor']);
-		expect(currentSeen(null, NOW)).toEqual({});
-		expect(currentSeen([1, 2], NOW)).toEqual({});
-		expect(wasSeen({}, 'constructor')).toBe(false);
-		expect(wasSeen({}, '__proto__')).toBe(false);
-		expect(wasSeen({}, 'toString')).toBe(false);
+	it('lets an event through once per trigger, until its window ends', () => {
+		const seen = new SeenEvents();
+		expect(seen.firstTime('wf1\u0000Trigger', 'k1', NOW, NOW + 1000)).toBe(true);
+		expect(seen.firstTime('wf1\u0000Trigger', 'k1', NOW + 999, NOW + 2000)).toBe(false);
+		// Another trigger has its own table.
+		expect(seen.firstTime('wf2\u0000Trigger', 'k1', NOW, NOW + 1000)).toBe(true);
+		// Once the window has ended, the event is forgotten.
+		expect(seen.firstTime('wf1\u0000Trigger', 'k1', NOW + 1000, NOW + 2000)).toBe(true);
 	});
 
-	it('remembers at most the cap, dropping those that end first', () => {
-		const seen = remember({ old: NOW + 1, mid: NOW + 2 }, ['new1', 'new2'], NOW + 10, 3);
-		expect(Object.keys(seen).sort()).toEqual(['mid', 'new1', 'new2']);
+	it.each(['constructor', '__proto__', 'toString', 'hasOwnProperty'])('knows no event called %s it was not given', (key) => {
+		expect(new SeenEvents().firstTime('wf\u0000T', key, NOW, NOW + 1)).toBe(true);
+	});
+
+	it('remembers at most its cap per trigger, forgetting the earliest first', () => {
+		const seen = new SeenEvents(3);
+		for (const key of ['a', 'b', 'c', 'd']) expect(seen.firstTime('t', key, NOW, NOW + 10)).toBe(true);
+		expect(seen.size('t', NOW)).toBe(3);
+		expect(seen.firstTime('t', 'a', NOW, NOW + 10)).toBe(true);
+		expect(seen.firstTime('t', 'd', NOW, NOW + 10)).toBe(false);
 	});
 });
 
