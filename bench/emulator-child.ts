@@ -1,13 +1,15 @@
 /**
  * The emulator for the benchmarks, in its own process so its memory and CPU are
  * not counted with the client's. Seeds a 100 MB knowledge file (BENCH_FILE_BYTES)
- * and answers questions over IPC; everything else goes through the emulator's
- * own admin routes (/__emulator: faults, log, config).
+ * and, for the memory benchmark, a large one (BENCH_LARGE_FILE_BYTES), and
+ * answers questions over IPC; everything else goes through the emulator's own
+ * admin routes (/__emulator: faults, log, config). Uploads are limited to the
+ * service's 100 MB unless BENCH_MAX_UPLOAD_BYTES says otherwise (the memory
+ * benchmark uploads its large file).
  */
-import { randomBytes } from 'node:crypto';
-
 import type { EmulatorAccess } from '../emulator/clientCredentials';
 import { startEmulator } from '../emulator/server';
+import { addLargeFile, type SeededFile } from './largeFile';
 
 export interface ChildReady extends EmulatorAccess {
 	kind: 'ready';
@@ -15,14 +17,18 @@ export interface ChildReady extends EmulatorAccess {
 	fileId: number;
 	size: number;
 	sha256: string;
+	/** The BENCH_LARGE_FILE_BYTES file, when asked for. */
+	large?: SeededFile;
 }
 
 type Message = { kind: 'file'; fileId: number } | { kind: 'addFiles'; knowledgeId: number; count: number } | { kind: 'tokenRequests' } | { kind: 'close' };
 
 async function main(): Promise<void> {
-	const emulator = await startEmulator();
+	const maxUploadBytes = process.env.BENCH_MAX_UPLOAD_BYTES ? Number(process.env.BENCH_MAX_UPLOAD_BYTES) : undefined;
+	const emulator = await startEmulator({ maxUploadBytes });
 	const size = Number(process.env.BENCH_FILE_BYTES ?? 100 * 1024 * 1024);
-	const file = emulator.knowledge.addFile(1, { originalName: 'big-report.pdf', mimetype: 'application/pdf', content: randomBytes(size) });
+	const file = addLargeFile(emulator, 1, 'big-report.pdf', size);
+	const large = process.env.BENCH_LARGE_FILE_BYTES ? addLargeFile(emulator, 1, 'bigger-report.pdf', Number(process.env.BENCH_LARGE_FILE_BYTES)) : undefined;
 	process.on('message', (message: Message) => {
 		if (message.kind === 'file') {
 			const f = emulator.knowledge.files.get(message.fileId);
@@ -42,9 +48,10 @@ async function main(): Promise<void> {
 		url: emulator.url,
 		credentials: emulator.credentials,
 		knowledgeId: 1,
-		fileId: file.id,
+		fileId: file.fileId,
 		size,
 		sha256: file.sha256,
+		large,
 	};
 	process.send!(ready);
 }
