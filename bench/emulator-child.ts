@@ -1,11 +1,9 @@
 /**
  * The emulator for the benchmarks, in its own process so its memory and CPU are
  * not counted with the client's. Seeds a 100 MB knowledge file (BENCH_FILE_BYTES)
- * and, for the memory benchmark, a large one (BENCH_LARGE_FILE_BYTES), and
- * answers questions over IPC; everything else goes through the emulator's own
- * admin routes (/__emulator: faults, log, config). Uploads are limited to the
- * service's 100 MB unless BENCH_MAX_UPLOAD_BYTES says otherwise (the memory
- * benchmark uploads its large file).
+ * and, for the memory benchmark, one of each size in BENCH_EXTRA_FILE_BYTES
+ * (comma-separated), and answers questions over IPC; everything else goes
+ * through the emulator's own admin routes (/__emulator: faults, log, config).
  */
 import type { EmulatorAccess } from '../emulator/clientCredentials';
 import { startEmulator } from '../emulator/server';
@@ -17,18 +15,20 @@ export interface ChildReady extends EmulatorAccess {
 	fileId: number;
 	size: number;
 	sha256: string;
-	/** The BENCH_LARGE_FILE_BYTES file, when asked for. */
-	large?: SeededFile;
+	/** One file of each size in BENCH_EXTRA_FILE_BYTES, in that order. */
+	extra: SeededFile[];
 }
 
 type Message = { kind: 'file'; fileId: number } | { kind: 'addFiles'; knowledgeId: number; count: number } | { kind: 'tokenRequests' } | { kind: 'close' };
 
 async function main(): Promise<void> {
-	const maxUploadBytes = process.env.BENCH_MAX_UPLOAD_BYTES ? Number(process.env.BENCH_MAX_UPLOAD_BYTES) : undefined;
-	const emulator = await startEmulator({ maxUploadBytes });
+	const emulator = await startEmulator();
 	const size = Number(process.env.BENCH_FILE_BYTES ?? 100 * 1024 * 1024);
 	const file = addLargeFile(emulator, 1, 'big-report.pdf', size);
-	const large = process.env.BENCH_LARGE_FILE_BYTES ? addLargeFile(emulator, 1, 'bigger-report.pdf', Number(process.env.BENCH_LARGE_FILE_BYTES)) : undefined;
+	const extra = (process.env.BENCH_EXTRA_FILE_BYTES ?? '')
+		.split(',')
+		.filter(Boolean)
+		.map((bytes) => addLargeFile(emulator, 1, `report-${bytes}.pdf`, Number(bytes)));
 	process.on('message', (message: Message) => {
 		if (message.kind === 'file') {
 			const f = emulator.knowledge.files.get(message.fileId);
@@ -51,7 +51,7 @@ async function main(): Promise<void> {
 		fileId: file.fileId,
 		size,
 		sha256: file.sha256,
-		large,
+		extra,
 	};
 	process.send!(ready);
 }

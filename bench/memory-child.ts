@@ -5,11 +5,12 @@
  * the file it is given and reports the RSS before it, the highest RSS while it
  * ran, and the process's own peak (VmHWM). Everything it wrote is removed.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import * as http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
+import { peakResidentBytes } from '../e2e/lib/peakMemory';
 import type { EmulatorAccess } from '../emulator/clientCredentials';
 import { peakRss, run, setUpEngine, tearDownEngine } from './common';
 import { rawDownload, rawReplace, transferWorkflows, type FileRef } from './fileTransfer';
@@ -31,16 +32,6 @@ export interface MemoryFigures {
 	/** VmHWM of /proc/self/status: the process's peak resident set, start-up included. */
 	hwm: number;
 	ms: number;
-}
-
-/** The process's peak resident set size in bytes, as the kernel counts it. */
-export function peakResidentBytes(pid: number | 'self' = 'self'): number | undefined {
-	try {
-		const match = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-		return match ? Number(match[1]) * 1024 : undefined;
-	} catch {
-		return undefined; // gone, or not Linux
-	}
 }
 
 async function measure(task: MemoryTask): Promise<MemoryFigures> {
