@@ -95,6 +95,15 @@ async function main(): Promise<void> {
 				goal: variant.startsWith('node') ? `≤ 1.10 ${ratio <= 1.1 ? '✓' : '✗'}` : undefined,
 			});
 		}
+		// What the node adds to its raw baseline at the larger size, where both have reached V8's own rhythm.
+		for (const [node, rawVariant, label] of [
+			['nodeDownload', 'rawDownload', 'download'],
+			['nodeRoundTrip', 'rawRoundTrip', 'upload'],
+		] as const) {
+			const large = COMPARISONS.find((c) => c.variant === node)!.sizes[1];
+			const growth = (variant: Variant) => median(figures[`${variant}:${large}`].map((f) => f.peak - f.before));
+			rows.push({ part: '', what: `${label}, ${sizeLabel(large)}: node's growth − raw's growth`, value: `${(growth(node) - growth(rawVariant) >= 0 ? '+' : '')}${mb(growth(node) - growth(rawVariant))}` });
+		}
 		printTable(rows);
 		mkdirSync(path.join(ROOT, 'build'), { recursive: true });
 		writeFileSync(path.join(ROOT, 'build/bench-memory.json'), `${JSON.stringify({ node: process.version, runs: RUNS, results }, null, 2)}\n`);
