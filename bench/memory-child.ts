@@ -31,6 +31,13 @@ export interface MemoryFigures {
 	peak: number;
 	/** VmHWM of /proc/self/status: the process's peak resident set, start-up included. */
 	hwm: number;
+	/**
+	 * V8 heap in use and ArrayBuffer memory after the transfer, after a forced
+	 * collection, above the same before it: what the transfer left behind, apart
+	 * from when V8 chooses to collect (with --expose-gc; NaN without).
+	 */
+	retainedHeap: number;
+	retainedArrayBuffers: number;
 	ms: number;
 }
 
@@ -56,9 +63,26 @@ async function measure(task: MemoryTask): Promise<MemoryFigures> {
 				if (result.json('Download')[0].sha256 !== task.sha256) throw new Error('node download → replace: sha256 mismatch');
 			},
 		};
+		const gc = (globalThis as { gc?: () => void }).gc;
+		const settled = () => {
+			gc?.();
+			gc?.();
+			return gc ? process.memoryUsage() : { heapUsed: Number.NaN, arrayBuffers: Number.NaN };
+		};
+		const start = settled();
 		const started = performance.now();
 		const { before, peak } = await peakRss(work[task.variant]);
-		return { kind: 'figures', before, peak, hwm: peakResidentBytes() ?? Number.NaN, ms: performance.now() - started };
+		const took = performance.now() - started;
+		const end = settled();
+		return {
+			kind: 'figures',
+			before,
+			peak,
+			hwm: peakResidentBytes() ?? Number.NaN,
+			ms: took,
+			retainedHeap: end.heapUsed - start.heapUsed,
+			retainedArrayBuffers: end.arrayBuffers - start.arrayBuffers,
+		};
 	} finally {
 		agent.destroy();
 		tearDownEngine();

@@ -13,9 +13,12 @@
  * bench's part c). The figure is the highest RSS sampled (every 2 ms) while
  * the transfer ran; the table prints the median of BENCH_MEMORY_RUNS (3) runs
  * per size, the ratio larger / smaller, and the growth over the RSS just
- * before. Sizes and variants take turns within each run. Sizes:
+ * before, and what the transfer left in V8's heap and ArrayBuffers after a
+ * forced collection (a leak would grow with the file; V8's timing does not
+ * move it). Sizes and variants take turns within each run. Sizes:
  * BENCH_MEMORY_SIZES (download small, download large, upload small; the
- * upload's large size is the service's 100 MB). Figures, not tests.
+ * upload's large size is the service's 100 MB); BENCH_MEMORY_VARIANTS picks
+ * variants. Figures, not tests.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -33,12 +36,15 @@ const RUNS = Number(process.env.BENCH_MEMORY_RUNS ?? 3);
 const UPLOAD_LIMIT = 100 * MiB;
 const [DOWNLOAD_SMALL, DOWNLOAD_LARGE, UPLOAD_SMALL] = (process.env.BENCH_MEMORY_SIZES ?? `${100 * MiB},${1024 * MiB},${10 * MiB}`).split(',').map(Number);
 
-const COMPARISONS: Array<{ variant: Variant; what: string; sizes: [number, number] }> = [
+const ALL_COMPARISONS: Array<{ variant: Variant; what: string; sizes: [number, number] }> = [
 	{ variant: 'rawDownload', what: 'download: raw http.get → file (baseline)', sizes: [DOWNLOAD_SMALL, DOWNLOAD_LARGE] },
 	{ variant: 'nodeDownload', what: 'download: Workplace node Download → binary store', sizes: [DOWNLOAD_SMALL, DOWNLOAD_LARGE] },
 	{ variant: 'rawRoundTrip', what: 'upload: raw download → streamed multipart PUT (baseline)', sizes: [UPLOAD_SMALL, UPLOAD_LIMIT] },
 	{ variant: 'nodeRoundTrip', what: 'upload: Workplace node Download → Replace', sizes: [UPLOAD_SMALL, UPLOAD_LIMIT] },
 ];
+
+/** BENCH_MEMORY_VARIANTS (comma-separated, e.g. rawDownload,nodeDownload) measures only those. */
+const COMPARISONS = ALL_COMPARISONS.filter(({ variant }) => (process.env.BENCH_MEMORY_VARIANTS ?? variant).split(',').includes(variant));
 
 const sizeLabel = (bytes: number) => (bytes >= 1024 * MiB ? `${(bytes / 1024 / MiB).toFixed(bytes % (1024 * MiB) ? 1 : 0)} GB` : `${(bytes / MiB).toFixed(0)} MB`);
 const mb = (bytes: number) => `${(bytes / MiB).toFixed(1)} MB`;
@@ -74,7 +80,10 @@ async function main(): Promise<void> {
 						if (stored.sha256 !== file.sha256) throw new Error(`${variant} (${sizeLabel(size)}): the replaced file's sha256 does not match`);
 					}
 					(figures[`${variant}:${size}`] ??= []).push(measured);
-					console.log(`run ${r + 1} ${variant} ${sizeLabel(size)}: peak ${mb(measured.peak)} (+${mb(measured.peak - measured.before)}), VmHWM ${mb(measured.hwm)}, ${(measured.ms / 1000).toFixed(1)} s`);
+					console.log(
+						`run ${r + 1} ${variant} ${sizeLabel(size)}: peak ${mb(measured.peak)} (+${mb(measured.peak - measured.before)}), VmHWM ${mb(measured.hwm)}, ` +
+							`left after a collection: heap ${mb(measured.retainedHeap)}, ArrayBuffers ${mb(measured.retainedArrayBuffers)}, ${(measured.ms / 1000).toFixed(1)} s`,
+					);
 				}
 			}
 		}
@@ -85,12 +94,13 @@ async function main(): Promise<void> {
 			const runs = (size: number) => figures[`${variant}:${size}`];
 			const peak = (size: number) => median(runs(size).map((f) => f.peak));
 			const growth = (size: number) => median(runs(size).map((f) => f.peak - f.before));
+			const retained = (size: number) => median(runs(size).map((f) => f.retainedHeap + f.retainedArrayBuffers));
 			const ratio = peak(large) / peak(small);
 			results[variant] = { smallBytes: small, largeBytes: large, peakSmallMB: peak(small) / MiB, peakLargeMB: peak(large) / MiB, ratio, growthSmallMB: growth(small) / MiB, growthLargeMB: growth(large) / MiB, runs: { small: runs(small), large: runs(large) } };
 			rows.push({
 				part: rows.length === 0 ? 'Peak RSS, fresh process, filesystem mode' : '',
 				what: `${what}, ${sizeLabel(small)} → ${sizeLabel(large)}`,
-				value: `${mb(peak(small))} → ${mb(peak(large))} (growth ${mb(growth(small))} → ${mb(growth(large))})`,
+				value: `${mb(peak(small))} → ${mb(peak(large))} (growth ${mb(growth(small))} → ${mb(growth(large))}; left after GC ${mb(retained(small))} → ${mb(retained(large))})`,
 				ratio: `${ratio.toFixed(3)}×`,
 				goal: variant.startsWith('node') ? `≤ 1.10 ${ratio <= 1.1 ? '✓' : '✗'}` : undefined,
 			});
@@ -100,7 +110,9 @@ async function main(): Promise<void> {
 			['nodeDownload', 'rawDownload', 'download'],
 			['nodeRoundTrip', 'rawRoundTrip', 'upload'],
 		] as const) {
-			const large = COMPARISONS.find((c) => c.variant === node)!.sizes[1];
+			const comparison = COMPARISONS.find((c) => c.variant === node);
+			if (!comparison || !COMPARISONS.some((c) => c.variant === rawVariant)) continue;
+			const large = comparison.sizes[1];
 			const growth = (variant: Variant) => median(figures[`${variant}:${large}`].map((f) => f.peak - f.before));
 			rows.push({ part: '', what: `${label}, ${sizeLabel(large)}: node's growth − raw's growth`, value: `${(growth(node) - growth(rawVariant) >= 0 ? '+' : '')}${mb(growth(node) - growth(rawVariant))}` });
 		}
