@@ -20,7 +20,8 @@
  * default, keeps at most 10^9 bytes in one row, and database mode stores a
  * file in one row. Sizes (bytes, comma-separated): N8N_MEMORY_DOWNLOAD_SIZES,
  * N8N_MEMORY_UPLOAD_SIZES; runs: N8N_MEMORY_RUNS (1); modes: N8N_MEMORY_MODES
- * (filesystem,database). Everything it writes is removed.
+ * (filesystem,database). Needs the n8n of e2e/ (`bash e2e/install.sh`, which
+ * `npm run e2e` runs). Everything it writes is removed.
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
