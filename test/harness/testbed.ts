@@ -25,6 +25,7 @@ import { credentialData, type EmulatorAccess } from '../../emulator/clientCreden
 import { startEmulator, type Emulator } from '../../emulator/server';
 import type { EmulatorConfig } from '../../emulator/types';
 import {
+	createPoller,
 	InMemoryCredentialsHelper,
 	initHarnessEnv,
 	loadCommunityPackage,
@@ -32,6 +33,7 @@ import {
 	runWorkflow,
 	testCredential,
 	type BinaryMode,
+	type Poller,
 	type RunWorkflowResult,
 	type WorkflowJson,
 } from './engine';
@@ -39,6 +41,7 @@ import { startWebhookServer, type WebhookServer } from './webhook';
 
 export const ROOT = path.resolve(__dirname, '../..');
 export const NODE_TYPE = 'n8n-nodes-workplace.workplace';
+export const KNOWLEDGE_TRIGGER_TYPE = 'n8n-nodes-workplace.workplaceKnowledgeTrigger';
 
 /** Credential ids the test workflows reference. */
 export const CREDENTIALS = {
@@ -185,6 +188,35 @@ export class Testbed {
 			credentialsHelper: this.credentialsHelper,
 			...options,
 		});
+	}
+
+	/** An active workflow of the Workplace Knowledge Trigger with `parameters`, polled on demand (secrets checked in every answer). */
+	knowledgePoller(parameters: INodeParameters): Poller {
+		const kb = CREDENTIALS.knowledgeBase;
+		const poller = createPoller({
+			nodeTypes: this.nodeTypes,
+			credentialsHelper: this.credentialsHelper,
+			node: {
+				id: 'knowledge-trigger',
+				name: 'Workplace Knowledge Trigger',
+				type: KNOWLEDGE_TRIGGER_TYPE,
+				typeVersion: 1,
+				position: [0, 0],
+				parameters,
+				credentials: { [kb.type]: { id: kb.id, name: kb.name } },
+			},
+		});
+		const secrets = this.secrets;
+		return {
+			async poll(mode) {
+				const result = await poller.poll(mode);
+				assertNoSecrets(result, secrets);
+				return result;
+			},
+			get staticData() {
+				return poller.staticData;
+			},
+		};
 	}
 
 	async testCredential(id: string): Promise<INodeCredentialTestResult> {
