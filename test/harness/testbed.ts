@@ -145,6 +145,18 @@ export class Testbed {
 		return result;
 	}
 
+	/**
+	 * An execution a trigger started with `items` (as an active workflow's poll or
+	 * event does): the trigger node passes them on, the rest of the workflow runs.
+	 */
+	async runFrom(workflow: WorkflowJson, triggerName: string, items: INodeExecutionData[]): Promise<RunWorkflowResult> {
+		capturedLogs.length = 0;
+		const result = await runWorkflow({ workflow, nodeTypes: this.nodeTypes, credentialsHelper: this.credentialsHelper, startNodeName: triggerName, triggerItems: items, mode: 'trigger' });
+		assertNoSecrets(result.run.data.resultData, this.secrets);
+		assertNoSecrets(capturedLogs, this.secrets);
+		return result;
+	}
+
 	/** Manual Trigger → one Workplace node with `parameters`. */
 	async runNode(parameters: INodeParameters, options: RunNodeOptions = {}): Promise<NodeRun> {
 		const result = await this.run(singleNodeWorkflow(parameters, options));
