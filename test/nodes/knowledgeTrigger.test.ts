@@ -353,6 +353,12 @@ describe('10,000 files per poll', () => {
 		await all.poll();
 		const allRequests = listRequests().length;
 		expect(allRequests).toBe(1 + 1 + 1 + 100);
-		console.log(`10,000 files: ${first} list requests on the first poll, ${second.length} on a poll with 4 changes (${ms} ms), state ${stateBytes} bytes; all bases (3): ${allRequests} requests`);
+		// Under a page cap of 10 the reader follows what the service serves.
+		bed.emulator.setConfig({ pageCap: 10 });
+		bed.emulator.clearLog();
+		expect(await poller.poll()).toBeNull();
+		const capped = listRequests().length;
+		expect(capped).toBe(1000);
+		console.log(`10,000 files: ${first} list requests on the first poll, ${second.length} on a poll with 4 changes (${ms} ms), state ${stateBytes} bytes; all bases (3): ${allRequests} requests; page cap 10: ${capped} requests`);
 	});
 });
