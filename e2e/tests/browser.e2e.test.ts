@@ -219,6 +219,14 @@ describe('the Workplace Knowledge Trigger', () => {
 			for (const event of ['File Replaced', 'File Status Changed']) await ndv.getByText(event, { exact: true }).first().waitFor();
 			await ndv.getByText(/The first poll after activation records what exists/).waitFor();
 			await page.screenshot({ path: path.join(DOCS, 'e2e-knowledge-trigger.png') });
+
+			// Fetch Test Event: the newest file as a sample, nothing recorded.
+			const newest = [...emulator.knowledge.files.values()].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt))[0];
+			await ndv.getByRole('button', { name: 'Fetch Test Event' }).first().click();
+			const output = ndv.getByTestId('output-panel');
+			await output.getByText(newest.meta.originalName).first().waitFor();
+			await output.getByText('sample').first().waitFor();
+			await page.screenshot({ path: path.join(DOCS, 'e2e-knowledge-trigger-sample.png') });
 		});
 	});
 });

@@ -168,7 +168,8 @@ export class WorkplaceKnowledgeTrigger implements INodeType {
 			const sample = newestFile(listed);
 			if (!sample) return null;
 			const item = await toItem(this, sample, content);
-			item.json.sample = true;
+			// First, so the editor's output shows at once that this is a sample.
+			item.json = { sample: true, ...item.json };
 			return [[item]];
 		}
 
