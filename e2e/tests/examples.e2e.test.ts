@@ -102,6 +102,7 @@ it('there are examples to run, each with a stable id', () => {
 			'group-alert-with-buttons.json',
 			'incident-room.json',
 			'knowledge-base-inventory.json',
+			'knowledge-change-alert.json',
 			'scheduled-knowledge-base-sync.json',
 			'ticket-to-task.json',
 			'welcome-on-join.json',
@@ -170,7 +171,7 @@ describe('scheduled-knowledge-base-sync (Schedule Trigger)', () => {
 		expect(emulator.log).toHaveLength(0);
 	});
 
-	it('runs from its Schedule Trigger as the editor runs it: replaces faq.csv, then finds it up to date', async () => {
+	it('runs from its Schedule Trigger as the editor runs it: replaces faq.csv, then skips it as unchanged', async () => {
 		const rest = await server();
 		const trigger = 'Every night at 02:00';
 		const before = emulator.knowledge.files.get(7);
@@ -179,14 +180,10 @@ describe('scheduled-knowledge-base-sync (Schedule Trigger)', () => {
 
 		const first = await rest.runManually(sync().id, trigger);
 		expect(first.status).toBe('success');
-		const [downloaded] = nodeOutput(first, 'Download current file');
-		expect(downloaded).toMatchObject({ id: 7, sha256: shaBefore });
 		const [replaced] = nodeOutput(first, 'Replace faq.csv');
 		const after = emulator.knowledge.files.get(7);
 		expect(after?.sha256).not.toBe(shaBefore);
 		expect(replaced).toMatchObject({ id: 7, upload: { originalName: 'faq.csv', mimetype: 'text/csv', sha256: after?.sha256 } });
-		const [desired] = nodeOutput(first, 'Fingerprint desired file');
-		expect(desired.desiredSha256).toBe(after?.sha256);
 		const stored = readFileSync(String(after?.contentPath), 'utf8');
 		expect(stored).toContain('Which languages are supported?');
 		expect(emulator.logFor('PUT', '/api/v1/knowledge/2/files/7')).toHaveLength(1);
@@ -194,8 +191,9 @@ describe('scheduled-knowledge-base-sync (Schedule Trigger)', () => {
 		emulator.clearLog();
 		const second = await rest.runManually(sync().id, trigger);
 		expect(second.status).toBe('success');
-		expect(second.data.resultData.runData['Replace faq.csv']).toBeUndefined();
-		expect(nodeOutput(second, 'Already up to date')).toHaveLength(1);
+		expect(nodeOutput(second, 'Replace faq.csv')).toEqual([expect.objectContaining({ id: 7, skipped: 'unchanged' })]);
+		// Skip If Unchanged: the stored file's metadata and a streamed download, no upload.
+		expect(emulator.logFor('GET', '/api/v1/knowledge/2/files/7/download')).toHaveLength(1);
 		expect(emulator.logFor('PUT', '/api/v1')).toHaveLength(0);
 		expectNoSecrets(JSON.stringify([first, second]) + n8n.output.join(''));
 	});
