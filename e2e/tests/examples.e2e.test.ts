@@ -199,6 +199,22 @@ describe('scheduled-knowledge-base-sync (Schedule Trigger)', () => {
 	});
 });
 
+it('knowledge-change-alert: run from its trigger in the editor, posts the newest knowledge file as a sample to the Alerts topic', async () => {
+	const rest = await server();
+	const alert = example('knowledge-change-alert.json');
+	const trigger = alert.workflow.nodes.find((n) => n.type === 'n8n-nodes-workplace.workplaceKnowledgeTrigger')!;
+	const result = await rest.runManually(alert.id, trigger.name);
+	expect(result.status).toBe('success');
+	const [sample] = nodeOutput(result, trigger.name);
+	const newest = [...emulator.knowledge.files.values()].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt))[0];
+	expect(sample).toMatchObject({ sample: true, event: 'fileAdded', file: { id: newest.id } });
+	const posted = emulator.messages({ gid: SEED_GROUP_IDS.incidentRoom, tid: SEED_TOPIC_IDS.incidentAlerts });
+	expect(posted.map((m) => m.text ?? (m.messages?.[0] as { text?: string } | undefined)?.text)).toEqual([
+		`Sample: "${newest.meta.originalName}" in "${String((sample.knowledgeBase as { name: string }).name)}" is the newest file`,
+	]);
+	expectNoSecrets(JSON.stringify(result) + n8n.output.join(''));
+});
+
 it('group-alert-with-buttons: posts the alert with its buttons (one from Message Action → Build) to the Alerts topic', async () => {
 	const result = await n8n.execute(example('group-alert-with-buttons.json').id);
 	expect(result.data.resultData.error).toBeUndefined();
