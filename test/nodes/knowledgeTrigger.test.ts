@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
+import { knowledgeAdmin } from '../../e2e/lib/knowledgeTrigger';
 import { Testbed, emulatorCredential } from '../harness/testbed';
 import type { Poller } from '../harness/engine';
 
@@ -35,16 +36,7 @@ const watchOne = (id = HANDBOOK, extra: INodeParameters = {}): INodeParameters =
 const watchAll = (extra: INodeParameters = {}): INodeParameters => ({ watch: 'all', events: ALL_EVENTS, ...extra });
 
 /** The emulator's admin route for knowledge changes. */
-async function admin(method: string, path: string, body?: unknown): Promise<IDataObject> {
-	const response = await fetch(`${bed.emulator.url}/__emulator/knowledge${path}`, {
-		method,
-		headers: body === undefined ? {} : { 'content-type': 'application/json' },
-		body: body === undefined ? undefined : JSON.stringify(body),
-	});
-	const text = await response.text();
-	if (!response.ok) throw new Error(`admin ${method} ${path}: ${response.status} ${text}`);
-	return text ? (JSON.parse(text) as IDataObject) : {};
-}
+const admin = async (method: string, path: string, body?: unknown): Promise<IDataObject> => (await knowledgeAdmin(bed.emulator.url, method, path, body)) as IDataObject;
 
 const items = (result: INodeExecutionData[][] | null) => result?.[0] ?? [];
 const events = (result: INodeExecutionData[][] | null) => items(result).map((item) => item.json.event);

@@ -44,6 +44,13 @@ export function uploadMimeType(binaryMimeType: string | undefined, fileName: str
 	return extension ? EXTENSION_MIME_TYPES[extension] : undefined;
 }
 
+/** A meter for the stored binary of item i: it must give the bytes its metadata records. */
+function storedBinaryMeter(ctx: IExecuteFunctions, i: number, size: number): Meter {
+	return new Meter(size, (received, expected) =>
+		invalid(ctx, i, 'Input Binary Field', `the stored binary gave ${received} bytes, not the ${String(expected)} its metadata records`),
+	);
+}
+
 /** Reads a stream through, keeping nothing (its meter hashes what passes). */
 async function drain(source: AsyncIterable<unknown>): Promise<void> {
 	for await (const chunk of source) void chunk;
@@ -59,11 +66,9 @@ async function matchesStored(ctx: IExecuteFunctions, i: number, stored: IDataObj
 	if (read.number(read.object(stored.meta)?.size) !== put.upload.size) return false;
 	const property = requiredText(ctx, i, 'binaryPropertyName', 'Input Binary Field');
 	const binary = ctx.helpers.assertBinaryData(i, property);
-	const mismatch = (received: number, expected: number | undefined) =>
-		invalid(ctx, i, 'Input Binary Field', `the stored binary gave ${received} bytes, not the ${String(expected)} its metadata records`);
 	let local: string | undefined;
 	if (binary.id) {
-		const meter = new Meter(put.upload.size, mismatch);
+		const meter = storedBinaryMeter(ctx, i, put.upload.size);
 		await drain(meter.pass(await ctx.helpers.getBinaryStream(binary.id)));
 		local = meter.sha256;
 	} else {
@@ -169,9 +174,7 @@ export const replace: OperationDefinition<ReplaceRequest> = {
 				const file = { field: 'file', fileName, contentType: mimeType, size };
 				if (binaryId) {
 					const open = async () => {
-						const meter = new Meter(size, (received, expected) =>
-							invalid(this, i, 'Input Binary Field', `the stored binary gave ${received} bytes, not the ${String(expected)} its metadata records`),
-						);
+						const meter = storedBinaryMeter(this, i, size);
 						upload.meter = meter;
 						return meter.pass(await this.helpers.getBinaryStream(binaryId));
 					};
