@@ -8,9 +8,10 @@
  *   filesystem mode the binary is a reference to a file under the user folder's
  *   storage directory holding exactly those bytes, in memory mode it is base64
  *   in the run data and nothing is written there.
- * - The scheduled sync example (download → compare → replace) runs in
- *   filesystem mode from its Schedule Trigger through the editor's manual run
- *   (examples.e2e.test.ts runs it in memory mode).
+ * - The scheduled sync example (render → replace with Skip If Unchanged) runs
+ *   in filesystem mode from its Schedule Trigger through the editor's manual
+ *   run, twice: it uploads the rendered file from disk, then finds it unchanged
+ *   by hashing that file as a stream (examples.e2e.test.ts runs it in memory mode).
  * - Memory does not grow with file size (filesystem mode): the peak RSS of
  *   `n8n execute` (VmHWM) for a 300 MB download is within 10 % of a 100 MB
  *   one's, and for a 100 MB upload within 10 % of a 50 MB one's.
@@ -204,7 +205,7 @@ describe('memory does not grow with file size (filesystem mode, peak RSS of n8n 
 	});
 });
 
-it('filesystem mode: the scheduled sync example downloads to disk and replaces faq.csv with the rendered file', async () => {
+it('filesystem mode: the scheduled sync example replaces faq.csv with the rendered file from disk, then skips it as unchanged', async () => {
 	const sync = exampleWorkflows().find((e) => e.file === 'scheduled-knowledge-base-sync.json');
 	if (!sync) throw new Error('no scheduled sync example');
 	await n8n.start();
@@ -215,11 +216,6 @@ it('filesystem mode: the scheduled sync example downloads to disk and replaces f
 
 	const result = await rest.runManually(sync.id, 'Every night at 02:00');
 	expect(result.status).toBe('success');
-	const current = binaryOf(result, 'Download current file', 'current');
-	expect(current.id).toMatch(/^filesystem-v2:/);
-	const currentFile = path.join(storage, String(current.id).slice('filesystem-v2:'.length));
-	expect(sha256(readFileSync(currentFile))).toBe(shaBefore);
-
 	const rendered = binaryOf(result, 'Render faq.csv', 'data');
 	expect(rendered.id).toMatch(/^filesystem-v2:/);
 	const renderedSha = sha256(readFileSync(path.join(storage, String(rendered.id).slice('filesystem-v2:'.length))));
@@ -227,4 +223,10 @@ it('filesystem mode: the scheduled sync example downloads to disk and replaces f
 	expect(replaced).toMatchObject({ id: 7, upload: { originalName: 'faq.csv', mimetype: 'text/csv', sha256: renderedSha } });
 	expect(emulator.knowledge.files.get(7)?.sha256).toBe(renderedSha);
 	expect(renderedSha).not.toBe(shaBefore);
+
+	const again = await rest.runManually(sync.id, 'Every night at 02:00');
+	expect(again.status).toBe('success');
+	expect(binaryOf(again, 'Render faq.csv', 'data').id).toMatch(/^filesystem-v2:/);
+	expect(nodeOutput(again, 'Replace faq.csv')).toEqual([expect.objectContaining({ id: 7, skipped: 'unchanged' })]);
+	expect(emulator.logFor('PUT', '/api/v1/knowledge/2/files/7')).toHaveLength(1);
 });

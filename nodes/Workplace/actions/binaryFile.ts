@@ -5,7 +5,7 @@
  * data n8n already holds in the item, decoded only when it is sent. Its size is known up front, so the upload has a
  * Content-Length. Out: a downloaded stream into n8n's binary data.
  */
-import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
+import type { IBinaryData, IExecuteFunctions, IPollFunctions } from 'n8n-workflow';
 
 import type { FilePart, MeteredBody } from '../transport';
 import { invalid } from './validation';
@@ -88,7 +88,7 @@ export function baseMimeType(header: unknown): string | undefined {
 }
 
 /** A downloaded body into n8n's binary data (to disk in filesystem mode), under its exact name. */
-export async function storeBinary(ctx: IExecuteFunctions, body: MeteredBody, fileName: string, mimeType: string): Promise<IBinaryData> {
+export async function storeBinary(ctx: IExecuteFunctions | IPollFunctions, body: MeteredBody, fileName: string, mimeType: string): Promise<IBinaryData> {
 	// n8n reads a path out of the name it is given; hand it one without separators, then keep the exact name.
 	const binary = await body.stored(ctx.helpers.prepareBinaryData(body.stream, fileName.replace(/[/\\]/g, '_'), mimeType));
 	binary.fileName = fileName;

@@ -9,7 +9,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { apiRequest } from './door';
 import { unexpectedAnswerError } from './errors';
-import { afterPage, pageSignature, pageSizeFor, readPageMeta } from './pageRules';
+import { afterPage, pageSignature, pageSizeFor, readPageMeta, type PageMeta } from './pageRules';
 import { list, object } from './read';
 import type { ApiRequest, Context } from './types';
 import { repeatedPage, whose } from './whatHappened';
@@ -28,6 +28,8 @@ export interface Page {
 	items: IDataObject[];
 	/** Where the list stands after this page; undefined when it is complete. */
 	next?: ListPosition;
+	/** The page's pagination metadata, when it had any. */
+	meta?: PageMeta;
 }
 
 /**
@@ -51,13 +53,14 @@ export async function readPage(
 	const items = list(body.data);
 	const signature = pageSignature(items);
 	const received = at.received + items.length;
-	const step = afterPage({ page: at.page, length: items.length, signature, meta: readPageMeta(body), received, previous: at.previous });
+	const meta = readPageMeta(body);
+	const step = afterPage({ page: at.page, length: items.length, signature, meta, received, previous: at.previous });
 	if ('repeats' in step) {
 		throw new NodeOperationError(ctx.getNode(), repeatedPage(whose(request.operation, itemIndex), at.page, step.repeats, items.length), {
 			itemIndex,
 		});
 	}
-	return { items, next: 'next' in step ? { page: step.next, received, previous: signature } : undefined };
+	return { items, next: 'next' in step ? { page: step.next, received, previous: signature } : undefined, meta };
 }
 
 /** A list position as a resource locator's pagination token, and back (a bare page number is read too). */
@@ -78,6 +81,8 @@ export interface PageOptions {
 	pageSize: number;
 	/** Keeps only the items that match, applied while paging so Limit counts matches. */
 	filter?: (item: IDataObject) => boolean;
+	/** Told of every page as it is read, before its items are filtered (a caller checking the list whole). */
+	onPage?: (page: Page) => void;
 }
 
 /** Every item of a list (or the first `limit`), page by page, never more than `limit`. */
@@ -90,7 +95,9 @@ export async function paginate(
 	const results: IDataObject[] = [];
 	const pageSize = pageSizeFor(options.limit, options.pageSize, options.filter !== undefined);
 	for (let at: ListPosition | undefined = { page: 1, received: 0 }; at; ) {
-		const { items, next } = await readPage(ctx, request, at, pageSize, itemIndex);
+		const page = await readPage(ctx, request, at, pageSize, itemIndex);
+		options.onPage?.(page);
+		const { items, next } = page;
 		for (const item of items) {
 			if (options.filter && !options.filter(item)) continue;
 			results.push(item);
