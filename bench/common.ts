@@ -186,6 +186,37 @@ export interface Row {
 	goal?: string;
 }
 
+function settle(): void {
+	const gc = (globalThis as { gc?: () => void }).gc;
+	if (gc) {
+		gc();
+		gc();
+	}
+}
+
+/**
+ * Runs `work` after a forced GC (with --expose-gc) and a 200 ms pause, and
+ * returns the RSS just before it and the highest RSS sampled (every 2 ms) while it ran.
+ */
+export async function peakRss(work: () => Promise<void>): Promise<{ before: number; peak: number }> {
+	settle();
+	await new Promise((resolve) => setTimeout(resolve, 200));
+	const before = process.memoryUsage.rss();
+	let peak = before;
+	const sample = () => {
+		const rss = process.memoryUsage.rss();
+		if (rss > peak) peak = rss;
+	};
+	const timer = setInterval(sample, 2);
+	try {
+		await work();
+	} finally {
+		sample();
+		clearInterval(timer);
+	}
+	return { before, peak };
+}
+
 export const ms = (v: number) => `${v.toFixed(3)} ms/item`;
 export const x = (v: number) => `${v.toFixed(2)}×`;
 export const check = (ok: boolean, goal: string) => `${goal} ${ok ? '✓' : '✗'}`;

@@ -1,13 +1,13 @@
 /**
  * The emulator for the benchmarks, in its own process so its memory and CPU are
  * not counted with the client's. Seeds a 100 MB knowledge file (BENCH_FILE_BYTES)
- * and answers questions over IPC; everything else goes through the emulator's
- * own admin routes (/__emulator: faults, log, config).
+ * and, for the memory benchmark, one of each size in BENCH_EXTRA_FILE_BYTES
+ * (comma-separated), and answers questions over IPC; everything else goes
+ * through the emulator's own admin routes (/__emulator: faults, log, config).
  */
-import { randomBytes } from 'node:crypto';
-
 import type { EmulatorAccess } from '../emulator/clientCredentials';
 import { startEmulator } from '../emulator/server';
+import { addLargeFile, type SeededFile } from './largeFile';
 
 export interface ChildReady extends EmulatorAccess {
 	kind: 'ready';
@@ -15,6 +15,8 @@ export interface ChildReady extends EmulatorAccess {
 	fileId: number;
 	size: number;
 	sha256: string;
+	/** One file of each size in BENCH_EXTRA_FILE_BYTES, in that order. */
+	extra: SeededFile[];
 }
 
 type Message = { kind: 'file'; fileId: number } | { kind: 'addFiles'; knowledgeId: number; count: number } | { kind: 'tokenRequests' } | { kind: 'close' };
@@ -22,7 +24,11 @@ type Message = { kind: 'file'; fileId: number } | { kind: 'addFiles'; knowledgeI
 async function main(): Promise<void> {
 	const emulator = await startEmulator();
 	const size = Number(process.env.BENCH_FILE_BYTES ?? 100 * 1024 * 1024);
-	const file = emulator.knowledge.addFile(1, { originalName: 'big-report.pdf', mimetype: 'application/pdf', content: randomBytes(size) });
+	const file = addLargeFile(emulator, 1, 'big-report.pdf', size);
+	const extra = (process.env.BENCH_EXTRA_FILE_BYTES ?? '')
+		.split(',')
+		.filter(Boolean)
+		.map((bytes) => addLargeFile(emulator, 1, `report-${bytes}.pdf`, Number(bytes)));
 	process.on('message', (message: Message) => {
 		if (message.kind === 'file') {
 			const f = emulator.knowledge.files.get(message.fileId);
@@ -42,9 +48,10 @@ async function main(): Promise<void> {
 		url: emulator.url,
 		credentials: emulator.credentials,
 		knowledgeId: 1,
-		fileId: file.id,
+		fileId: file.fileId,
 		size,
 		sha256: file.sha256,
+		extra,
 	};
 	process.send!(ready);
 }

@@ -25,18 +25,15 @@
  * here asserts timing. Run with --expose-gc for steadier memory baselines.
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { createReadStream, createWriteStream, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import * as http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { pipeline } from 'node:stream/promises';
 
-import FormData from 'form-data';
-import type { IDataObject, INode, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import type { RunWorkflowResult, WorkflowJson } from '../test/harness/engine';
-import { CREDENTIALS, emulatorCredential } from '../test/harness/testbed';
+import { emulatorCredential } from '../test/harness/testbed';
 import { writeLineChart } from './chart';
 import {
 	askChild,
@@ -52,6 +49,7 @@ import {
 	median,
 	ms,
 	outputOf,
+	peakRss,
 	printTable,
 	RAW_JOBS,
 	raw,
@@ -65,6 +63,7 @@ import {
 	type Row,
 } from './common';
 import type { ChildReady } from './emulator-child';
+import { rawDownload, rawReplace, REPLACE_TARGET, transferWorkflows } from './fileTransfer';
 import { slowLink } from './slow-link';
 
 const MB = 1024 * 1024;
@@ -76,7 +75,6 @@ const TASKS = int('BENCH_TASKS', 1000);
 const LATENCY_MS = int('BENCH_LATENCY_MS', 50);
 const PARALLELISM = [1, 2, 4, 8, 16];
 const FILES_KB = 2;
-const REPLACE_TARGET = { knowledgeId: 2, fileId: 7 };
 
 const keepAlive = new http.Agent({ keepAlive: true, maxSockets: 64 });
 const perRequest = new http.Agent({ keepAlive: false });
@@ -107,32 +105,10 @@ async function requestsTo(method: string, route: string): Promise<Array<{ path: 
 	return entries;
 }
 
-function settle(): void {
-	const gc = (globalThis as { gc?: () => void }).gc;
-	if (gc) {
-		gc();
-		gc();
-	}
-}
-
-/** Runs `work` and returns the highest RSS seen above the RSS just before it (sampled every 2 ms). */
+/** Runs `work` and returns the highest RSS seen above the RSS just before it. */
 async function peakGrowth(work: () => Promise<void>): Promise<number> {
-	settle();
-	await new Promise((resolve) => setTimeout(resolve, 200));
-	const baseline = process.memoryUsage.rss();
-	let peak = baseline;
-	const sample = () => {
-		const rss = process.memoryUsage.rss();
-		if (rss > peak) peak = rss;
-	};
-	const timer = setInterval(sample, 2);
-	try {
-		await work();
-	} finally {
-		sample();
-		clearInterval(timer);
-	}
-	return peak - baseline;
+	const { before, peak } = await peakRss(work);
+	return peak - before;
 }
 
 const rows: Row[] = [];
@@ -228,59 +204,14 @@ async function partB(): Promise<void> {
 async function partC(): Promise<void> {
 	const dir = mkdtempSync(path.join(tmpdir(), 'workplace-bench-'));
 	const file = path.join(dir, 'download.bin');
-	const headers = { 'x-api-key': ready.credentials.apiKey };
-	const downloadUrl = `${ready.url}/api/v1/knowledge/${ready.knowledgeId}/files/${ready.fileId}/download`;
+	const source = { knowledgeId: ready.knowledgeId, fileId: ready.fileId };
 	const verify = async (label: string) => {
 		const stored = await ask<{ sha256: string }>({ kind: 'file', fileId: REPLACE_TARGET.fileId }, 'file');
 		if (stored.sha256 !== ready.sha256) throw new Error(`c: ${label}: the replaced file's sha256 does not match the original`);
 	};
-	const rawDownload = () =>
-		new Promise<void>((resolve, reject) => {
-			http.get(downloadUrl, { agent: keepAlive, headers }, (response) => {
-				const hash = createHash('sha256');
-				response.on('data', (chunk: Buffer) => hash.update(chunk));
-				pipeline(response, createWriteStream(file)).then(() => {
-					if (hash.digest('hex') !== ready.sha256) reject(new Error('c: raw download sha256 mismatch'));
-					else resolve();
-				}, reject);
-			}).on('error', reject);
-		});
-	const rawReplace = () =>
-		new Promise<void>((resolve, reject) => {
-			const form = new FormData();
-			form.append('file', createReadStream(file), { filename: 'big-report.pdf', contentType: 'application/pdf', knownLength: ready.size });
-			const request = http.request(
-				`${ready.url}/api/v1/knowledge/${REPLACE_TARGET.knowledgeId}/files/${REPLACE_TARGET.fileId}`,
-				{ method: 'PUT', agent: keepAlive, headers: { ...headers, ...form.getHeaders(), 'content-length': String(form.getLengthSync()) } },
-				(response) => {
-					response.resume();
-					response.on('end', () => ((response.statusCode ?? 0) < 300 ? resolve() : reject(new Error(`c: raw replace answered ${response.statusCode}`))));
-				},
-			);
-			request.on('error', reject);
-			form.pipe(request);
-		});
-	const step = (name: string, nodeName: string, x0: number, parameters: INodeParameters): INode => ({
-		id: nodeName,
-		name: nodeName,
-		type: 'n8n-nodes-workplace.workplace',
-		typeVersion: 1,
-		position: [x0, 0],
-		parameters: { resource: 'knowledgeFile', operation: name, binaryPropertyName: 'data', ...parameters },
-		credentials: { workplaceKnowledgeBaseApi: { id: CREDENTIALS.knowledgeBase.id, name: CREDENTIALS.knowledgeBase.name } },
-	});
-	const trigger: INode = { id: 't', name: 'Manual Trigger', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} };
-	const download = step('download', 'Download', 200, { knowledgeId: byId(ready.knowledgeId), fileId: byId(ready.fileId) });
-	const replace = step('replace', 'Replace', 400, { knowledgeId: byId(REPLACE_TARGET.knowledgeId), fileId: byId(REPLACE_TARGET.fileId) });
-	const downloadOnly: WorkflowJson = { name: 'download', nodes: [trigger, download], connections: { 'Manual Trigger': { main: [[{ node: 'Download', type: 'main', index: 0 }]] } } };
-	const roundTrip: WorkflowJson = {
-		name: 'round trip',
-		nodes: [trigger, download, replace],
-		connections: {
-			'Manual Trigger': { main: [[{ node: 'Download', type: 'main', index: 0 }]] },
-			Download: { main: [[{ node: 'Replace', type: 'main', index: 0 }]] },
-		},
-	};
+	const rawDownloadToFile = () => rawDownload(ready, keepAlive, source, file, ready.sha256);
+	const rawReplaceFromFile = () => rawReplace(ready, keepAlive, file, ready.size);
+	const { downloadOnly, roundTrip } = transferWorkflows(source);
 	const executionTime = (result: RunWorkflowResult, name: string) => result.run.data.resultData.runData[name][0].executionTime;
 
 	const figures: Record<string, { ms: number[]; rss: number[] }> = {};
@@ -298,19 +229,19 @@ async function partC(): Promise<void> {
 	});
 	if (firstSha !== ready.sha256) throw new Error('c: first node download sha256 mismatch');
 	// Warm-up with the real size, so both paths have loaded what they need.
-	await rawDownload();
+	await rawDownloadToFile();
 	await run(roundTrip);
 	for (let r = 0; r < RUNS; r++) {
 		let took = 0;
 		let rss = await peakGrowth(async () => {
 			const started = performance.now();
-			await rawDownload();
+			await rawDownloadToFile();
 			took = performance.now() - started;
 		});
 		record('rawDownload', took, rss);
 		rss = await peakGrowth(async () => {
 			const started = performance.now();
-			await rawReplace();
+			await rawReplaceFromFile();
 			took = performance.now() - started;
 		});
 		record('rawReplace', took, rss);

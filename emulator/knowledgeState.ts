@@ -271,6 +271,28 @@ export class KnowledgeState {
 		return kb;
 	}
 
+	/** A file's status as another user of the service would change it (the base's version moves, as for any file change). */
+	setStatus(fileId: number, status: FileStatus): KnowledgeFileRecord {
+		const file = this.files.get(fileId);
+		if (!file) throw new Error(`knowledge file ${fileId} does not exist`);
+		file.status = status;
+		file.updatedAt = laterThan(file.updatedAt);
+		const kb = this.bases.get(file.knowledgeId);
+		if (kb) kb.kmVersion += 1;
+		return file;
+	}
+
+	/** Replaces a file's content with `content` (written to disk first), as an upload through the API would. */
+	replaceFile(fileId: number, input: { originalName?: string; mimetype?: string; content: Buffer | string }): KnowledgeFileRecord {
+		const file = this.files.get(fileId);
+		if (!file) throw new Error(`knowledge file ${fileId} does not exist`);
+		const content = Buffer.isBuffer(input.content) ? input.content : Buffer.from(input.content, 'utf8');
+		const tmpPath = path.join(this.uploadDir, randomUUID());
+		fs.writeFileSync(tmpPath, content);
+		const meta = { mimetype: input.mimetype ?? file.meta.mimetype, originalName: input.originalName ?? file.meta.originalName, size: content.length };
+		return this.replaceContent(fileId, tmpPath, meta, createHash('sha256').update(content).digest('hex'));
+	}
+
 	/** Swaps in an uploaded file (already on disk at tmpPath) as the file's new content. */
 	replaceContent(fileId: number, tmpPath: string, meta: KnowledgeFileRecord['meta'], sha256: string): KnowledgeFileRecord {
 		const file = this.files.get(fileId);
@@ -286,13 +308,16 @@ export class KnowledgeState {
 		file.path = `knowledge/${file.knowledgeId}/${file.name}`;
 		file.combined = `knowledge/${file.knowledgeId}/combined/${file.name}.txt`;
 		file.status = 'active';
-		// Strictly later than before, even within the same millisecond.
-		const now = Math.max(Date.now(), Date.parse(file.updatedAt) + 1);
-		file.updatedAt = new Date(now).toISOString();
+		file.updatedAt = laterThan(file.updatedAt);
 		const kb = this.bases.get(file.knowledgeId);
 		if (kb) kb.kmVersion += 1;
 		return file;
 	}
+}
+
+/** Now, or strictly later than `before` when the clock has not moved past it (two changes in one millisecond). */
+function laterThan(before: string): string {
+	return new Date(Math.max(Date.now(), Date.parse(before) + 1)).toISOString();
 }
 
 /** Fixed seed timestamps so answers are stable across runs. */

@@ -14,6 +14,7 @@ import { randomBytes } from 'node:crypto';
 import { areaErrorBody, areaOf } from './areaErrors';
 import { FaultRegistry, applyBefore, applyOnSend, runsBefore, type PickedFault } from './faults';
 import { registerAdminRoutes } from './adminRoutes';
+import { registerKnowledgeAdminRoutes } from './knowledgeAdmin';
 import { issueJwt as signJwt, type IssueJwtOptions } from './jwt';
 import { KnowledgeState } from './knowledgeState';
 import { RateLimiter, credentialOf } from './rateLimit';
@@ -229,6 +230,7 @@ export async function startEmulator(options: StartOptions = {}): Promise<Emulato
 		expireBotTokens: () => bot.expireAllTokens(),
 		credentials: () => ({ baseUrl: url, ...credentials }),
 	});
+	registerKnowledgeAdminRoutes(app, knowledge);
 	registerMessagingAdminRoutes(app, {
 		config,
 		messaging,

@@ -431,15 +431,18 @@ export class N8nRest {
 		if (!started.executionId) throw new Error(`workflow ${workflowId} did not start: ${JSON.stringify(started)}`);
 		const deadline = Date.now() + timeoutMs;
 		for (;;) {
-			const execution = await this.request<{ id: string; status: string; finished: boolean; data: string }>('GET', `/rest/executions/${started.executionId}`);
-			if (!['new', 'running', 'waiting'].includes(execution.status)) {
-				// Execution data travels in flatted's JSON form (it may hold cycles).
-				const data = flatted().parse(execution.data) as ExecuteResult['data'];
-				return { ...execution, data };
-			}
+			const execution = await this.execution(started.executionId);
+			if (!['new', 'running', 'waiting'].includes(execution.status)) return execution;
 			if (Date.now() > deadline) throw new Error(`execution ${started.executionId} still ${execution.status} after ${timeoutMs / 1000} s`);
 			await new Promise((resolve) => setTimeout(resolve, 250));
 		}
+	}
+
+	/** One execution with its run data. */
+	async execution(id: string): Promise<ExecuteResult & { id: string; status: string; mode: string }> {
+		const execution = await this.request<{ id: string; status: string; mode: string; data: string }>('GET', `/rest/executions/${id}`);
+		// Execution data travels in flatted's JSON form (it may hold cycles).
+		return { ...execution, data: flatted().parse(execution.data) as ExecuteResult['data'] };
 	}
 
 	/** A workflow's executions, newest first (one page: n8n lists at most 100). */

@@ -28,6 +28,8 @@ const KB_CREDENTIAL = EXAMPLE_CREDENTIALS.workplaceKnowledgeBaseApi;
 // The message builder is shown as the alert example fills it in.
 const ALERT = exampleWorkflows().find((e) => e.file === 'group-alert-with-buttons.json')!;
 const ALERT_SENDER = 'Post the alert to the Alerts topic';
+// The Workplace Knowledge Trigger as the change alert example sets it up.
+const CHANGE_ALERT = exampleWorkflows().find((e) => e.file === 'knowledge-change-alert.json')!;
 // Generous: the CI machine has two cores, shared with other n8n instances.
 const UI_TIMEOUT = 60_000;
 
@@ -44,7 +46,7 @@ beforeAll(async () => {
 	n8n = new N8n();
 	await installCommunityPackage(n8n.userFolder);
 	await n8n.importCredentials([exampleCredential(emulator, 'workplaceKnowledgeBaseApi'), exampleCredential(emulator, 'workplaceBotApi')]);
-	await n8n.importWorkflows([ALERT.workflow]);
+	await n8n.importWorkflows([ALERT.workflow, CHANGE_ALERT.workflow]);
 	await n8n.start();
 	await new N8nRest(n8n.url).setupOwner();
 	browser = await launchChromium();
@@ -200,6 +202,31 @@ describe('the message builder', () => {
 			});
 			await page.screenshot({ path: path.join(DOCS, 'e2e-message-builder.png') });
 			if (viewport) await page.setViewportSize(viewport);
+		});
+	});
+});
+
+describe('the Workplace Knowledge Trigger', () => {
+	test('shows Poll Times, Watch, Events and the first-poll notice, as the change alert example sets it', async () => {
+		await step(page, 'knowledge-trigger', async () => {
+			const node = CHANGE_ALERT.workflow.nodes.find((n) => n.type === 'n8n-nodes-workplace.workplaceKnowledgeTrigger')!;
+			await page.goto(`${n8n.url}/workflow/${CHANGE_ALERT.id}/${node.id}`);
+			await dismissDialogs(page);
+			const ndv = page.getByTestId('ndv');
+			await ndv.waitFor();
+			for (const label of ['Poll Times', 'Watch', 'Events']) await ndv.getByText(label, { exact: true }).first().waitFor();
+			expect(await ndv.getByTestId('parameter-input-watch').locator('input').inputValue()).toBe('All Knowledge Bases');
+			for (const event of ['File Replaced', 'File Status Changed']) await ndv.getByText(event, { exact: true }).first().waitFor();
+			await ndv.getByText(/The first poll after activation records what exists/).waitFor();
+			await page.screenshot({ path: path.join(DOCS, 'e2e-knowledge-trigger.png') });
+
+			// Fetch Test Event: the newest file as a sample, nothing recorded.
+			const newest = [...emulator.knowledge.files.values()].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt))[0];
+			await ndv.getByRole('button', { name: 'Fetch Test Event' }).first().click();
+			const output = ndv.getByTestId('output-panel');
+			await output.getByText(newest.meta.originalName).first().waitFor();
+			await output.getByText('sample').first().waitFor();
+			await page.screenshot({ path: path.join(DOCS, 'e2e-knowledge-trigger-sample.png') });
 		});
 	});
 });

@@ -102,6 +102,7 @@ it('there are examples to run, each with a stable id', () => {
 			'group-alert-with-buttons.json',
 			'incident-room.json',
 			'knowledge-base-inventory.json',
+			'knowledge-change-alert.json',
 			'scheduled-knowledge-base-sync.json',
 			'ticket-to-task.json',
 			'welcome-on-join.json',
@@ -170,7 +171,7 @@ describe('scheduled-knowledge-base-sync (Schedule Trigger)', () => {
 		expect(emulator.log).toHaveLength(0);
 	});
 
-	it('runs from its Schedule Trigger as the editor runs it: replaces faq.csv, then finds it up to date', async () => {
+	it('runs from its Schedule Trigger as the editor runs it: replaces faq.csv, then skips it as unchanged', async () => {
 		const rest = await server();
 		const trigger = 'Every night at 02:00';
 		const before = emulator.knowledge.files.get(7);
@@ -179,14 +180,10 @@ describe('scheduled-knowledge-base-sync (Schedule Trigger)', () => {
 
 		const first = await rest.runManually(sync().id, trigger);
 		expect(first.status).toBe('success');
-		const [downloaded] = nodeOutput(first, 'Download current file');
-		expect(downloaded).toMatchObject({ id: 7, sha256: shaBefore });
 		const [replaced] = nodeOutput(first, 'Replace faq.csv');
 		const after = emulator.knowledge.files.get(7);
 		expect(after?.sha256).not.toBe(shaBefore);
 		expect(replaced).toMatchObject({ id: 7, upload: { originalName: 'faq.csv', mimetype: 'text/csv', sha256: after?.sha256 } });
-		const [desired] = nodeOutput(first, 'Fingerprint desired file');
-		expect(desired.desiredSha256).toBe(after?.sha256);
 		const stored = readFileSync(String(after?.contentPath), 'utf8');
 		expect(stored).toContain('Which languages are supported?');
 		expect(emulator.logFor('PUT', '/api/v1/knowledge/2/files/7')).toHaveLength(1);
@@ -194,11 +191,28 @@ describe('scheduled-knowledge-base-sync (Schedule Trigger)', () => {
 		emulator.clearLog();
 		const second = await rest.runManually(sync().id, trigger);
 		expect(second.status).toBe('success');
-		expect(second.data.resultData.runData['Replace faq.csv']).toBeUndefined();
-		expect(nodeOutput(second, 'Already up to date')).toHaveLength(1);
+		expect(nodeOutput(second, 'Replace faq.csv')).toEqual([expect.objectContaining({ id: 7, skipped: 'unchanged' })]);
+		// Skip If Unchanged: the stored file's metadata and a streamed download, no upload.
+		expect(emulator.logFor('GET', '/api/v1/knowledge/2/files/7/download')).toHaveLength(1);
 		expect(emulator.logFor('PUT', '/api/v1')).toHaveLength(0);
 		expectNoSecrets(JSON.stringify([first, second]) + n8n.output.join(''));
 	});
+});
+
+it('knowledge-change-alert: run from its trigger in the editor, posts the newest knowledge file as a sample to the Alerts topic', async () => {
+	const rest = await server();
+	const alert = example('knowledge-change-alert.json');
+	const trigger = alert.workflow.nodes.find((n) => n.type === 'n8n-nodes-workplace.workplaceKnowledgeTrigger')!;
+	const result = await rest.runManually(alert.id, trigger.name);
+	expect(result.status).toBe('success');
+	const [sample] = nodeOutput(result, trigger.name);
+	const newest = [...emulator.knowledge.files.values()].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt))[0];
+	expect(sample).toMatchObject({ sample: true, event: 'fileAdded', file: { id: newest.id } });
+	const posted = emulator.messages({ gid: SEED_GROUP_IDS.incidentRoom, tid: SEED_TOPIC_IDS.incidentAlerts });
+	expect(posted.map((m) => m.text ?? (m.messages?.[0] as { text?: string } | undefined)?.text)).toEqual([
+		`Sample: "${newest.meta.originalName}" in "${String((sample.knowledgeBase as { name: string }).name)}" is the newest file`,
+	]);
+	expectNoSecrets(JSON.stringify(result) + n8n.output.join(''));
 });
 
 it('group-alert-with-buttons: posts the alert with its buttons (one from Message Action → Build) to the Alerts topic', async () => {

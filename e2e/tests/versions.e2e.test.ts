@@ -132,6 +132,32 @@ const triggerWorkflow = {
 	settings: { executionOrder: 'v1' },
 };
 
+const knowledgeWorkflow = {
+	id: 'wpVersionKnowledge',
+	name: 'Knowledge trigger once',
+	active: false,
+	nodes: [
+		{
+			parameters: {
+				pollTimes: { item: [{ mode: 'everyMinute' }] },
+				watch: 'knowledgeBase',
+				knowledgeId: rl('1'),
+				events: ['fileAdded', 'fileReplaced', 'fileRemoved', 'fileStatusChanged'],
+				options: {},
+			},
+			id: randomUUID(),
+			name: 'Workplace Knowledge Trigger',
+			type: 'n8n-nodes-workplace.workplaceKnowledgeTrigger',
+			typeVersion: 1,
+			position: [0, 0],
+			credentials: { workplaceKnowledgeBaseApi: CREDS.workplaceKnowledgeBaseApi },
+		},
+		op('Task for the change', 'workplaceTaskProjectsApi', { resource: 'task', operation: 'create', taskTitle: '=Knowledge {{ $json.event }} {{ $json.file.id }}', additionalFields: {} }, 1),
+	],
+	connections: { 'Workplace Knowledge Trigger': link('Task for the change') },
+	settings: { executionOrder: 'v1' },
+};
+
 describe.each(installs.map((install) => [install.version, install] as const))('n8n %s', (version, install) => {
 	let emulator: Emulator;
 	let n8n: N8n;
@@ -141,7 +167,7 @@ describe.each(installs.map((install) => [install.version, install] as const))('n
 		n8n = new N8n({ install, echo: process.env.E2E_ECHO ? process.stderr : undefined });
 		await installCommunityPackage(n8n.userFolder);
 		await n8n.importCredentials(exampleCredentials(emulator));
-		await n8n.importWorkflows([contractWorkflow, triggerWorkflow]);
+		await n8n.importWorkflows([contractWorkflow, triggerWorkflow, knowledgeWorkflow]);
 	});
 
 	afterAll(async () => {
@@ -197,5 +223,34 @@ describe.each(installs.map((install) => [install.version, install] as const))('n
 			await new Promise((resolve) => setTimeout(resolve, 500));
 		}
 		expect([...emulator.taskProjects.tasks.values()].filter((t) => t.taskTitle === `Event ${eventId}`)).toHaveLength(1);
+	});
+
+	test('the Workplace Knowledge Trigger polls on the schedule and reports each change once', async () => {
+		const major = Number(version.split('.')[0]);
+		await n8n.stop();
+		await n8n.cli(major >= 2 ? ['publish:workflow', `--id=${knowledgeWorkflow.id}`] : ['update:workflow', `--id=${knowledgeWorkflow.id}`, '--active=true']);
+		const listed = () => emulator.log.filter((e) => e.path === '/api/v1/knowledge/1/files' && e.status === 200).length;
+		const tasks = () => [...emulator.taskProjects.tasks.values()].map((t) => t.taskTitle).filter((title) => title.startsWith('Knowledge ')).sort();
+		const before = listed();
+		await n8n.start();
+		const waitFor = async (what: string, check: () => boolean) => {
+			const deadline = Date.now() + 180_000;
+			while (!check()) {
+				if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+				await new Promise((resolve) => setTimeout(resolve, 500));
+			}
+		};
+		// The activation poll records the files and starts nothing.
+		await waitFor('the activation poll', () => listed() > before);
+		const file = emulator.knowledge.addFile(1, { originalName: 'versions.csv', mimetype: 'text/csv', content: 'v\n1\n' });
+		emulator.knowledge.setStatus(2, 'deleting');
+		await waitFor('the tasks of the changes', () => tasks().length >= 2);
+		expect(tasks()).toEqual([`Knowledge fileAdded ${file.id}`, 'Knowledge fileStatusChanged 2']);
+		// One more poll: nothing new.
+		const polled = listed();
+		await waitFor('the next poll', () => listed() > polled);
+		await new Promise((resolve) => setTimeout(resolve, 5_000));
+		expect(tasks()).toHaveLength(2);
+		console.log(`n8n ${version}: the knowledge trigger reported ${tasks().length} changes once each over ${listed() - before} polls`);
 	});
 });

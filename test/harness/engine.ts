@@ -21,6 +21,8 @@ import {
 	ExecuteContext,
 	LoadOptionsContext,
 	ExecutionLifecycleHooks,
+	PollContext,
+	TriggersAndPollers,
 	ExternalSecretsProxy,
 	RoutingNode,
 	WorkflowExecute,
@@ -1057,4 +1059,63 @@ export async function runListSearch(o: ListSearchOptions): Promise<INodeListSear
 	additionalData.currentNodeParameters = o.node.parameters;
 	const context = new LoadOptionsContext(workflow, o.node, additionalData, o.path ?? 'parameters');
 	return await search.call(context, o.filter, o.paginationToken);
+}
+
+// ---------------------------------------------------------------------------
+// 7. Polling triggers, as n8n's active workflows poll them
+// ---------------------------------------------------------------------------
+
+export interface PollerOptions {
+	nodeTypes: HarnessNodeTypes;
+	credentialsHelper: ICredentialsHelper;
+	/** The trigger node; the workflow holds it alone. */
+	node: INode;
+}
+
+export interface Poller {
+	/**
+	 * One poll: 'trigger' as n8n's schedule runs it on an active workflow, 'manual'
+	 * as the editor's "Fetch Test Event" does. Returns what poll() returned (null: nothing to emit).
+	 */
+	poll(mode?: 'trigger' | 'manual'): Promise<INodeExecutionData[][] | null>;
+	/** The node's static data, as n8n keeps it between polls of one activation. */
+	readonly staticData: IDataObject;
+}
+
+/**
+ * One activation of a workflow whose trigger polls: like n8n's active workflow
+ * manager, one Workflow object (holding the static data) and one poll context
+ * per mode live as long as the activation, and each poll runs the node's poll()
+ * through n8n-core's TriggersAndPollers.
+ */
+export function createPoller(o: PollerOptions): Poller {
+	const workflow = new Workflow({
+		id: 'harness-poll-workflow',
+		name: 'harness poll',
+		nodes: [o.node],
+		connections: {},
+		active: true,
+		nodeTypes: o.nodeTypes,
+		staticData: {},
+	});
+	const node = workflow.getNode(o.node.name)!;
+	const contexts = new Map<string, PollContext>();
+	const contextFor = (mode: 'trigger' | 'manual') => {
+		let ctx = contexts.get(mode);
+		if (!ctx) {
+			const hooks = new ExecutionLifecycleHooks(mode, 'harness-poll', { id: workflow.id, name: 'harness poll', nodes: [o.node], connections: {} } as unknown as IWorkflowBase);
+			const additionalData = buildAdditionalData({ credentialsHelper: o.credentialsHelper, hooks, executionId: 'harness-poll', workflowId: workflow.id });
+			ctx = new PollContext(workflow, node, additionalData, mode, 'activate');
+			contexts.set(mode, ctx);
+		}
+		return ctx;
+	};
+	return {
+		async poll(mode = 'trigger') {
+			return await Container.get(TriggersAndPollers).runPollFunction(workflow, node, contextFor(mode));
+		},
+		get staticData() {
+			return workflow.getStaticData('node', node);
+		},
+	};
 }

@@ -25,6 +25,7 @@ import { credentialData, type EmulatorAccess } from '../../emulator/clientCreden
 import { startEmulator, type Emulator } from '../../emulator/server';
 import type { EmulatorConfig } from '../../emulator/types';
 import {
+	createPoller,
 	InMemoryCredentialsHelper,
 	initHarnessEnv,
 	loadCommunityPackage,
@@ -32,6 +33,7 @@ import {
 	runWorkflow,
 	testCredential,
 	type BinaryMode,
+	type Poller,
 	type RunWorkflowResult,
 	type WorkflowJson,
 } from './engine';
@@ -39,6 +41,7 @@ import { startWebhookServer, type WebhookServer } from './webhook';
 
 export const ROOT = path.resolve(__dirname, '../..');
 export const NODE_TYPE = 'n8n-nodes-workplace.workplace';
+export const KNOWLEDGE_TRIGGER_TYPE = 'n8n-nodes-workplace.workplaceKnowledgeTrigger';
 
 /** Credential ids the test workflows reference. */
 export const CREDENTIALS = {
@@ -142,6 +145,18 @@ export class Testbed {
 		return result;
 	}
 
+	/**
+	 * An execution a trigger started with `items` (as an active workflow's poll or
+	 * event does): the trigger node passes them on, the rest of the workflow runs.
+	 */
+	async runFrom(workflow: WorkflowJson, triggerName: string, items: INodeExecutionData[]): Promise<RunWorkflowResult> {
+		capturedLogs.length = 0;
+		const result = await runWorkflow({ workflow, nodeTypes: this.nodeTypes, credentialsHelper: this.credentialsHelper, startNodeName: triggerName, triggerItems: items, mode: 'trigger' });
+		assertNoSecrets(result.run.data.resultData, this.secrets);
+		assertNoSecrets(capturedLogs, this.secrets);
+		return result;
+	}
+
 	/** Manual Trigger → one Workplace node with `parameters`. */
 	async runNode(parameters: INodeParameters, options: RunNodeOptions = {}): Promise<NodeRun> {
 		const result = await this.run(singleNodeWorkflow(parameters, options));
@@ -185,6 +200,35 @@ export class Testbed {
 			credentialsHelper: this.credentialsHelper,
 			...options,
 		});
+	}
+
+	/** An active workflow of the Workplace Knowledge Trigger with `parameters`, polled on demand (secrets checked in every answer). */
+	knowledgePoller(parameters: INodeParameters): Poller {
+		const kb = CREDENTIALS.knowledgeBase;
+		const poller = createPoller({
+			nodeTypes: this.nodeTypes,
+			credentialsHelper: this.credentialsHelper,
+			node: {
+				id: 'knowledge-trigger',
+				name: 'Workplace Knowledge Trigger',
+				type: KNOWLEDGE_TRIGGER_TYPE,
+				typeVersion: 1,
+				position: [0, 0],
+				parameters,
+				credentials: { [kb.type]: { id: kb.id, name: kb.name } },
+			},
+		});
+		const secrets = this.secrets;
+		return {
+			async poll(mode) {
+				const result = await poller.poll(mode);
+				assertNoSecrets(result, secrets);
+				return result;
+			},
+			get staticData() {
+				return poller.staticData;
+			},
+		};
 	}
 
 	async testCredential(id: string): Promise<INodeCredentialTestResult> {

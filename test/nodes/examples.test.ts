@@ -144,3 +144,29 @@ it('the welcome example answers a join in the new direct chat with quick replies
 	expect(record).toMatchObject({ route: 'POST /bot/v1/message/quickreply', text: 'Welcome! I can help with leave, IT and the handbook. What do you need?' });
 	expect((record.meta as IDataObject).quickreply).toMatchObject({ template: 'default', items: [{ value: 'Request leave' }, { value: 'IT help' }, { value: 'Handbook', data: { text: 'Handbook' } }] });
 });
+
+it('the knowledge change alert posts each replaced or deleting file, its knowledge base and what changed to the Alerts topic', async () => {
+	const workflow = read('knowledge-change-alert.json');
+	// A manual run (the editor's "Execute workflow") posts the newest file as a sample.
+	const sample = await bed.run(workflow);
+	expect(sample.status).toBe('success');
+	const [sampleItem] = sample.json('When a knowledge file is replaced or starts deleting');
+	expect(sampleItem.sample).toBe(true);
+	// Then the active workflow: the trigger polls, and each poll's items run the rest of the workflow.
+	const trigger = workflow.nodes[0];
+	const poller = bed.knowledgePoller(trigger.parameters);
+	expect(await poller.poll()).toBeNull();
+	bed.emulator.knowledge.replaceFile(2, { content: 'type,days\nannual,25\n' });
+	bed.emulator.knowledge.setStatus(4, 'deleting');
+	const polled = await poller.poll();
+	expect(polled?.[0].map((item) => item.json.event)).toEqual(['fileReplaced', 'fileStatusChanged']);
+	bed.emulator.messaging.reset();
+	const run = await bed.runFrom(workflow, trigger.name, polled![0]);
+	expect(run.status).toBe('success');
+	const texts = bed.emulator
+		.messages({ gid: SEED_GROUP_IDS.incidentRoom, tid: SEED_TOPIC_IDS.incidentAlerts })
+		.map((m) => m.text ?? (m.messages?.[0] as { text?: string } | undefined)?.text);
+	expect(texts).toHaveLength(2);
+	expect(texts[0]).toMatch(/^"leave-policy.csv" in "Employee Handbook" was replaced \(updatedAt: \S+ → \S+, size: \d+ → 20\)$/);
+	expect(texts[1]).toMatch(/^"policies.xml" in "Employee Handbook" is now deleting \(updatedAt: \S+ → \S+, status: active → deleting\)$/);
+});

@@ -5,7 +5,7 @@
  * data n8n already holds in the item, decoded only when it is sent. Its size is known up front, so the upload has a
  * Content-Length. Out: a downloaded stream into n8n's binary data.
  */
-import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
+import type { IBinaryData, IExecuteFunctions, IPollFunctions } from 'n8n-workflow';
 
 import type { FilePart, MeteredBody } from '../transport';
 import { invalid } from './validation';
@@ -104,7 +104,7 @@ export function plainFileName(name: string, fallback: string): string {
  * a plain file name (plainFileName); the caller keeps the service's name in the item's fields.
  */
 export async function storeBinary(
-	ctx: IExecuteFunctions,
+	ctx: IExecuteFunctions | IPollFunctions,
 	body: MeteredBody,
 	fileName: string,
 	mimeType: string,

@@ -18,58 +18,6 @@ export type BinaryStream = Exclude<Parameters<IExecuteFunctions['helpers']['prep
 /** Why a metered body failed: bytes received, bytes announced, and the source's own failure if it broke off. */
 export type MeterFailure = (received: number, expected: number | undefined, cause?: string) => Error;
 
-const MiB = 1024 * 1024;
-
-/** Bytes between two looks at whether V8 has collected. */
-const LOOK_EVERY = 4 * MiB;
-
-/** Looks kept: V8 is nudged when the chunk seen this many looks ago (16 MiB) has not been collected. */
-const LOOKS = 4;
-
-/**
- * Every chunk a socket reads is its own off-heap buffer, freed only when V8
- * runs a full collection (Node's V8 runs no young one for them); unprompted,
- * it starts one once ~64 MB more off-heap memory has been allocated, so a
- * fresh process's first big transfer grew RSS ~68 MB. This watches, through
- * a weak reference to a passing chunk every LOOK_EVERY bytes, whether V8 has
- * collected in the last 16 MiB; if not, it allocates an untouched 64 MiB
- * ArrayBuffer, which counts as off-heap memory but costs none (the allocator
- * maps it fresh, already zero, and nothing touches it), so V8 starts
- * collecting at once. When V8 already collects on its own, as it mostly does
- * in later transfers, nothing is allocated; after a nudge the next comes 16
- * MiB later at the soonest, also when a consumer keeps every chunk
- * (docs/performance.md, "The first large transfer of a process").
- */
-export class CollectorNudge {
-	/** Nudges given so far. */
-	nudges = 0;
-
-	private since = 0;
-	private readonly looks: Array<{ deref(): object | undefined }> = [];
-
-	constructor(
-		/** How a passing chunk is watched; a weak reference, replaceable for tests. */
-		private readonly watch: (chunk: object) => { deref(): object | undefined } = (chunk) => new WeakRef(chunk),
-	) {}
-
-	/** Notes `chunk` passing. */
-	passed(chunk: Uint8Array): void {
-		this.since += chunk.length;
-		if (this.since < LOOK_EVERY) return;
-		this.since -= LOOK_EVERY;
-		if (this.looks.length === LOOKS && this.looks.shift()!.deref() !== undefined) {
-			this.nudges++;
-			this.looks.length = 0;
-			try {
-				void new ArrayBuffer(64 * MiB);
-			} catch {
-				// No room to reserve it (a strict overcommit limit): the download matters more than the nudge.
-			}
-		}
-		this.looks.push(this.watch(chunk));
-	}
-}
-
 /**
  * Counts and hashes (sha256) the bytes of one body as they pass, and fails
  * with `fail` when the body ends before `expected` bytes (a clean early
@@ -91,7 +39,6 @@ export class Meter {
 
 	async *pass(source: AsyncIterable<Uint8Array | string>): AsyncGenerator<Uint8Array> {
 		const hash = createHash('sha256');
-		const nudge = new CollectorNudge();
 		const iterator = source[Symbol.asyncIterator]();
 		let ended = false;
 		try {
@@ -108,7 +55,6 @@ export class Meter {
 					break;
 				}
 				const chunk = typeof next.value === 'string' ? Buffer.from(next.value) : next.value;
-				nudge.passed(chunk);
 				this.bytes += chunk.length;
 				if (this.expected !== undefined && this.bytes > this.expected) {
 					throw this.fail(this.bytes, this.expected, 'more bytes than announced');

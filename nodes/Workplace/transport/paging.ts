@@ -12,7 +12,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { apiRequest } from './door';
 import { unexpectedAnswerError } from './errors';
-import { afterPage, listChange, pageSignature, pageSizeFor, readPageMeta, type ListShape } from './pageRules';
+import { afterPage, listChange, pageSignature, pageSizeFor, readPageMeta, type ListShape, type PageMeta } from './pageRules';
 import { list, object } from './read';
 import type { ApiRequest, Context } from './types';
 import { listChanged, repeatedPage, whose } from './whatHappened';
@@ -39,6 +39,8 @@ export interface Page {
 	items: IDataObject[];
 	/** Where the list stands after this page; undefined when it is complete. */
 	next?: ListPosition;
+	/** The page's pagination metadata, when it had any. */
+	meta?: PageMeta;
 }
 
 /**
@@ -79,7 +81,7 @@ export async function readPage(
 	}
 	for (const id of ids) earlierIds?.add(id);
 	const first = at.first ?? (meta ? { total: meta.total, pageCount: meta.pageCount } : undefined);
-	return { items, next: 'next' in step ? { page: step.next, received, previous: signature, first } : undefined };
+	return { items, next: 'next' in step ? { page: step.next, received, previous: signature, first } : undefined, meta };
 }
 
 /** A list position as a resource locator's pagination token, and back (a bare page number is read too). */
@@ -102,6 +104,8 @@ export interface PageOptions {
 	pageSize: number;
 	/** Keeps only the items that match, applied while paging so Limit counts matches. */
 	filter?: (item: IDataObject) => boolean;
+	/** Told of every page as it is read, before its items are filtered (a caller checking the list whole). */
+	onPage?: (page: Page) => void;
 }
 
 /**
@@ -138,7 +142,9 @@ async function readWholeList(ctx: Context, request: ApiRequest, options: PageOpt
 	const pageSize = pageSizeFor(options.limit, options.pageSize, options.filter !== undefined);
 	const earlierIds = new Set<string>();
 	for (let at: ListPosition | undefined = { page: 1, received: 0 }; at; ) {
-		const { items, next } = await readPage(ctx, request, at, pageSize, itemIndex, earlierIds);
+		const page = await readPage(ctx, request, at, pageSize, itemIndex, earlierIds);
+		options.onPage?.(page);
+		const { items, next } = page;
 		for (const item of items) {
 			if (options.filter && !options.filter(item)) continue;
 			results.push(item);

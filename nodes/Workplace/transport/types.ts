@@ -2,11 +2,12 @@
  * What an operation hands the transport (ApiRequest) and what it gets back
  * (ApiResponse), and the service areas a request can go to.
  */
-import type { IDataObject, IExecuteFunctions, IHttpRequestMethods, ILoadOptionsFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, IHttpRequestMethods, ILoadOptionsFunctions, IPollFunctions } from 'n8n-workflow';
 
 import type { MeteredBody } from './body';
 
-export type Context = IExecuteFunctions | ILoadOptionsFunctions;
+/** Who sends requests: an operation's run, an editor list, or a polling trigger's poll. */
+export type Context = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
 
 export type ApiArea = 'knowledgeBase' | 'taskProjects' | 'bot';
 

@@ -1,7 +1,7 @@
 import { createHash } from 'crypto';
-import type { IBinaryData, IDataObject } from 'n8n-workflow';
+import type { IBinaryData, IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { Meter, multipartBody, read, type ApiRequest } from '../../transport';
+import { apiRequest, Meter, multipartBody, read, type ApiRequest } from '../../transport';
 import { binarySize, heldBytes } from '../binaryFile';
 import { knowledgeBaseLocator, optionsCollection } from '../common.descriptions';
 import type { OperationDefinition } from '../types';
@@ -15,6 +15,7 @@ import {
 	MAX_FILE_NAME_LENGTH,
 	MAX_UPLOAD_BYTES,
 } from './common';
+import { downloadRequest } from './fileContent';
 import { ownEntry } from '../../shared/ownEntry';
 
 /** Types n8n gives a binary when it does not know better; the extension is the better witness then. */
@@ -31,6 +32,8 @@ interface Upload {
 
 interface ReplaceRequest extends ApiRequest {
 	upload: Upload;
+	/** Skip If Unchanged: this request reads the stored file first, and `put` is the upload, sent only when the file differs. */
+	put?: ReplaceRequest;
 }
 
 /** The binary's own type when the service accepts it; else, for a generic type, the one its extension names. */
@@ -40,6 +43,42 @@ export function uploadMimeType(binaryMimeType: string | undefined, fileName: str
 	if (!GENERIC_MIME_TYPES.has(declared)) return undefined;
 	const extension = /\.([a-z0-9]+)$/i.exec(fileName)?.[1]?.toLowerCase();
 	return extension ? ownEntry(EXTENSION_MIME_TYPES, extension) : undefined;
+}
+
+/** A meter for the stored binary of item i: it must give the bytes its metadata records. */
+function storedBinaryMeter(ctx: IExecuteFunctions, i: number, size: number): Meter {
+	return new Meter(size, (received, expected) =>
+		invalid(ctx, i, 'Input Binary Field', `the stored binary gave ${received} bytes, not the ${String(expected)} its metadata records`),
+	);
+}
+
+/** Reads a stream through, keeping nothing (its meter hashes what passes). */
+async function drain(source: AsyncIterable<unknown>): Promise<void> {
+	for await (const chunk of source) void chunk;
+}
+
+/**
+ * Skip If Unchanged: whether item i's binary is the stored file. Sizes first
+ * (from the file's meta, no download when they differ), then the SHA-256 of the
+ * binary and of the stored file's content, both streamed.
+ */
+async function matchesStored(ctx: IExecuteFunctions, i: number, stored: IDataObject, sent: ReplaceRequest): Promise<boolean> {
+	const put = sent.put!;
+	if (read.number(read.object(stored.meta)?.size) !== put.upload.size) return false;
+	const property = requiredText(ctx, i, 'binaryPropertyName', 'Input Binary Field');
+	const binary = ctx.helpers.assertBinaryData(i, property);
+	let local: string | undefined;
+	if (binary.id) {
+		const meter = storedBinaryMeter(ctx, i, put.upload.size);
+		await drain(meter.pass(await ctx.helpers.getBinaryStream(binary.id)));
+		local = meter.sha256;
+	} else {
+		local = createHash('sha256').update(await heldBytes(ctx, i, property, put.upload.size, 'Input Binary Field')).digest('hex');
+	}
+	const { knowledgeId, fileId } = fileIds(ctx, i);
+	const download = await apiRequest(ctx, { subject: sent.subject, operation: sent.operation, ...downloadRequest(knowledgeId, fileId) }, i);
+	await download.body.stored(drain(download.body.stream));
+	return download.body.meter.sha256 !== undefined && download.body.meter.sha256 === local;
 }
 
 function megabytes(bytes: number): string {
@@ -70,6 +109,14 @@ export const replace: OperationDefinition<ReplaceRequest> = {
 				default: '',
 				placeholder: 'e.g. faq.csv',
 				description: 'Name to upload the file under, at most 255 characters; by default the binary\'s file name',
+			},
+			{
+				displayName: 'Skip If Unchanged',
+				name: 'skipIfUnchanged',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to compare the binary with the stored file first (size, then the SHA-256 of a streamed download) and not upload it when they match; the output then says <code>skipped: unchanged</code>. Each upload makes the service process the file again.',
 			},
 		]),
 		{
@@ -128,9 +175,7 @@ export const replace: OperationDefinition<ReplaceRequest> = {
 				const file = { field: 'file', fileName, contentType: mimeType, size };
 				if (binaryId) {
 					const open = async () => {
-						const meter = new Meter(size, (received, expected) =>
-							invalid(this, i, 'Input Binary Field', `the stored binary gave ${received} bytes, not the ${String(expected)} its metadata records`),
-						);
+						const meter = storedBinaryMeter(this, i, size);
 						upload.meter = meter;
 						return meter.pass(await this.helpers.getBinaryStream(binaryId));
 					};
@@ -142,10 +187,20 @@ export const replace: OperationDefinition<ReplaceRequest> = {
 			},
 			upload,
 		};
-		return request;
+		if (options.skipIfUnchanged !== undefined && typeof options.skipIfUnchanged !== 'boolean') throw invalid(this, i, 'Skip If Unchanged', 'expected true or false');
+		if (options.skipIfUnchanged !== true) return request;
+		return { area: 'knowledgeBase', method: 'GET', path: ['knowledge', knowledgeId, 'files', fileId], upload, put: request };
 	},
-	output(response, _i, { upload }) {
-		const file = read.object(response.body) ?? {};
+	async output(response, i, sent) {
+		let answer = response;
+		let upload = sent.upload;
+		if (sent.put) {
+			const stored = read.object(response.body) ?? {};
+			if (await matchesStored(this, i, stored, sent)) return [{ json: { ...fileOutput(stored), skipped: 'unchanged' } }];
+			answer = await apiRequest(this, { subject: sent.subject, operation: sent.operation, ...sent.put }, i);
+			upload = sent.put.upload;
+		}
+		const file = read.object(answer.body) ?? {};
 		return [
 			{
 				json: {

@@ -1,0 +1,160 @@
+/**
+ * Peak memory of a real n8n running one workflow: `n8n execute --id` in a
+ * fresh process, its peak resident set (VmHWM in /proc/<pid>/status, the
+ * kernel's own high-water mark) read until it exits. Used by the binary data
+ * suite and by `npm run bench:n8n-memory`; Linux only.
+ */
+import { readFileSync } from 'node:fs';
+
+import { EXAMPLE_CREDENTIALS } from './examples';
+import { parseRawOutput, type ExecuteResult, type N8n } from './n8n';
+
+/** A process's peak resident set size in bytes, as the kernel counts it; undefined once it is gone. */
+export function peakResidentBytes(pid: number | 'self' = 'self'): number | undefined {
+	try {
+		const match = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+		return match ? Number(match[1]) * 1024 : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/**
+ * `n8n execute --id=<workflowId> --rawOutput` with `env`, and the process's
+ * peak RSS: VmHWM only rises, so the last reading before the process exits
+ * (every 20 ms) holds the peak of the whole run, start-up included. A process
+ * that a signal ends (n8n 2.41.1's `execute` sometimes crashes with SIGSEGV
+ * while shutting down, after printing its result) is run again, up to three
+ * times in all, so a figure always comes from a run that ended normally.
+ */
+export async function executeWithPeakRss(n8n: N8n, workflowId: string, env: Record<string, string>): Promise<{ result: ExecuteResult; peakBytes: number }> {
+	for (let attempt = 1; ; attempt++) {
+		const child = await n8n.spawn(['execute', `--id=${workflowId}`, '--rawOutput'], env);
+		let stdout = '';
+		child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+		let peakBytes = 0;
+		const read = () => {
+			const hwm = child.pid === undefined ? undefined : peakResidentBytes(child.pid);
+			if (hwm !== undefined && hwm > peakBytes) peakBytes = hwm;
+		};
+		const timer = setInterval(read, 20);
+		const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.once('exit', (...end) => resolve(end)));
+		clearInterval(timer);
+		if (signal !== null && attempt < 3) {
+			console.warn(`n8n execute --id=${workflowId} ended by ${signal} (attempt ${attempt}); running it again`);
+			continue;
+		}
+		if (code !== 0) throw new Error(`n8n execute --id=${workflowId} exited with ${code ?? signal}:\n${n8n.output.join('').slice(-4000)}`);
+		if (peakBytes === 0) throw new Error(`no VmHWM read for n8n execute --id=${workflowId} (not Linux?)`);
+		return { result: parseRawOutput(stdout), peakBytes };
+	}
+}
+
+/** A workflow as `n8n import:workflow` takes it. */
+export type StoredWorkflow = { id: string; name: string; nodes: Array<Record<string, unknown>>; connections: Record<string, unknown>; settings: Record<string, unknown> };
+
+const KB_CREDENTIAL = { workplaceKnowledgeBaseApi: EXAMPLE_CREDENTIALS.workplaceKnowledgeBaseApi };
+const byId = (value: number) => ({ __rl: true, mode: 'id', value: String(value) });
+
+/** Manual Trigger → Workplace Knowledge File Download of `fileId` in `knowledgeId` (node "Download"). */
+export function downloadWorkflow(id: string, knowledgeId: number, fileId: number): StoredWorkflow {
+	return {
+		id,
+		name: `Download file ${fileId} (memory)`,
+		nodes: [
+			{ parameters: {}, id: `${id}-start`, name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0] },
+			{
+				parameters: { resource: 'knowledgeFile', operation: 'download', knowledgeId: byId(knowledgeId), fileId: byId(fileId), binaryPropertyName: 'data' },
+				id: `${id}-download`,
+				name: 'Download',
+				type: 'n8n-nodes-workplace.workplace',
+				typeVersion: 2,
+				position: [220, 0],
+				credentials: KB_CREDENTIAL,
+			},
+		],
+		connections: { Start: { main: [[{ node: 'Download', type: 'main', index: 0 }]] } },
+		settings: { executionOrder: 'v1' },
+	};
+}
+
+/**
+ * Manual Trigger → Read/Write Files from Disk (reads `filePath` into n8n's
+ * binary store as `fileName`, application/pdf) → Workplace Knowledge File
+ * Replace of `fileId` in `knowledgeId` (node "Replace"): an upload on its own.
+ */
+export function uploadWorkflow(id: string, filePath: string, fileName: string, knowledgeId: number, fileId: number): StoredWorkflow {
+	return {
+		id,
+		name: `Replace file ${fileId} from disk (memory)`,
+		nodes: [
+			{ parameters: {}, id: `${id}-start`, name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0] },
+			{
+				parameters: { operation: 'read', fileSelector: filePath, options: { fileName, mimeType: 'application/pdf' } },
+				id: `${id}-read`,
+				name: 'Read',
+				type: 'n8n-nodes-base.readWriteFile',
+				typeVersion: 1.1,
+				position: [220, 0],
+			},
+			{
+				parameters: { resource: 'knowledgeFile', operation: 'replace', knowledgeId: byId(knowledgeId), fileId: byId(fileId), binaryPropertyName: 'data', options: {} },
+				id: `${id}-replace`,
+				name: 'Replace',
+				type: 'n8n-nodes-workplace.workplace',
+				typeVersion: 2,
+				position: [440, 0],
+				credentials: KB_CREDENTIAL,
+			},
+		],
+		connections: {
+			Start: { main: [[{ node: 'Read', type: 'main', index: 0 }]] },
+			Read: { main: [[{ node: 'Replace', type: 'main', index: 0 }]] },
+		},
+		settings: { executionOrder: 'v1' },
+	};
+}
+
+/**
+ * The same download with n8n's own HTTP Request node (4.2, the package's
+ * Knowledge Base credential as a predefined credential type, the response
+ * kept as a file): what n8n itself needs to put a file of that size in its store.
+ */
+export function httpRequestDownloadWorkflow(id: string, baseUrl: string, knowledgeId: number, fileId: number): StoredWorkflow {
+	return {
+		id,
+		name: `HTTP Request download of file ${fileId} (memory)`,
+		nodes: [
+			{ parameters: {}, id: `${id}-start`, name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0] },
+			{
+				parameters: {
+					method: 'GET',
+					url: `${baseUrl}/api/v1/knowledge/${knowledgeId}/files/${fileId}/download`,
+					authentication: 'predefinedCredentialType',
+					nodeCredentialType: 'workplaceKnowledgeBaseApi',
+					options: { response: { response: { responseFormat: 'file', outputPropertyName: 'data' } } },
+				},
+				id: `${id}-download`,
+				name: 'Download',
+				type: 'n8n-nodes-base.httpRequest',
+				typeVersion: 4.2,
+				position: [220, 0],
+				credentials: KB_CREDENTIAL,
+			},
+		],
+		connections: { Start: { main: [[{ node: 'Download', type: 'main', index: 0 }]] } },
+		settings: { executionOrder: 'v1' },
+	};
+}
+
+/** Manual Trigger → Read/Write Files from Disk of `filePath` alone: n8n's own part of the upload workflow. */
+export function readWorkflow(id: string, filePath: string, fileName: string): StoredWorkflow {
+	const upload = uploadWorkflow(id, filePath, fileName, 0, 0);
+	return {
+		id,
+		name: `Read ${fileName} from disk (memory)`,
+		nodes: upload.nodes.slice(0, 2),
+		connections: { Start: { main: [[{ node: 'Read', type: 'main', index: 0 }]] } },
+		settings: { executionOrder: 'v1' },
+	};
+}

@@ -1,0 +1,68 @@
+/**
+ * A knowledge file's content into n8n's binary data, streamed: the one download
+ * path, used by the Download operation and by the knowledge trigger's Include
+ * File Content option.
+ */
+import type { IBinaryData, IExecuteFunctions, IPollFunctions } from 'n8n-workflow';
+
+import { apiRequest, read, type ApiResponse, type MeteredBody, type StreamRequest } from '../../transport';
+import { baseMimeType, fileNameFromDisposition, storeBinary } from '../binaryFile';
+import { ownEntry } from '../../shared/ownEntry';
+import { EXTENSION_MIME_TYPES } from './common';
+
+export function downloadRequest(knowledgeId: number, fileId: number): StreamRequest {
+	return { area: 'knowledgeBase', method: 'GET', path: ['knowledge', knowledgeId, 'files', fileId, 'download'], stream: true };
+}
+
+export interface DownloadedFile {
+	/** The file's name as the service gives it, path segments and all. */
+	originalName: string;
+	/** The binary's name: originalName as a plain file name (plainFileName). */
+	fileName: string;
+	mimeType: string;
+	size: number;
+	sha256: string | null;
+	binary: IBinaryData;
+}
+
+/** Stores a download's streamed body as a binary under a plain file name; the service's name stays in originalName. */
+export async function storeDownload(
+	ctx: IExecuteFunctions | IPollFunctions,
+	response: ApiResponse<MeteredBody>,
+	knowledgeId: number,
+	fileId: number,
+	itemIndex?: number,
+): Promise<DownloadedFile> {
+	const body = response.body;
+	let fileName = fileNameFromDisposition(response.headers['content-disposition']);
+	let mimeType = baseMimeType(response.headers['content-type']);
+	if (!fileName) {
+		// The name as uploaded lives in the file's meta; the download does not always carry it.
+		let file: ReturnType<typeof read.object>;
+		let answered = false;
+		try {
+			const answer = await apiRequest(ctx, { area: 'knowledgeBase', method: 'GET', path: ['knowledge', knowledgeId, 'files', fileId] }, itemIndex);
+			file = read.object(answer.body);
+			answered = true;
+		} finally {
+			// Failed look-up: let go of the download's connection before the error surfaces.
+			if (!answered) body.stream.destroy();
+		}
+		const meta = read.object(file?.meta);
+		fileName = read.text(meta?.originalName) ?? fileName;
+		if (!mimeType) mimeType = baseMimeType(meta?.mimetype);
+	}
+	fileName ??= `knowledge-file-${fileId}`;
+	const extension = /\.([a-z0-9]+)$/i.exec(fileName)?.[1]?.toLowerCase();
+	mimeType ??= (extension && ownEntry(EXTENSION_MIME_TYPES, extension)) || 'application/octet-stream';
+
+	const fallback = `knowledge-file-${fileId}`;
+	const binary = await storeBinary(ctx, body, fileName, mimeType, fallback);
+	return { originalName: fileName, fileName: binary.fileName ?? fallback, mimeType, size: body.meter.bytes, sha256: body.meter.sha256 ?? null, binary };
+}
+
+/** Downloads a file and stores it as a binary (the trigger's path; Download goes through the router). */
+export async function downloadFile(ctx: IPollFunctions, knowledgeId: number, fileId: number): Promise<DownloadedFile> {
+	const response = await apiRequest(ctx, downloadRequest(knowledgeId, fileId));
+	return await storeDownload(ctx, response, knowledgeId, fileId);
+}

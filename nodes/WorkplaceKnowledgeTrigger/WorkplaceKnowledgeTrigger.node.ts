@@ -1,0 +1,190 @@
+import type { IDataObject, INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
+import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
+
+import { knowledgeBaseLocator } from '../Workplace/actions/common.descriptions';
+import { fileOutput } from '../Workplace/actions/knowledgeFile/common';
+import { downloadFile } from '../Workplace/actions/knowledgeFile/fileContent';
+import { searchKnowledgeBases } from '../Workplace/methods/listSearch';
+import { positiveId } from '../Workplace/shared/positiveId';
+import { BASE_EVENTS, compare, FILE_EVENTS, readRecordedState, recordState, type Change, type ChangeEvent, type ListedBase } from './changes';
+import { listAll, listOne } from './listing';
+
+/** Where the recorded state lives in the node's static data. */
+const STATE_KEY = 'knowledge';
+
+const EVENT_NAMES: Record<ChangeEvent, string> = {
+	fileAdded: 'File Added',
+	fileReplaced: 'File Replaced',
+	fileRemoved: 'File Removed',
+	fileStatusChanged: 'File Status Changed',
+	knowledgeBaseAdded: 'Knowledge Base Added',
+	knowledgeBaseRemoved: 'Knowledge Base Removed',
+};
+
+function watchedBase(ctx: IPollFunctions): number | undefined {
+	if (ctx.getNodeParameter('watch', 'knowledgeBase') === 'all') return undefined;
+	const raw = ctx.getNodeParameter('knowledgeId', '', { extractValue: true });
+	const id = positiveId(raw);
+	if (id === undefined) {
+		throw new NodeOperationError(ctx.getNode(), `Invalid "Knowledge Base": expected a knowledge base ID (a positive whole number), got ${JSON.stringify(raw)}`);
+	}
+	return id;
+}
+
+/** The newest file of a listing (latest `updatedAt`, else `createdAt`), for a manual run's sample. */
+function newestFile(listed: ListedBase[]): Change | undefined {
+	let newest: Change | undefined;
+	let newestTime = -Infinity;
+	for (const { id, base, files } of listed) {
+		for (const file of files) {
+			const time = Date.parse(String(file.updatedAt ?? file.createdAt ?? ''));
+			const at = Number.isNaN(time) ? -Infinity : time;
+			if (!newest || at > newestTime) {
+				newest = { event: 'fileAdded', knowledgeBaseId: id, knowledgeBase: base, file };
+				newestTime = at;
+			}
+		}
+	}
+	return newest;
+}
+
+async function toItem(ctx: IPollFunctions, change: Change, content: { include: boolean; property: string }): Promise<INodeExecutionData> {
+	const json: IDataObject = { event: change.event, knowledgeBase: change.knowledgeBase };
+	if (change.file) json.file = fileOutput(change.file);
+	if (change.changes) json.changes = change.changes;
+	const item: INodeExecutionData = { json };
+	if (content.include && change.file && (change.event === 'fileAdded' || change.event === 'fileReplaced')) {
+		const { binary } = await downloadFile(ctx, change.knowledgeBaseId, Number(change.file.id));
+		item.binary = { [content.property]: binary };
+	}
+	return item;
+}
+
+/**
+ * Polls knowledge bases and reports what changed since the last poll: files
+ * added, replaced, removed or changing status, and (watching all) knowledge
+ * bases added or removed. One item per change, all in one execution.
+ *
+ * The first poll records what exists and reports nothing. A poll whose listing
+ * is not complete fails before anything changes: nothing is reported and the
+ * recorded state stays, so the next good poll reports what happened meanwhile.
+ * A manual run reports the newest file as a sample and leaves the state alone.
+ */
+export class WorkplaceKnowledgeTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Workplace Knowledge Trigger',
+		name: 'workplaceKnowledgeTrigger',
+		icon: { light: 'file:../Workplace/workplace.svg', dark: 'file:../Workplace/workplace.dark.svg' },
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{$parameter["watch"] === "all" ? "All knowledge bases" : "One knowledge base"}}',
+		description: 'Starts a workflow when files in a knowledge base are added, replaced, removed or change status',
+		defaults: { name: 'Workplace Knowledge Trigger' },
+		polling: true,
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'workplaceKnowledgeBaseApi', required: true }],
+		properties: [
+			{
+				displayName: 'Watch',
+				name: 'watch',
+				type: 'options',
+				default: 'knowledgeBase',
+				options: [
+					{ name: 'One Knowledge Base', value: 'knowledgeBase', description: 'The files of one knowledge base' },
+					{ name: 'All Knowledge Bases', value: 'all', description: 'Every knowledge base and its files, and bases added or removed' },
+				],
+				description: 'What to poll for changes',
+			},
+			{ ...knowledgeBaseLocator, displayOptions: { show: { watch: ['knowledgeBase'] } } },
+			{
+				displayName: 'Events',
+				name: 'events',
+				type: 'multiOptions',
+				required: true,
+				default: ['fileAdded', 'fileReplaced', 'fileRemoved', 'fileStatusChanged'],
+				options: [
+					{ name: 'File Added', value: 'fileAdded', description: 'A file appeared in the list' },
+					{ name: 'File Removed', value: 'fileRemoved', description: 'A file is gone from the list' },
+					{ name: 'File Replaced', value: 'fileReplaced', description: 'A file\'s update time, size or name changed' },
+					{ name: 'File Status Changed', value: 'fileStatusChanged', description: 'A file\'s status changed, e.g. active → deleting' },
+					{ name: 'Knowledge Base Added', value: 'knowledgeBaseAdded', description: 'Watching all: a knowledge base appeared' },
+					{ name: 'Knowledge Base Removed', value: 'knowledgeBaseRemoved', description: 'Watching all: a knowledge base is gone' },
+				],
+				description: 'The changes that start the workflow, one item each',
+			},
+			{
+				displayName:
+					'The first poll after activation records what exists and starts nothing. A poll whose listing fails or comes back incomplete reports nothing; the next one catches up.',
+				name: 'pollNotice',
+				type: 'notice',
+				default: '',
+			},
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				placeholder: 'Add Option',
+				default: {},
+				options: [
+					{
+						displayName: 'Include File Content',
+						name: 'includeContent',
+						type: 'boolean',
+						default: false,
+						description: 'Whether to download added and replaced files into a binary field (streamed, one request per file)',
+					},
+					{
+						displayName: 'Put File in Field',
+						name: 'binaryPropertyName',
+						type: 'string',
+						default: 'data',
+						description: 'The name of the output binary field for the file\'s content',
+					},
+				],
+			},
+		],
+	};
+
+	methods = { listSearch: { searchKnowledgeBases } };
+
+	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+		const knowledgeId = watchedBase(this);
+		const watchesAll = knowledgeId === undefined;
+		const wanted = new Set((this.getNodeParameter('events', []) as string[]).filter((e): e is ChangeEvent => e in EVENT_NAMES));
+		if (!watchesAll) for (const event of BASE_EVENTS) wanted.delete(event);
+		if (wanted.size === 0) {
+			throw new NodeOperationError(this.getNode(), watchesAll ? 'Invalid "Events": choose at least one' : `Invalid "Events": choose at least one of ${FILE_EVENTS.map((e) => EVENT_NAMES[e]).join(', ')} (knowledge base events need Watch: All Knowledge Bases)`);
+		}
+		const options = this.getNodeParameter('options', {}) as IDataObject;
+		const property = typeof options.binaryPropertyName === 'string' && options.binaryPropertyName.trim() !== '' ? options.binaryPropertyName : 'data';
+		const content = { include: options.includeContent === true, property };
+		const scope = watchesAll ? 'all' : `knowledgeBase:${knowledgeId}`;
+
+		// A listing that is not complete throws here, before the state is read or written.
+		const listed = watchesAll ? await listAll(this) : await listOne(this, knowledgeId);
+
+		if (this.getMode() === 'manual') {
+			const sample = newestFile(listed);
+			if (!sample) return null;
+			const item = await toItem(this, sample, content);
+			// First, so the editor's output shows at once that this is a sample.
+			item.json = { sample: true, ...item.json };
+			return [[item]];
+		}
+
+		const staticData = this.getWorkflowStaticData('node');
+		const before = readRecordedState(staticData[STATE_KEY], scope);
+		const after = recordState(scope, listed);
+		if (!before) {
+			staticData[STATE_KEY] = after as unknown as IDataObject;
+			return null;
+		}
+		const changes = compare(before, listed, watchesAll).filter((change) => wanted.has(change.event));
+		// Items (and their downloads) first: a failure here also leaves the state as it was.
+		const items: INodeExecutionData[] = [];
+		for (const change of changes) items.push(await toItem(this, change, content));
+		staticData[STATE_KEY] = after as unknown as IDataObject;
+		return items.length > 0 ? [items] : null;
+	}
+}
