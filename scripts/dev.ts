@@ -12,11 +12,15 @@
  * those examples' production webhook URL (WEBHOOK_URL overrides it), so a
  * newcomer presses "Send message" there and watches the workflow answer.
  *
+ * Every step that can take a while prints a line at least every 15 s, and the
+ * closing lines say how long each step took, the install steps dev.sh timed
+ * (WORKPLACE_PHASES_FILE) included.
+ *
  * Environment: N8N_PORT (default 5678), EMULATOR_PORT (default PORT or 8787),
  * WORKPLACE_DEV_FOLDER (default <repo>/.n8n-dev), and the emulator's own
  * variables (see emulator/main.ts).
  */
-import { createWriteStream, mkdirSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 
 import { optionsFromEnv } from '../emulator/main';
@@ -29,6 +33,47 @@ import { productionWebhookUrl, waitForTriggerWebhook } from '../e2e/lib/webhooks
 const PLAY_EXAMPLE = 'bot-answers.json';
 
 const say = (line = '') => process.stdout.write(`${line}\n`);
+
+/** "45 s", "3 min 05 s" (as scripts/progress.sh). */
+function humanTime(seconds: number): string {
+	const s = Math.round(seconds);
+	return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, '0')} s`;
+}
+
+/** The steps dev.sh and with-node24.sh timed before this script started ("name=seconds" lines); the file is removed. */
+function timedBefore(): Array<[string, number]> {
+	const file = process.env.WORKPLACE_PHASES_FILE;
+	if (!file || !existsSync(file)) return [];
+	const lines = readFileSync(file, 'utf8').split('\n').filter(Boolean);
+	rmSync(file, { force: true });
+	return lines.map((line) => {
+		const at = line.lastIndexOf('=');
+		return [line.slice(0, at), Number(line.slice(at + 1))] as [string, number];
+	});
+}
+
+const phases: Array<[string, number]> = timedBefore();
+
+/** Runs one step, saying it is still under way every 15 s, and records how long it took. */
+async function step<T>(name: string, run: () => Promise<T>): Promise<T> {
+	const started = Date.now();
+	say(`${name}…`);
+	const ticker = setInterval(() => say(`  ${name}: ${humanTime((Date.now() - started) / 1000)} so far`), 15_000);
+	try {
+		return await run();
+	} finally {
+		clearInterval(ticker);
+		phases.push([name, (Date.now() - started) / 1000]);
+	}
+}
+
+/** How long each step took, and all of them from `npm run dev` on. */
+function phaseSummary(): string[] {
+	const started = Number(process.env.WORKPLACE_STARTED);
+	const total = Number.isFinite(started) && started > 0 ? Date.now() / 1000 - started : phases.reduce((sum, [, s]) => sum + s, 0);
+	const width = Math.max(...phases.map(([name]) => name.length));
+	return [`Ready ${humanTime(total)} after \`npm run dev\` started:`, ...phases.map(([name, s]) => `  ${name.padEnd(width)}  ${humanTime(s)}`)];
+}
 
 function portEnv(name: string, fallback: number): number {
 	const raw = process.env[name];
@@ -83,26 +128,31 @@ async function main(): Promise<void> {
 		const webhooks = triggered.map((example) => ({ example, url: productionWebhookUrl(n8nUrl, example.workflow) }));
 
 		const emulatorOptions = optionsFromEnv();
-		emulator = await startEmulator({
+		const started = await startEmulator({
 			...emulatorOptions,
 			port: portEnv('EMULATOR_PORT', emulatorOptions.port ?? 8787),
 			webhookUrl: emulatorOptions.webhookUrl ?? webhooks[0]?.url,
 		});
-		say(`Emulator:  ${emulator.url}`);
+		emulator = started;
+		say(`Emulator:  ${started.url}`);
 
-		n8n = new N8n({ userFolder, echo: createWriteStream(logFile, { flags: 'a' }) });
-		say(`Installing the package into ${path.relative(process.cwd(), userFolder) || '.'}/.n8n/nodes (as n8n installs a community package)…`);
-		await installCommunityPackage(userFolder);
-		const credentials = exampleCredentials(emulator);
-		say('Importing the credentials and the example workflows…');
-		await n8n.importCredentials(credentials);
-		await n8n.importWorkflows(workflows.map((example) => example.workflow));
-		// 2.x: publishing replaces activation; n8n activates published workflows as it starts.
-		for (const { example } of webhooks) await n8n.cli(['publish:workflow', `--id=${example.id}`]);
-		say(`Starting n8n on port ${n8nPort} (log: ${logFile})…`);
-		await n8n.start(n8nPort);
-		await ensureOwner(new N8nRest(n8n.url));
-		for (const { url } of webhooks) await waitForTriggerWebhook(url);
+		const server = new N8n({ userFolder, echo: createWriteStream(logFile, { flags: 'a' }) });
+		n8n = server;
+		await step(`Installing the package into ${path.relative(process.cwd(), userFolder) || '.'}/.n8n/nodes (as n8n installs a community package)`, () =>
+			installCommunityPackage(userFolder),
+		);
+		const credentials = exampleCredentials(started);
+		await step('Importing the credentials and the example workflows', async () => {
+			await server.importCredentials(credentials);
+			await server.importWorkflows(workflows.map((example) => example.workflow));
+			// 2.x: publishing replaces activation; n8n activates published workflows as it starts.
+			for (const { example } of webhooks) await server.cli(['publish:workflow', `--id=${example.id}`]);
+		});
+		await step(`Starting n8n on port ${n8nPort} (log: ${logFile})`, async () => {
+			await server.start(n8nPort);
+			await ensureOwner(new N8nRest(server.url));
+			for (const { url } of webhooks) await waitForTriggerWebhook(url);
+		});
 
 		if (stopping) return;
 		say('');
@@ -125,6 +175,7 @@ async function main(): Promise<void> {
 				: '  Enter a webhook URL there (WEBHOOK_URL prefills it).',
 		);
 		say('');
+		for (const line of phaseSummary()) say(line);
 		say('Ctrl-C stops n8n and the emulator.');
 
 		const child = n8n.server;

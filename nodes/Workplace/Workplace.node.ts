@@ -3,7 +3,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { describeResources } from './actions/resources';
 import { router } from './actions/router';
-import { listSearch } from './methods';
+import { credentialTest, listSearch } from './methods';
 
 export class Workplace implements INodeType {
 	description: INodeTypeDescription = {
@@ -24,23 +24,26 @@ export class Workplace implements INodeType {
 			{
 				name: 'workplaceKnowledgeBaseApi',
 				required: true,
+				testedBy: 'workplaceKnowledgeBaseApiTest',
 				displayOptions: { show: { resource: ['knowledgeBase', 'knowledgeFile'] } },
 			},
 			{
 				name: 'workplaceBotApi',
 				required: true,
+				testedBy: 'workplaceBotApiTest',
 				displayOptions: { show: { resource: ['group', 'groupTopic', 'user', 'message'] } },
 			},
 			{
 				name: 'workplaceTaskProjectsApi',
 				required: true,
+				testedBy: 'workplaceTaskProjectsApiTest',
 				displayOptions: { show: { resource: ['task', 'topic'] } },
 			},
 		],
 		properties: describeResources(),
 	};
 
-	methods = { listSearch };
+	methods = { listSearch, credentialTest };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);

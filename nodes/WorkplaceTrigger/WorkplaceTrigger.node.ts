@@ -7,6 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
+import { credentialTest } from '../Workplace/methods/credentialTest';
 import { eventsToItems, readEvents } from './events';
 import { SIGNATURE_HEADER, verifySignature } from './signature';
 
@@ -61,6 +62,8 @@ export class WorkplaceTrigger implements INodeType {
 			{
 				name: 'workplaceBotApi',
 				required: true,
+				// n8n looks the test up on whichever node it finds first: both nodes carry it.
+				testedBy: 'workplaceBotApiTest',
 				displayOptions: { show: { verifySignature: [true] } },
 			},
 		],
@@ -134,6 +137,8 @@ export class WorkplaceTrigger implements INodeType {
 			},
 		},
 	};
+
+	methods = { credentialTest };
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const res = this.getResponseObject();
