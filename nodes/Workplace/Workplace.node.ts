@@ -12,8 +12,9 @@ export class Workplace implements INodeType {
 		icon: { light: 'file:workplace.svg', dark: 'file:workplace.dark.svg' },
 		group: ['transform'],
 		// 2: request settings in each operation's Options, parallel by default for requests safe to repeat.
-		version: [1, 2],
-		defaultVersion: 2,
+		// 3: Simplify, on by default, for operations whose answer is large.
+		version: [1, 2, 3],
+		defaultVersion: 3,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description: 'Work with knowledge bases, task projects and the bot interface of the workplace service',
 		defaults: { name: 'Workplace' },

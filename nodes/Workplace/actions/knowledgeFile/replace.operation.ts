@@ -15,6 +15,7 @@ import {
 	MAX_FILE_NAME_LENGTH,
 	MAX_UPLOAD_BYTES,
 } from './common';
+import { simplifyReplacedFile } from '../simplify';
 
 /** Types n8n gives a binary when it does not know better; the extension is the better witness then. */
 const GENERIC_MIME_TYPES = new Set(['', 'application/octet-stream', 'binary/octet-stream', 'text/plain']);
@@ -50,6 +51,7 @@ export const replace: OperationDefinition<ReplaceRequest> = {
 	name: 'Replace',
 	action: 'Replace a knowledge file',
 	description: 'Replace a file\'s content with a binary of the input item, streamed',
+	simplify: simplifyReplacedFile,
 	properties: [
 		knowledgeBaseLocator,
 		knowledgeFileLocator,
@@ -60,6 +62,8 @@ export const replace: OperationDefinition<ReplaceRequest> = {
 			default: 'data',
 			required: true,
 			hint: 'The name of the input binary field holding the file to upload',
+			// Said where the file is chosen, not as a notice: each is checked before anything is sent.
+			description: `Accepted: CSV, XML, HTML, PDF, RTF, Word, PowerPoint and Excel files up to 100 MB, names up to ${MAX_FILE_NAME_LENGTH} characters`,
 		},
 		optionsCollection([
 			{
@@ -71,12 +75,6 @@ export const replace: OperationDefinition<ReplaceRequest> = {
 				description: 'Name to upload the file under, at most 255 characters; by default the binary\'s file name',
 			},
 		]),
-		{
-			displayName: `Accepted: CSV, XML, HTML, PDF, RTF, Word, PowerPoint and Excel files up to 100 MB, names up to ${MAX_FILE_NAME_LENGTH} characters. Each is checked before anything is sent.`,
-			name: 'replaceNotice',
-			type: 'notice',
-			default: '',
-		},
 	],
 	async request(i) {
 		const { knowledgeId, fileId } = fileIds(this, i);
