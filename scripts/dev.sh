@@ -11,7 +11,8 @@ source scripts/progress.sh
 export WORKPLACE_STARTED="${WORKPLACE_STARTED:-$(date +%s)}"
 WORKPLACE_PHASES_FILE="$(mktemp "${TMPDIR:-/tmp}/workplace-dev-phases-XXXXXX")"
 export WORKPLACE_PHASES_FILE
-trap 'rm -f "$WORKPLACE_PHASES_FILE"' EXIT
+# Only this shell removes it (see e2e/install.sh's cleanup).
+trap '[ "$BASHPID" = "$$" ] && rm -f "$WORKPLACE_PHASES_FILE"' EXIT
 # The steps with-node24.sh timed before this script started.
 if [ -n "${WORKPLACE_PHASES:-}" ]; then tr ';' '\n' <<< "$WORKPLACE_PHASES" >> "$WORKPLACE_PHASES_FILE"; fi
 bash e2e/install.sh

@@ -25,9 +25,12 @@ run_phase() {
     done
   ) &
   local ticker=$! status=0
+  # Disowned, so the shell reports nothing about it; stopped with SIGKILL, as a
+  # subshell killed just after it started could still run the EXIT trap it was
+  # forked with (and remove what the script is building).
+  disown "$ticker" 2>/dev/null || true
   "$@" || status=$?
-  kill "$ticker" 2>/dev/null || true
-  wait "$ticker" 2>/dev/null || true
+  kill -9 "$ticker" 2>/dev/null || true
   local took=$(($(date +%s) - start))
   if [ -n "${WORKPLACE_PHASES_FILE:-}" ]; then
     echo "$name=$took" >> "$WORKPLACE_PHASES_FILE"
