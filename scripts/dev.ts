@@ -72,7 +72,7 @@ function phaseSummary(): string[] {
 	const started = Number(process.env.WORKPLACE_STARTED);
 	const total = Number.isFinite(started) && started > 0 ? Date.now() / 1000 - started : phases.reduce((sum, [, s]) => sum + s, 0);
 	const width = Math.max(...phases.map(([name]) => name.length));
-	return [`Ready ${humanTime(total)} after \`npm run dev\` started:`, ...phases.map(([name, s]) => `  ${name.padEnd(width)}  ${humanTime(s)}`)];
+	return [`Set-up took ${humanTime(total)} from \`npm run dev\` on:`, ...phases.map(([name, s]) => `  ${name.padEnd(width)}  ${humanTime(s)}`)];
 }
 
 function portEnv(name: string, fallback: number): number {
