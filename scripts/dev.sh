@@ -16,7 +16,15 @@ trap '[ "$BASHPID" = "$$" ] && rm -f "$WORKPLACE_PHASES_FILE"' EXIT
 # The steps with-node24.sh timed before this script started.
 if [ -n "${WORKPLACE_PHASES:-}" ]; then tr ';' '\n' <<< "$WORKPLACE_PHASES" >> "$WORKPLACE_PHASES_FILE"; fi
 bash e2e/install.sh
-run_phase "build the package" "" bash -c 'npm run --silent build && npm run --silent build:dev'
+# dist/ only when the sources changed since it was built (its stamp, as the tests check it);
+# the dev scripts incrementally.
+build() {
+  if [ "$(node -e 'const s = require("./scripts/sourceStamp"); process.stdout.write(String(s.builtStamp(".") === s.sourceStamp(".")))')" != true ]; then
+    npm run --silent build
+  fi
+  npx tsc -p tsconfig.dev.json --incremental --tsBuildInfoFile build/.dev.tsbuildinfo
+}
+run_phase "build the package" "" build
 # dev.ts reads the phases file and removes it.
 trap - EXIT
 exec node build/scripts/dev.js "$@"

@@ -20,7 +20,8 @@
  * WORKPLACE_DEV_FOLDER (default <repo>/.n8n-dev), and the emulator's own
  * variables (see emulator/main.ts).
  */
-import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { optionsFromEnv } from '../emulator/main';
@@ -142,12 +143,22 @@ async function main(): Promise<void> {
 			installCommunityPackage(userFolder),
 		);
 		const credentials = exampleCredentials(started);
-		await step('Importing the credentials and the example workflows', async () => {
-			await server.importCredentials(credentials);
-			await server.importWorkflows(workflows.map((example) => example.workflow));
-			// 2.x: publishing replaces activation; n8n activates published workflows as it starts.
-			for (const { example } of webhooks) await server.cli(['publish:workflow', `--id=${example.id}`]);
-		});
+		// Each n8n CLI command starts n8n once: import and publish only what changed since the last run.
+		const imported = path.join(userFolder, '.workplace-imported');
+		const fingerprint = createHash('sha256')
+			.update(JSON.stringify([credentials, workflows, webhooks.map(({ example }) => example.id)]))
+			.digest('hex');
+		if (existsSync(imported) && readFileSync(imported, 'utf8') === fingerprint) {
+			say('The credentials and example workflows are as the last run imported them: not imported again.');
+		} else {
+			await step('Importing the credentials and the example workflows', async () => {
+				await server.importCredentials(credentials);
+				await server.importWorkflows(workflows.map((example) => example.workflow));
+				// 2.x: publishing replaces activation; n8n activates published workflows as it starts.
+				for (const { example } of webhooks) await server.cli(['publish:workflow', `--id=${example.id}`]);
+			});
+			writeFileSync(imported, fingerprint);
+		}
 		await step(`Starting n8n on port ${n8nPort} (log: ${logFile})`, async () => {
 			await server.start(n8nPort);
 			await ensureOwner(new N8nRest(server.url));
