@@ -20,9 +20,12 @@ bash e2e/install.sh
 # the dev scripts incrementally.
 build() {
   if [ "$(node -e 'const s = require("./scripts/sourceStamp"); process.stdout.write(String(s.builtStamp(".") === s.sourceStamp(".")))')" != true ]; then
-    npm run --silent build
+    # gulp's step log only when the build fails.
+    local log
+    log="$(npm run --silent build 2>&1)" || { echo "$log" >&2; return 1; }
   fi
-  npx tsc -p tsconfig.dev.json --incremental --tsBuildInfoFile build/.dev.tsbuildinfo
+  # tsc itself, not npx: npm warns about the npm_config_nodedir with-node24.sh sets.
+  node node_modules/typescript/bin/tsc -p tsconfig.dev.json --incremental --tsBuildInfoFile build/.dev.tsbuildinfo
 }
 run_phase "build the package" "" build
 # dev.ts reads the phases file and removes it.
