@@ -27,7 +27,7 @@ if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$(fingerprint)" ]; then exit 0; fi
 
 packages="$(node -p 'Object.entries(require("./package.json").dependencies).map(([n, v]) => n + "@" + v).join(", ")')"
 sqlite_version="$(node -p 'require("./package-lock.json").packages["node_modules/sqlite3"]?.version ?? ""' 2>/dev/null || true)"
-echo "[setup] installing $packages into $PWD/node_modules (about 2,100 packages, 2 GB; several minutes)" >&2
+echo "[setup] installing $packages into $PWD/node_modules (about 2,100 packages, 1.6 GB; several minutes)" >&2
 
 sqlite_dir=""
 sqlite_pid=""

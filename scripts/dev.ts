@@ -193,9 +193,13 @@ async function main(): Promise<void> {
 		);
 		const credentials = exampleCredentials(started);
 		// Each n8n CLI command starts n8n once: import and publish only what changed since the last run.
+		// The emulator issues the JWT afresh at every start (valid 30 days): it is left out of the
+		// comparison, and everything is imported again after a week, long before a stored one expires.
 		const imported = path.join(userFolder, '.workplace-imported');
+		const week = Math.floor(Date.now() / (7 * 24 * 3600 * 1000));
+		const stable = credentials.map((c) => ({ ...c, data: { ...c.data, token: undefined } }));
 		const fingerprint = createHash('sha256')
-			.update(JSON.stringify([credentials, workflows, webhooks.map(({ example }) => example.id)]))
+			.update(JSON.stringify([week, stable, workflows, webhooks.map(({ example }) => example.id)]))
 			.digest('hex');
 		if (existsSync(imported) && readFileSync(imported, 'utf8') === fingerprint) {
 			say('The credentials and example workflows are as the last run imported them: not imported again.');
