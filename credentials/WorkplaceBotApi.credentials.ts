@@ -1,6 +1,5 @@
 import type {
 	ICredentialDataDecryptedObject,
-	ICredentialTestRequest,
 	ICredentialType,
 	IHttpRequestHelper,
 	IHttpRequestOptions,
@@ -10,37 +9,7 @@ import type {
 import { createHash } from 'crypto';
 
 import { baseUrlProperty, CREDENTIAL_ICON } from '../nodes/Workplace/shared/credentialParts';
-import { BASE_URL_EXPRESSION, parseBaseUrl } from '../nodes/Workplace/transport/baseUrl';
-import { TokenRequestFailure } from '../nodes/Workplace/transport/credentials';
-import { object, text } from '../nodes/Workplace/transport/read';
-import { tokenLifetime } from '../nodes/Workplace/transport/tokenLifetime';
-
-const TOKEN_TIMEOUT_MS = 30_000;
-
-/**
- * The token endpoint's own words, never the request (which carries the client
- * secret). Retrying is the node transport's policy: it reads the status,
- * Retry-After or network code kept here.
- */
-function tokenFailure(error: unknown): TokenRequestFailure {
-	type Thrown = { code?: unknown; response?: { status?: unknown; data?: unknown; headers?: Record<string, unknown> } };
-	const e = error as Thrown & { cause?: Thrown };
-	const response = e.response ?? e.cause?.response;
-	if (response && typeof response.status === 'number') return refusal(response.status, response.data, response.headers?.['retry-after']);
-	const code = typeof e.code === 'string' ? e.code : typeof e.cause?.code === 'string' ? e.cause.code : undefined;
-	return new TokenRequestFailure(
-		`Could not obtain a bot access token: the token endpoint could not be reached${code ? ` (${code})` : ''}`,
-		undefined,
-		code,
-	);
-}
-
-function refusal(status: number, body: unknown, retryAfter: unknown): TokenRequestFailure {
-	const data = object(body) ?? {};
-	const said = [text(data.error), text(data.error_description)].filter(Boolean).join(': ');
-	const reason = status === 401 ? 'the service rejected the client ID or client secret' : `the token endpoint answered ${status}`;
-	return new TokenRequestFailure(`Could not obtain a bot access token: ${reason}${said ? ` (${said})` : ''}`, { status, retryAfter });
-}
+import { requestToken, TOKEN_TIMEOUT_MS, type PlainAnswer, type Send } from '../nodes/Workplace/transport/botToken';
 
 /**
  * Token requests in flight in this process, by credential identity. Executions
@@ -50,47 +19,20 @@ function refusal(status: number, body: unknown, retryAfter: unknown): TokenReque
  */
 const tokensInFlight = new Map<string, Promise<Record<string, string>>>();
 
-/** POST {base}/oauth/token (client credentials); what the credential stores of the answer. */
-async function requestToken(helper: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject): Promise<Record<string, string>> {
-	const base = parseBaseUrl(credentials.baseUrl);
-	if ('problem' in base) throw new TokenRequestFailure(`Could not obtain a bot access token: ${base.problem}`);
-	const basic = Buffer.from(`${String(credentials.clientId ?? '')}:${String(credentials.clientSecret ?? '')}`).toString('base64');
-	const scope = String(credentials.scope ?? '').trim() || 'bot profile';
-	let response: { statusCode: number; headers: Record<string, unknown>; body: unknown };
-	try {
-		response = (await helper.helpers.httpRequest({
-			method: 'POST',
-			url: `${base.url}/oauth/token`,
-			headers: {
-				Authorization: `Basic ${basic}`,
-				'Content-Type': 'application/x-www-form-urlencoded',
-			},
-			body: new URLSearchParams({ grant_type: 'client_credentials', scope }).toString(),
+/** n8n's httpRequest as the token request's Send: no redirect followed, every status an answer. */
+function sendWith(helper: IHttpRequestHelper): Send {
+	return async (request) =>
+		(await helper.helpers.httpRequest({
+			method: request.method,
+			url: request.url,
+			headers: request.headers,
+			body: request.body,
 			json: true,
 			disableFollowRedirect: true,
 			returnFullResponse: true,
 			ignoreHttpStatusErrors: true,
 			timeout: TOKEN_TIMEOUT_MS,
-		})) as typeof response;
-	} catch (error) {
-		throw tokenFailure(error);
-	}
-	if (response.statusCode < 200 || response.statusCode >= 300) {
-		throw refusal(response.statusCode, response.body, response.headers['retry-after']);
-	}
-	const answer = object(response.body) ?? {};
-	const accessToken = answer.access_token;
-	if (typeof accessToken !== 'string' || accessToken === '') {
-		throw new Error('Could not obtain a bot access token: the token endpoint answered without access_token');
-	}
-	const lifetime = tokenLifetime(answer.expires_in);
-	// No usable lifetime (none, not positive, or past any date): keep the token until the service answers 401.
-	if (!lifetime) return { accessToken, accessTokenExpiresAt: '', accessTokenValid: 'yes' };
-	return {
-		accessToken,
-		accessTokenExpiresAt: lifetime.expiresAt,
-		accessTokenValid: `={{ Date.now() < ${lifetime.refreshAt} ? "yes" : "" }}`,
-	};
+		})) as PlainAnswer;
 }
 
 /**
@@ -103,6 +45,9 @@ async function requestToken(helper: IHttpRequestHelper, credentials: ICredential
  * To also refresh by time (expires_in, read as seconds), that field holds an
  * expression fixed at fetch time which turns empty once the token's lifetime is
  * over; n8n resolves credential expressions whenever it reads a credential.
+ *
+ * Its test is the nodes' (testedBy: methods/credentialTest.ts): it must not
+ * follow a redirect, and must say failures in the node's words.
  */
 export class WorkplaceBotApi implements ICredentialType {
 	name = 'workplaceBotApi';
@@ -115,7 +60,7 @@ export class WorkplaceBotApi implements ICredentialType {
 	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-workplace#credentials';
 
 	properties: INodeProperties[] = [
-		baseUrlProperty('Address of the service, without any path'),
+		baseUrlProperty(),
 		{
 			displayName: 'Client ID',
 			name: 'clientId',
@@ -181,7 +126,7 @@ export class WorkplaceBotApi implements ICredentialType {
 			.digest('hex');
 		let pending = tokensInFlight.get(key);
 		if (!pending) {
-			pending = requestToken(this, credentials);
+			pending = requestToken(sendWith(this), credentials);
 			tokensInFlight.set(key, pending);
 			const settled = () => {
 				if (tokensInFlight.get(key) === pending) tokensInFlight.delete(key);
@@ -196,14 +141,4 @@ export class WorkplaceBotApi implements ICredentialType {
 		requestOptions.headers = { ...requestOptions.headers, Authorization: `Bearer ${String(credentials.accessToken ?? '')}` };
 		return requestOptions;
 	}
-
-	// Any bot call proves the token works; preAuthentication has already fetched one.
-	test: ICredentialTestRequest = {
-		request: {
-			baseURL: BASE_URL_EXPRESSION,
-			url: '/bot/v1/users',
-			method: 'GET',
-			qs: { username: 'n8n-credential-test' },
-		},
-	};
 }

@@ -1,19 +1,18 @@
 import type {
 	ICredentialDataDecryptedObject,
 	Icon,
-	ICredentialTestRequest,
 	ICredentialType,
 	IHttpRequestOptions,
 	INodeProperties,
 } from 'n8n-workflow';
 
 import { baseUrlProperty, CREDENTIAL_ICON } from '../nodes/Workplace/shared/credentialParts';
-import { BASE_URL_EXPRESSION } from '../nodes/Workplace/transport/baseUrl';
 
 /**
  * Knowledge-base interface: every request carries `x-api-key`. The service also
  * answers 401 when the caller's IP address is not whitelisted, so the test
- * request is a real call, not a format check.
+ * (the nodes' testedBy, methods/credentialTest.ts) is a real call, not a format
+ * check; it never follows a redirect and says failures in the node's words.
  */
 export class WorkplaceKnowledgeBaseApi implements ICredentialType {
 	name = 'workplaceKnowledgeBaseApi';
@@ -26,7 +25,7 @@ export class WorkplaceKnowledgeBaseApi implements ICredentialType {
 	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-workplace#credentials';
 
 	properties: INodeProperties[] = [
-		baseUrlProperty('Address of the service, without the /api/v1 suffix'),
+		baseUrlProperty(),
 		{
 			displayName: 'API Key',
 			name: 'apiKey',
@@ -47,14 +46,4 @@ export class WorkplaceKnowledgeBaseApi implements ICredentialType {
 		requestOptions.headers = { ...requestOptions.headers, 'x-api-key': String(credentials.apiKey ?? '') };
 		return requestOptions;
 	}
-
-	// Lists one knowledge base: cheap, read-only, and proves both key and IP whitelist.
-	test: ICredentialTestRequest = {
-		request: {
-			baseURL: `${BASE_URL_EXPRESSION}/api/v1`,
-			url: '/knowledge',
-			method: 'GET',
-			qs: { 'pagination[page]': 1, 'pagination[pageSize]': 1 },
-		},
-	};
 }

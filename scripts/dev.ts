@@ -12,12 +12,18 @@
  * those examples' production webhook URL (WEBHOOK_URL overrides it), so a
  * newcomer presses "Send message" there and watches the workflow answer.
  *
+ * Every step that can take a while prints a line at least every 15 s, and the
+ * closing lines say how long each step took, the install steps dev.sh timed
+ * (WORKPLACE_PHASES_FILE) included.
+ *
  * Environment: N8N_PORT (default 5678), EMULATOR_PORT (default PORT or 8787),
  * WORKPLACE_DEV_FOLDER (default <repo>/.n8n-dev), and the emulator's own
  * variables (see emulator/main.ts).
  */
-import { createWriteStream, mkdirSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { Writable } from 'node:stream';
 
 import { optionsFromEnv } from '../emulator/main';
 import { startEmulator, type Emulator } from '../emulator/server';
@@ -29,6 +35,95 @@ import { productionWebhookUrl, waitForTriggerWebhook } from '../e2e/lib/webhooks
 const PLAY_EXAMPLE = 'bot-answers.json';
 
 const say = (line = '') => process.stdout.write(`${line}\n`);
+
+/**
+ * n8n as dev runs it, offline: nothing in its log that looks like a failure
+ * when nothing failed. No MCP server registry (it fetches a list from n8n's
+ * servers and logs a stack trace when it cannot), no Python task runner (absent
+ * here, and logged as failing to start), and the settings whose defaults will
+ * change set to today's values (otherwise listed as deprecations at start).
+ * Two notices remain, which withoutNotices drops from dev's copy of the log.
+ */
+const QUIET_OFFLINE: Record<string, string> = {
+	N8N_DISABLED_MODULES: 'mcp-registry',
+	N8N_PYTHON_ENABLED: 'false',
+	N8N_UNVERIFIED_PACKAGES_ENABLED: 'true',
+	N8N_RUNNERS_TASK_TIMEOUT: '300',
+	N8N_COMPRESSION_NODE_MAX_ZIP_ENTRIES: '5000',
+	N8N_COMPRESSION_NODE_MAX_DECOMPRESSED_SIZE_BYTES: String(2 * 1024 ** 3),
+};
+
+/**
+ * Warnings n8n 2.41 logs at every start in internal task runner mode, with no
+ * setting to turn them off: no Python runner (Python is not installed here, and
+ * N8N_PYTHON_ENABLED=false does not stop the check), and that internal mode is
+ * deprecated (the external mode needs a separate launcher process).
+ */
+const HARMLESS_NOTICES = [
+	/Failed to start Python task runner in internal mode/,
+	/There is a deprecation related to your n8n setup/,
+	/N8N_RUNNERS_MODE -> Internal task runner mode is deprecated/,
+];
+
+/** A log file that leaves out HARMLESS_NOTICES (n8n's output arrives in chunks of whole lines). */
+function withoutNotices(file: string): NodeJS.WritableStream {
+	const log = createWriteStream(file, { flags: 'a' });
+	return new Writable({
+		write(chunk: Buffer, _encoding, done) {
+			const kept = chunk
+				.toString()
+				.split(/(?<=\n)/)
+				.filter((line) => !HARMLESS_NOTICES.some((notice) => notice.test(line)))
+				.join('');
+			if (kept === '') done();
+			else log.write(kept, done);
+		},
+		final(done) {
+			log.end(done);
+		},
+	});
+}
+
+/** "45 s", "3 min 05 s" (as scripts/progress.sh). */
+function humanTime(seconds: number): string {
+	const s = Math.round(seconds);
+	return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, '0')} s`;
+}
+
+/** The steps dev.sh and with-node24.sh timed before this script started ("name=seconds" lines); the file is removed. */
+function timedBefore(): Array<[string, number]> {
+	const file = process.env.WORKPLACE_PHASES_FILE;
+	if (!file || !existsSync(file)) return [];
+	const lines = readFileSync(file, 'utf8').split('\n').filter(Boolean);
+	rmSync(file, { force: true });
+	return lines.map((line) => {
+		const at = line.lastIndexOf('=');
+		return [line.slice(0, at), Number(line.slice(at + 1))] as [string, number];
+	});
+}
+
+const phases: Array<[string, number]> = timedBefore();
+
+/** Runs one step (`what` says it; `name` in the summary), saying it is still under way every 15 s, and records how long it took. */
+async function step<T>(name: string, what: string, run: () => Promise<T>): Promise<T> {
+	const started = Date.now();
+	say(`${what}…`);
+	const ticker = setInterval(() => say(`  ${name}: ${humanTime((Date.now() - started) / 1000)} so far`), 15_000);
+	try {
+		return await run();
+	} finally {
+		clearInterval(ticker);
+		phases.push([name, (Date.now() - started) / 1000]);
+	}
+}
+
+/** How long each step took, and all of them from `npm run dev` on. */
+function phaseSummary(): string[] {
+	const started = Number(process.env.WORKPLACE_STARTED);
+	const total = Number.isFinite(started) && started > 0 ? Date.now() / 1000 - started : phases.reduce((sum, [, s]) => sum + s, 0);
+	const width = Math.max(...phases.map(([name]) => name.length));
+	return [`Set-up took ${humanTime(total)} from \`npm run dev\` on:`, ...phases.map(([name, s]) => `  ${name.padEnd(width)}  ${humanTime(s)}`)];
+}
 
 function portEnv(name: string, fallback: number): number {
 	const raw = process.env[name];
@@ -83,26 +178,45 @@ async function main(): Promise<void> {
 		const webhooks = triggered.map((example) => ({ example, url: productionWebhookUrl(n8nUrl, example.workflow) }));
 
 		const emulatorOptions = optionsFromEnv();
-		emulator = await startEmulator({
+		const started = await startEmulator({
 			...emulatorOptions,
 			port: portEnv('EMULATOR_PORT', emulatorOptions.port ?? 8787),
 			webhookUrl: emulatorOptions.webhookUrl ?? webhooks[0]?.url,
 		});
-		say(`Emulator:  ${emulator.url}`);
+		emulator = started;
+		say(`Emulator:  ${started.url}`);
 
-		n8n = new N8n({ userFolder, echo: createWriteStream(logFile, { flags: 'a' }) });
-		say(`Installing the package into ${path.relative(process.cwd(), userFolder) || '.'}/.n8n/nodes (as n8n installs a community package)…`);
-		await installCommunityPackage(userFolder);
-		const credentials = exampleCredentials(emulator);
-		say('Importing the credentials and the example workflows…');
-		await n8n.importCredentials(credentials);
-		await n8n.importWorkflows(workflows.map((example) => example.workflow));
-		// 2.x: publishing replaces activation; n8n activates published workflows as it starts.
-		for (const { example } of webhooks) await n8n.cli(['publish:workflow', `--id=${example.id}`]);
-		say(`Starting n8n on port ${n8nPort} (log: ${logFile})…`);
-		await n8n.start(n8nPort);
-		await ensureOwner(new N8nRest(n8n.url));
-		for (const { url } of webhooks) await waitForTriggerWebhook(url);
+		const server = new N8n({ userFolder, echo: withoutNotices(logFile), env: QUIET_OFFLINE });
+		n8n = server;
+		await step('install the package into n8n', `Installing the package into ${path.relative(process.cwd(), userFolder) || '.'}/.n8n/nodes (as n8n installs a community package)`, () =>
+			installCommunityPackage(userFolder),
+		);
+		const credentials = exampleCredentials(started);
+		// Each n8n CLI command starts n8n once: import and publish only what changed since the last run.
+		// The emulator issues the JWT afresh at every start (valid 30 days): it is left out of the
+		// comparison, and everything is imported again after a week, long before a stored one expires.
+		const imported = path.join(userFolder, '.workplace-imported');
+		const week = Math.floor(Date.now() / (7 * 24 * 3600 * 1000));
+		const stable = credentials.map((c) => ({ ...c, data: { ...c.data, token: undefined } }));
+		const fingerprint = createHash('sha256')
+			.update(JSON.stringify([week, stable, workflows, webhooks.map(({ example }) => example.id)]))
+			.digest('hex');
+		if (existsSync(imported) && readFileSync(imported, 'utf8') === fingerprint) {
+			say('The credentials and example workflows are as the last run imported them: not imported again.');
+		} else {
+			await step('import credentials and examples', 'Importing the credentials and the example workflows', async () => {
+				await server.importCredentials(credentials);
+				await server.importWorkflows(workflows.map((example) => example.workflow));
+				// 2.x: publishing replaces activation; n8n activates published workflows as it starts.
+				for (const { example } of webhooks) await server.cli(['publish:workflow', `--id=${example.id}`]);
+			});
+			writeFileSync(imported, fingerprint);
+		}
+		await step('start n8n', `Starting n8n on port ${n8nPort} (log: ${logFile})`, async () => {
+			await server.start(n8nPort);
+			await ensureOwner(new N8nRest(server.url));
+			for (const { url } of webhooks) await waitForTriggerWebhook(url);
+		});
 
 		if (stopping) return;
 		say('');
@@ -125,6 +239,7 @@ async function main(): Promise<void> {
 				: '  Enter a webhook URL there (WEBHOOK_URL prefills it).',
 		);
 		say('');
+		for (const line of phaseSummary()) say(line);
 		say('Ctrl-C stops n8n and the emulator.');
 
 		const child = n8n.server;

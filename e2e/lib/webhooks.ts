@@ -23,20 +23,24 @@ export function productionWebhookUrl(n8nUrl: string, workflow: Parameters<typeof
 /**
  * Waits until n8n has registered the trigger's webhook (it activates published
  * workflows while it starts, possibly after it answers readiness). The probe is
- * an unsigned call, which the trigger refuses with 401 and so starts nothing;
- * before registration n8n answers 404.
+ * a CORS preflight (OPTIONS with an Origin): n8n answers it itself, listing the
+ * path's registered methods in Access-Control-Allow-Methods, so the trigger
+ * never sees it and nothing is logged (an unsigned POST would be logged as a
+ * refused signature, and one before registration as an unknown webhook).
  */
 export async function waitForTriggerWebhook(url: string, timeoutMs = 120_000): Promise<void> {
 	const deadline = Date.now() + timeoutMs;
 	let last = '';
 	while (Date.now() < deadline) {
-		const answer = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"events":[]}' }).then(
-			async (response) => ({ status: response.status, text: (await response.text()).slice(0, 200) }),
-			(error: unknown) => ({ status: 0, text: String(error) }),
+		const answer = await fetch(url, { method: 'OPTIONS', headers: { origin: new URL(url).origin } }).then(
+			async (response) => {
+				await response.arrayBuffer();
+				return { status: response.status, methods: response.headers.get('access-control-allow-methods') ?? '' };
+			},
+			(error: unknown) => ({ status: 0, methods: String(error) }),
 		);
-		if (answer.status === 401) return;
-		last = `${answer.status} ${answer.text}`;
-		if (answer.status !== 404 && answer.status !== 0) throw new Error(`${url} answered an unsigned call with ${last}, not 401`);
+		if (answer.status >= 200 && answer.status < 300 && /\bPOST\b/.test(answer.methods)) return;
+		last = `${answer.status} ${answer.methods}`;
 		await new Promise((resolve) => setTimeout(resolve, 500));
 	}
 	throw new Error(`the Workplace Trigger's webhook ${url} was not registered within ${timeoutMs / 1000} s (last answer: ${last})`);

@@ -30,6 +30,26 @@ const ALERT = exampleWorkflows().find((e) => e.file === 'group-alert-with-button
 const ALERT_SENDER = 'Post the alert to the Alerts topic';
 // The Workplace Knowledge Trigger as the change alert example sets it up.
 const CHANGE_ALERT = exampleWorkflows().find((e) => e.file === 'knowledge-change-alert.json')!;
+// Knowledge File → Get Many of a new (version 3) node, Simplify on by default, as a user adds it.
+const FILES_NODE = "List the handbook's files";
+const SIMPLIFIED = {
+	id: 'simplifiedfiles01',
+	name: 'Knowledge files, simplified',
+	nodes: [
+		{ id: 'simplified-start', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+		{
+			id: 'simplified-files',
+			name: FILES_NODE,
+			type: 'n8n-nodes-workplace.workplace',
+			typeVersion: 3,
+			position: [220, 0],
+			parameters: { resource: 'knowledgeFile', operation: 'getAll', knowledgeId: { __rl: true, mode: 'id', value: '1' }, returnAll: true },
+			credentials: { workplaceKnowledgeBaseApi: { id: KB_CREDENTIAL.id, name: KB_CREDENTIAL.name } },
+		},
+	],
+	connections: { Start: { main: [[{ node: FILES_NODE, type: 'main', index: 0 }]] } },
+	settings: {},
+};
 // Generous: the CI machine has two cores, shared with other n8n instances.
 const UI_TIMEOUT = 60_000;
 
@@ -46,7 +66,7 @@ beforeAll(async () => {
 	n8n = new N8n();
 	await installCommunityPackage(n8n.userFolder);
 	await n8n.importCredentials([exampleCredential(emulator, 'workplaceKnowledgeBaseApi'), exampleCredential(emulator, 'workplaceBotApi')]);
-	await n8n.importWorkflows([ALERT.workflow, CHANGE_ALERT.workflow]);
+	await n8n.importWorkflows([ALERT.workflow, CHANGE_ALERT.workflow, SIMPLIFIED]);
 	await n8n.start();
 	await new N8nRest(n8n.url).setupOwner();
 	browser = await launchChromium();
@@ -164,6 +184,37 @@ describe('the Workplace node in n8n 2.41.1, in headless Chromium', () => {
 			const key = redactedHeader('x-api-key', emulator.credentials.apiKey);
 			expect(calls.every((call) => call.headers['x-api-key'] === key)).toBe(true);
 			await page.screenshot({ path: path.join(DOCS, 'e2e-get-many-output.png') });
+		});
+	});
+});
+
+describe('Simplify', () => {
+	test('a new node lists knowledge files simplified: the name as uploaded, size, type, status and the knowledge base', async () => {
+		await step(page, 'simplified-output', async () => {
+			await page.goto(`${n8n.url}/workflow/${SIMPLIFIED.id}/simplified-files`);
+			await dismissDialogs(page);
+			const ndv = page.getByTestId('ndv');
+			await ndv.waitFor();
+			await ndv.getByTestId('node-execute-button').click();
+			const output = ndv.getByTestId('output-panel');
+			const files = emulator.knowledge.files;
+			const handbook = [...files.values()].filter((file) => file.knowledgeId === 1);
+			const cells = output.getByTestId('ndv-data-container').locator('table th, table td');
+			const shown = await poll('simplified rows in the output panel', async () => {
+				const texts = (await cells.allInnerTexts()).map((text) => text.trim());
+				return handbook.every((file) => texts.includes(file.meta.originalName)) ? texts : undefined;
+			});
+			for (const column of ['name', 'size', 'type', 'status', 'knowledgeId', 'knowledgeName']) expect(shown).toContain(column);
+			expect(shown).toContain('Employee Handbook');
+			// The raw answer's storage fields are not in the simplified items.
+			expect(shown).not.toContain('storageContainerName');
+			expect(shown.some((text) => handbook.some((file) => text === file.name))).toBe(false);
+			// The one file being deleted is named in the run's hint.
+			const deleting = handbook.find((file) => file.status === 'deleting')!;
+			await poll('the hint about the file being deleted', async () =>
+				(await output.innerText()).includes(deleting.meta.originalName) ? true : undefined,
+			);
+			await page.screenshot({ path: path.join(DOCS, 'simplified-output.png') });
 		});
 	});
 });

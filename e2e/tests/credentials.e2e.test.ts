@@ -1,15 +1,25 @@
 /**
  * The credential test of every credential type through n8n's REST API
- * (POST /rest/credentials/test, what the editor's "Retry"/"Save" does) on a
+ * (POST /rest/credentials/test, what the editor's Test button does) on a
  * running n8n 2.41.1 with the package installed as a community package: the
- * emulator's credentials pass; a wrong secret and an unreachable Base URL fail
- * with a message saying so; no secret, right or wrong, appears in a response
- * or in n8n's log.
+ * emulator's credentials pass; each cause of failure (test/credentialCauses.ts)
+ * is said in the node's words; a redirect is not followed; no secret, right or
+ * wrong, appears in a response or in n8n's log.
  */
 import { rmSync } from 'node:fs';
 
-import { issueJwt } from '../../emulator/jwt';
 import { startEmulator, type Emulator } from '../../emulator/server';
+import {
+	CREDENTIAL_AREAS,
+	CREDENTIAL_TYPES,
+	redirectSays,
+	SAYS,
+	startCauseServers,
+	tokenFirst,
+	urlOf,
+	WRONG_SECRET,
+	type CauseServers,
+} from '../../test/credentialCauses';
 import { exampleCredentials } from '../lib/examples';
 import { N8n, N8nRest, freePort, installCommunityPackage, type StoredCredential } from '../lib/n8n';
 
@@ -19,16 +29,12 @@ let rest: N8nRest;
 /** A port nothing listens on: taken from the OS and released at once. */
 let closedPort: number;
 
-const WRONG = {
-	apiKey: 'kb_wrong-key-e2e-0000000000000000',
-	clientSecret: 'secret_wrong-e2e-0000000000000000',
-	jwtSecret: 'jwt-secret-the-service-never-used',
-};
-// A well-formed, unexpired token signed with a key the service does not have.
-const wrongJwt = issueJwt(WRONG.jwtSecret, { expiresInSeconds: 3600 });
+let servers: CauseServers;
+const wrongSecrets = CREDENTIAL_AREAS.map((area) => Object.values(WRONG_SECRET[area]())[0]);
 
 beforeAll(async () => {
 	emulator = await startEmulator();
+	servers = await startCauseServers();
 	closedPort = await freePort();
 	n8n = new N8n();
 	await installCommunityPackage(n8n.userFolder);
@@ -41,6 +47,7 @@ beforeAll(async () => {
 afterAll(async () => {
 	await n8n?.stop();
 	await emulator?.close();
+	await servers?.close();
 	if (n8n) rmSync(n8n.userFolder, { recursive: true, force: true });
 });
 
@@ -60,52 +67,52 @@ const credential = (type: string) => {
 	return found;
 };
 
-describe.each([
-	{
-		type: 'workplaceKnowledgeBaseApi',
-		wrong: () => ({ apiKey: WRONG.apiKey }),
-		// n8n's declarative credential test reports the status text.
-		wrongMessage: /^Unauthorized$/,
-		sent: '/api/v1/knowledge',
-	},
-	{
-		type: 'workplaceTaskProjectsApi',
-		wrong: () => ({ token: wrongJwt }),
-		wrongMessage: /^The service rejected the JWT$/,
-		sent: '/api/v1/task-projects/tasks',
-	},
-	{
-		type: 'workplaceBotApi',
-		wrong: () => ({ clientSecret: WRONG.clientSecret }),
-		wrongMessage: /^Could not obtain a bot access token: the service rejected the client ID or client secret \(invalid_client: /,
-		sent: '/oauth/token',
-	},
-])('$type', ({ type, wrong, wrongMessage, sent }) => {
-	it('passes with the emulator\'s credentials, having asked the service', async () => {
+describe.each(CREDENTIAL_AREAS)('%s', (area) => {
+	const type = CREDENTIAL_TYPES[area];
+	const sent = { knowledgeBase: '/api/v1/knowledge', taskProjects: '/api/v1/task-projects/tasks', bot: '/oauth/token' }[area];
+
+	it("passes with the emulator's credentials, having asked the service", async () => {
 		emulator.clearLog();
-		const result = await test(credential(type), {});
-		expect(result).toMatchObject({ status: 'OK' });
+		expect(await test(credential(type), {})).toEqual({ status: 'OK', message: SAYS.ok });
 		expect(emulator.log.some((entry) => entry.path === sent)).toBe(true);
 	});
 
-	it('fails with a wrong secret, saying the service refused it', async () => {
+	it('says a wrong secret in the node\'s words', async () => {
 		emulator.clearLog();
-		const result = await test(credential(type), wrong());
-		expect(result.status).toBe('Error');
-		expect(result.message).toMatch(wrongMessage);
+		expect(await test(credential(type), WRONG_SECRET[area]())).toEqual({ status: 'Error', message: SAYS.wrongSecret[area] });
 		expect(emulator.log.some((entry) => entry.path === sent && entry.status !== undefined && entry.status >= 400)).toBe(true);
 	});
 
-	it('fails with an unreachable Base URL, saying it could not connect', async () => {
+	it('refuses a Base URL with a path, and takes one ending in /api/v1 without it', async () => {
+		expect(await test(credential(type), { baseUrl: `${emulator.url}/elsewhere` })).toEqual({ status: 'Error', message: SAYS.path });
+		expect(await test(credential(type), { baseUrl: `${emulator.url}/api/v1` })).toEqual({ status: 'OK', message: SAYS.ok });
+	});
+
+	it('refuses a Base URL without a scheme', async () => {
+		expect(await test(credential(type), { baseUrl: emulator.url.replace(/^http:\/\//, '') })).toEqual({ status: 'Error', message: SAYS.noScheme });
+	});
+
+	it('says an unreachable host in the node\'s words', async () => {
 		const result = await test(credential(type), { baseUrl: `http://127.0.0.1:${closedPort}` });
-		expect(result.status).toBe('Error');
-		expect(result.message).toMatch(/ECONNREFUSED/);
+		expect(result).toEqual({ status: 'Error', message: tokenFirst(area, SAYS.refused) });
+	});
+
+	it('refuses a redirect, sending nothing to where it points', async () => {
+		servers.reachedElsewhere.length = 0;
+		const result = await test(credential(type), { baseUrl: urlOf(servers.redirecting) });
+		expect(result).toEqual({ status: 'Error', message: redirectSays(area, urlOf(servers.elsewhere)) });
+		expect(servers.reachedElsewhere).toHaveLength(0);
+	});
+
+	it('says a certificate that cannot be verified', async () => {
+		const result = await test(credential(type), { baseUrl: urlOf(servers.selfSigned, 'https') });
+		expect(result).toEqual({ status: 'Error', message: tokenFirst(area, SAYS.selfSigned) });
 	});
 });
 
 it('no secret, right or wrong, is in a response or in n8n\'s log', () => {
-	expect(responses).toHaveLength(9);
+	expect(responses).toHaveLength(CREDENTIAL_AREAS.length * 8);
 	const text = responses.join('\n') + n8n.output.join('');
 	const { apiKey, jwt, clientSecret } = emulator.credentials;
-	for (const secret of [apiKey, jwt, clientSecret, WRONG.apiKey, WRONG.clientSecret, wrongJwt]) expect(text).not.toContain(secret);
+	for (const secret of [apiKey, jwt, clientSecret, ...wrongSecrets]) expect(text).not.toContain(secret);
 });

@@ -3,7 +3,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { describeResources } from './actions/resources';
 import { router } from './actions/router';
-import { listSearch } from './methods';
+import { credentialTest, listSearch } from './methods';
 
 export class Workplace implements INodeType {
 	description: INodeTypeDescription = {
@@ -12,8 +12,9 @@ export class Workplace implements INodeType {
 		icon: { light: 'file:workplace.svg', dark: 'file:workplace.dark.svg' },
 		group: ['transform'],
 		// 2: request settings in each operation's Options, parallel by default for requests safe to repeat.
-		version: [1, 2],
-		defaultVersion: 2,
+		// 3: Simplify, on by default, for operations whose answer is large.
+		version: [1, 2, 3],
+		defaultVersion: 3,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description: 'Work with knowledge bases, task projects and the bot interface of the workplace service',
 		defaults: { name: 'Workplace' },
@@ -24,23 +25,26 @@ export class Workplace implements INodeType {
 			{
 				name: 'workplaceKnowledgeBaseApi',
 				required: true,
+				testedBy: 'workplaceKnowledgeBaseApiTest',
 				displayOptions: { show: { resource: ['knowledgeBase', 'knowledgeFile'] } },
 			},
 			{
 				name: 'workplaceBotApi',
 				required: true,
+				testedBy: 'workplaceBotApiTest',
 				displayOptions: { show: { resource: ['group', 'groupTopic', 'user', 'message'] } },
 			},
 			{
 				name: 'workplaceTaskProjectsApi',
 				required: true,
+				testedBy: 'workplaceTaskProjectsApiTest',
 				displayOptions: { show: { resource: ['task', 'topic'] } },
 			},
 		],
 		properties: describeResources(),
 	};
 
-	methods = { listSearch };
+	methods = { listSearch, credentialTest };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);

@@ -4,6 +4,7 @@ import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 import { knowledgeBaseLocator } from '../Workplace/actions/common.descriptions';
 import { fileOutput } from '../Workplace/actions/knowledgeFile/common';
 import { downloadFile } from '../Workplace/actions/knowledgeFile/fileContent';
+import { credentialTest } from '../Workplace/methods/credentialTest';
 import { searchKnowledgeBases } from '../Workplace/methods/listSearch';
 import { positiveId } from '../Workplace/shared/positiveId';
 import { BASE_EVENTS, compare, FILE_EVENTS, readRecordedState, recordState, type Change, type ChangeEvent, type ListedBase } from './changes';
@@ -83,7 +84,7 @@ export class WorkplaceKnowledgeTrigger implements INodeType {
 		polling: true,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'workplaceKnowledgeBaseApi', required: true }],
+		credentials: [{ name: 'workplaceKnowledgeBaseApi', required: true, testedBy: 'workplaceKnowledgeBaseApiTest' }],
 		properties: [
 			{
 				displayName: 'Watch',
@@ -146,7 +147,7 @@ export class WorkplaceKnowledgeTrigger implements INodeType {
 		],
 	};
 
-	methods = { listSearch: { searchKnowledgeBases } };
+	methods = { listSearch: { searchKnowledgeBases }, credentialTest };
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const knowledgeId = watchedBase(this);

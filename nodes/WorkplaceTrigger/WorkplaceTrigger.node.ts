@@ -8,6 +8,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { credentialTest } from '../Workplace/methods/credentialTest';
 import { boundedEvents, screenReplays, signatureRefusal, signingSecret, type Refusal } from './callChecks';
 import { eventsToItems, wantedEvents } from './events';
 
@@ -47,6 +48,8 @@ export class WorkplaceTrigger implements INodeType {
 			{
 				name: 'workplaceBotApi',
 				required: true,
+				// n8n looks the test up on whichever node it finds first: both nodes carry it.
+				testedBy: 'workplaceBotApiTest',
 				displayOptions: { show: { verifySignature: [true] } },
 			},
 		],
@@ -129,6 +132,8 @@ export class WorkplaceTrigger implements INodeType {
 			},
 		},
 	};
+
+	methods = { credentialTest };
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const res = this.getResponseObject();

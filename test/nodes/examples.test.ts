@@ -57,6 +57,29 @@ async function runExample(file: string): Promise<RunWorkflowResult[]> {
 	return runs;
 }
 
+/** The newest version each of the package's nodes offers (what a node added in the editor gets). */
+function newestVersions(): Record<string, number> {
+	const newest: Record<string, number> = {};
+	for (const [file, name] of [
+		['dist/nodes/Workplace/Workplace.node.js', 'Workplace'],
+		['dist/nodes/WorkplaceTrigger/WorkplaceTrigger.node.js', 'WorkplaceTrigger'],
+	]) {
+		// eslint-disable-next-line @typescript-eslint/no-require-imports
+		const NodeClass = (require(path.join(ROOT, file)) as Record<string, new () => { description: { name: string; version: number | number[] } }>)[name];
+		const { description } = new NodeClass();
+		newest[`n8n-nodes-workplace.${description.name}`] = Math.max(...[description.version].flat());
+	}
+	return newest;
+}
+
+it.each(examples)('examples/%s uses the newest version of each of the package\'s nodes', (file) => {
+	const newest = newestVersions();
+	const older = read(file)
+		.nodes.filter((node) => newest[node.type] !== undefined && node.typeVersion < newest[node.type])
+		.map((node) => `${node.name} (${node.type} version ${node.typeVersion}, newest ${newest[node.type]})`);
+	expect(older).toEqual([]);
+});
+
 it('every example started by a Workplace Trigger says which events start it', () => {
 	for (const file of examples) if (exampleTrigger(read(file))) expect(EXAMPLE_EVENTS[file]?.length).toBeGreaterThan(0);
 });

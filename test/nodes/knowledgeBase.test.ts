@@ -139,7 +139,7 @@ describe('Knowledge Base → Create', () => {
 
 describe('Knowledge Base credential Base URL', () => {
 	it.each([
-		['workplace.example.com', /Base URL is not a valid address/],
+		['workplace.example.com', /Base URL has no scheme/],
 		['file:///etc/passwd', /Base URL must start with http:\/\/ or https:\/\//],
 		[`http://127.0.0.1:1/#x`, /Base URL must not contain "\?" or "#"/],
 	])('refuses %p before any request', async (baseUrl, message) => {

@@ -481,7 +481,7 @@ describe('Workplace Task Projects API credential test', () => {
 		const tasks = taskCount();
 		const result = await bed.testCredential(CREDENTIALS.taskProjects.id);
 		// n8n's own words for a declarative test that passed (the 400 for the empty body is let through).
-		expect(result).toEqual({ status: 'OK', message: 'Connection successful!' });
+		expect(result).toEqual({ status: 'OK', message: 'Connection successful' });
 		const sent = tpRequests();
 		expect(sent).toHaveLength(1);
 		expect(sent[0]).toMatchObject({ method: 'POST', path: '/api/v1/task-projects/tasks', body: {}, status: 400 });
@@ -493,14 +493,14 @@ describe('Workplace Task Projects API credential test', () => {
 		useToken(bed.emulator.issueJwt({ expiresInSeconds: -3600 }));
 		const result = await bed.testCredential(CREDENTIALS.taskProjects.id);
 		expect(result.status).toBe('Error');
-		expect(result.message).toMatch(/^The credential's JWT expired at .+ \(60 min ago\); issue a new token and update the credential$/);
+		expect(result.message).toMatch(/^The credential's JWT expired at .+ \(60 min ago\); issue a new token and update the credential \(nothing was sent\)$/);
 		expect(tpRequests()).toHaveLength(0);
 	});
 
 	it('fails a malformed token without sending anything', async () => {
 		useToken('abc.def');
 		const result = await bed.testCredential(CREDENTIALS.taskProjects.id);
-		expect(result).toEqual({ status: 'Error', message: "The credential's JWT is malformed (expected three dot-separated base64url parts)" });
+		expect(result).toEqual({ status: 'Error', message: "The credential's JWT is malformed (expected three dot-separated base64url parts) (nothing was sent)" });
 		expect(tpRequests()).toHaveLength(0);
 	});
 
@@ -508,7 +508,7 @@ describe('Workplace Task Projects API credential test', () => {
 		const forged = issueJwt('wrong-secret', { expiresInSeconds: 600 });
 		useToken(forged);
 		const result = await bed.testCredential(CREDENTIALS.taskProjects.id);
-		expect(result).toEqual({ status: 'Error', message: 'The service rejected the JWT' });
+		expect(result).toEqual({ status: 'Error', message: 'The service rejected the credentials: Invalid token signature' });
 		expect(JSON.stringify(result)).not.toContain(forged);
 	});
 
@@ -532,14 +532,14 @@ describe('Workplace Task Projects API credential test', () => {
 	});
 
 	it('fails a Base URL that does not serve the interface', async () => {
-		useToken(bed.emulator.credentials.jwt, `${bed.emulator.url}/elsewhere`);
+		bed.emulator.faults.add({ method: 'POST', path: '/api/v1/task-projects/tasks', action: { kind: 'status', status: 404 } });
 		const result = await bed.testCredential(CREDENTIALS.taskProjects.id);
 		expect(result.status).toBe('Error');
 		expect(result.message).toMatch(/^No task-projects interface at this Base URL \(the service answered 404\)/);
 	});
 
 	it.each([
-		['not-an-address', /is not a valid address/],
+		['not-an-address', /has no scheme/],
 		['ftp://workplace.example.com', /must start with http:\/\/ or https:\/\//],
 		['https://workplace.example.com/?x=1', /must not contain "\?" or "#"/],
 	])('fails for the Base URL %p without a request, as the node does', async (baseUrl, message) => {
@@ -556,7 +556,7 @@ describe('Workplace Task Projects API credential test', () => {
 	it('fails when the service cannot be reached', async () => {
 		useToken(bed.emulator.credentials.jwt, 'http://127.0.0.1:9');
 		const result = await bed.testCredential(CREDENTIALS.taskProjects.id);
-		expect(result).toEqual({ status: 'Error', message: 'ECONNREFUSED' });
+		expect(result).toEqual({ status: 'Error', message: 'The service refused the connection' });
 	});
 });
 

@@ -14,6 +14,7 @@ import { messageAction } from './messageAction';
 import { task } from './task';
 import { topic } from './topic';
 import { user } from './user';
+import { simplifyProperty } from './simplify';
 import type { OperationDefinition, ResourceDefinition } from './types';
 import { optionsCollection } from './common.descriptions';
 import {
@@ -87,15 +88,19 @@ export function describeResources(): INodeProperties[] {
 }
 
 const V1 = { show: { '@version': [1] } };
-const V2 = { show: { '@version': [2] } };
+/** Version 2's request settings in Options stay in version 3. */
+const V2 = { show: { '@version': [2, 3] } };
+const V3 = { show: { '@version': [3] } };
 
 /**
  * An operation's fields with, from version 2 on, the request settings in its
  * Options collection (its own options, if any, beside them); version 1 shows
- * the operation's own Options as before.
+ * the operation's own Options as before. From version 3, Simplify.
  */
 function withRequestOptions(operation: OperationDefinition): INodeProperties[] {
 	if (!operation.request) return operation.properties;
+	// Version 3: Simplify, before the Options, for operations whose answer is large.
+	const simplify = operation.simplify ? [{ ...simplifyProperty, displayOptions: V3 }] : [];
 	const own = operation.properties.find((p) => p.name === OPTIONS && p.type === 'collection');
 	const rest = operation.properties.filter((p) => p !== own);
 	const options = [...(own?.options ?? []), ...requestOptions()] as INodeProperties[];
@@ -106,7 +111,7 @@ function withRequestOptions(operation: OperationDefinition): INodeProperties[] {
 		options,
 		displayOptions: V2,
 	};
-	return [...rest, ...(own ? [{ ...own, displayOptions: V1 }] : []), v2];
+	return [...rest, ...simplify, ...(own ? [{ ...own, displayOptions: V1 }] : []), v2];
 }
 
 /** Version 2's request settings, named as n8n's HTTP Request node names its Batching and Timeout options. */

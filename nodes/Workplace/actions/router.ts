@@ -108,6 +108,14 @@ async function runOperation(
 	return [{ json: read.object(body) ?? { response: body ?? null } }];
 }
 
+/** Item i's output in its operation's simplified shape, when the operation has one and Simplify is on. */
+function simplified(ctx: IExecuteFunctions, operation: OperationDefinition, i: number, outputs: INodeExecutionData[]): INodeExecutionData[] {
+	const simplify = operation.simplify;
+	// Versions 1 and 2 have no toggle: their workflows keep the raw answer.
+	if (!simplify || ctx.getNodeParameter('simplify', i, false) !== true) return outputs;
+	return outputs.map((output) => ({ ...output, json: simplify(output.json) }));
+}
+
 /** An error as it is when it is a node error already, else wrapped as one (explained later, once, by nodeErrorOf). */
 function asNodeError(ctx: IExecuteFunctions, error: unknown, i: number): NodeApiError | NodeOperationError {
 	return error instanceof NodeApiError || error instanceof NodeOperationError
@@ -175,7 +183,7 @@ async function runItems(
 	const ahead = build && new RequestsAhead(build, count, BUILT_AHEAD);
 	const runOne = async (i: number): Promise<void> => {
 		try {
-			const outputs = await runOperation(ctx, resource, operation, i, built, ahead);
+			const outputs = simplified(ctx, operation, i, await runOperation(ctx, resource, operation, i, built, ahead));
 			results[i] = outputs.map((result) => ({ ...result, pairedItem: { item: i } }));
 			succeeded = true;
 		} catch (error) {

@@ -60,6 +60,11 @@ export interface OperationDefinition<Request extends ApiRequest = ApiRequest> {
 	fallback?(this: IExecuteFunctions, error: NodeApiError, i: number, request: Request): Request | undefined;
 	/** Rewords a service error of item i in this operation's terms; undefined keeps it as it is. */
 	explainError?(this: IExecuteFunctions, error: NodeApiError, i: number): NodeApiError | undefined;
+	/**
+	 * The Simplify toggle's shape of one output item (actions/simplify.ts); the
+	 * router applies it when the toggle is on (version 3 on, default on).
+	 */
+	simplify?(json: IDataObject): IDataObject;
 	/** Hints shown with the output once all items ran (e.g. items the service will not use). */
 	hints?(this: IExecuteFunctions, output: INodeExecutionData[]): NodeExecutionHint[];
 }

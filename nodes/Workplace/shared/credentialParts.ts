@@ -9,7 +9,8 @@ export const CREDENTIAL_ICON: Icon = {
 	dark: 'file:../nodes/Workplace/workplace.dark.svg',
 };
 
-export function baseUrlProperty(description: string): INodeProperties {
+/** The same words for all three: the rule is one (parseBaseUrl). */
+export function baseUrlProperty(): INodeProperties {
 	return {
 		displayName: 'Base URL',
 		name: 'baseUrl',
@@ -17,6 +18,7 @@ export function baseUrlProperty(description: string): INodeProperties {
 		default: '',
 		required: true,
 		placeholder: 'https://workplace.example.com',
-		description,
+		description:
+			'Address of your service: https:// and the host, without any path (a trailing /api/v1 is ignored). Plain http:// works, but the credential test warns that secrets then travel unencrypted.',
 	};
 }

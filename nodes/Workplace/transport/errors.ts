@@ -22,12 +22,15 @@ import {
 import type { ApiArea, ApiRequest, ApiResponse, Context } from './types';
 import { ownEntry } from '../shared/ownEntry';
 
-/** The network failure code (ECONNRESET, ...) of an error or of what caused it. */
+/** TLS verification failures, as Node names them (DEPTH_ZERO_SELF_SIGNED_CERT, CERT_HAS_EXPIRED, ...). */
+const TLS_CODE = /^(?:ERR_TLS_[A-Z_]+|EPROTO|[A-Z_]*CERT[A-Z_]*|UNABLE_TO_[A-Z_]+)$/;
+
+/** The network failure code (ECONNRESET, a TLS code, ...) of an error or of what caused it. */
 export function errorCode(error: unknown): string | undefined {
 	let current: unknown = error;
 	for (let depth = 0; current && depth < 4; depth++) {
 		const code = (current as { code?: unknown }).code;
-		if (typeof code === 'string' && /^E[A-Z_]+$/.test(code)) return code;
+		if (typeof code === 'string' && (/^E[A-Z_]+$/.test(code) || TLS_CODE.test(code))) return code;
 		current = (current as { cause?: unknown }).cause;
 	}
 	return undefined;
@@ -79,9 +82,20 @@ const NETWORK_MESSAGES: Record<string, string> = {
 	EPIPE: 'The connection to the service was closed while sending',
 };
 
-/** What a network failure code means, in words. */
-function networkMessage(code: string): string {
-	return ownEntry(NETWORK_MESSAGES, code) ?? `The request to the service failed (${code})`;
+/**
+ * What a network failure code means, in words; the node's errors and the
+ * credential tests both say it this way.
+ */
+export function networkMessage(code: string): string {
+	const known = ownEntry(NETWORK_MESSAGES, code);
+	if (known !== undefined) return known;
+	if (code === 'EPROTO') {
+		return 'The secure (TLS) connection to the service failed (EPROTO); check that the Base URL\'s scheme is what the service speaks (https:// or http://)';
+	}
+	if (TLS_CODE.test(code)) {
+		return `The service's TLS certificate could not be verified (${code}); check the Base URL's host name, or have the certificate fixed (the node never skips the check)`;
+	}
+	return `The request to the service failed (${code})`;
 }
 
 /** A network failure as a NodeApiError carrying nothing of the request (no headers, no keys). */
@@ -223,15 +237,12 @@ const STATUS_HINTS: Record<number, string> = {
 	422: 'The service rejected the values sent',
 };
 
-/** A non-2xx answer as NodeApiError: the service's own message, and each field detail on its own line. */
-export function apiError(
-	ctx: Context,
-	area: ApiArea,
-	status: number,
-	body: unknown,
-	itemIndex?: number,
-	meaning?: string,
-): NodeApiError {
+/**
+ * The words of a non-2xx answer: the service's own message after a hint for the
+ * status, and each field detail on its own line. The node's errors and the
+ * credential tests both say it this way.
+ */
+export function apiErrorWords(area: ApiArea, status: number, body: unknown, meaning?: string): { message: string; description?: string } {
 	const parsed = parseErrorBody(body);
 	const hint = meaning ?? STATUS_HINTS[status] ?? `The service answered ${status}`;
 	// An operation's own meaning leads; the service's words follow it.
@@ -246,9 +257,22 @@ export function apiError(
 		message += ' (even with a newly fetched access token; check the client\'s scope and that the bot is enabled)';
 	}
 	const description = [...parsed.details, parsed.code ? `Service code: ${parsed.code}` : ''].filter(Boolean).join('\n');
+	return { message, description: description || undefined };
+}
+
+/** A non-2xx answer as NodeApiError, in apiErrorWords. */
+export function apiError(
+	ctx: Context,
+	area: ApiArea,
+	status: number,
+	body: unknown,
+	itemIndex?: number,
+	meaning?: string,
+): NodeApiError {
+	const { message, description } = apiErrorWords(area, status, body, meaning);
 	return new NodeApiError(ctx.getNode(), toJsonObject(body), {
 		message,
-		description: description || undefined,
+		description,
 		httpCode: String(status),
 		itemIndex,
 	});

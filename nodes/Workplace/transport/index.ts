@@ -2,7 +2,7 @@
  * The transport: the only part of the node that talks to the service. Operations
  * describe requests as data (ApiRequest); apiRequest (door.ts) executes them.
  */
-export { BASE_URL_EXPRESSION, buildPath, parseBaseUrl } from './baseUrl';
+export { buildPath, parseBaseUrl } from './baseUrl';
 export { incompleteBodyError, Meter, MeteredBody, type BinaryStream } from './body';
 export { AREAS, TokenRequestFailure, type AreaDefinition } from './credentials';
 export { apiRequest } from './door';

@@ -3,6 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { requiredString } from '../common.descriptions';
 import type { OperationDefinition } from '../types';
 import { invalid, oneOrMoreOf, requiredText } from '../validation';
+import { simplifyKnowledgeBase } from '../simplify';
 
 const LANGUAGES = ['en', 'th'] as const;
 
@@ -11,6 +12,7 @@ export const create: OperationDefinition = {
 	name: 'Create',
 	action: 'Create a knowledge base',
 	description: 'Create a knowledge base, optionally with a fulfillment attached',
+	simplify: simplifyKnowledgeBase,
 	properties: [
 		requiredString('Name', 'name', 'e.g. Employee Handbook', 'Name of the knowledge base, at most 255 characters'),
 		{

@@ -1,11 +1,13 @@
 import type { OperationDefinition } from '../types';
 import { returnAllOrLimit } from '../common.descriptions';
+import { simplifyKnowledgeBase } from '../simplify';
 
 export const getMany: OperationDefinition = {
 	value: 'getAll',
 	name: 'Get Many',
 	action: 'Get many knowledge bases',
 	description: 'List knowledge bases, page by page',
+	simplify: simplifyKnowledgeBase,
 	properties: [...returnAllOrLimit()],
 	request() {
 		return { area: 'knowledgeBase', method: 'GET', path: ['knowledge'] };

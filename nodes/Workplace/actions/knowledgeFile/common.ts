@@ -3,7 +3,7 @@
  * limits, and how a file becomes an output item (with whether the service's
  * language model uses it).
  */
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, NodeExecutionHint } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, NodeExecutionHint } from 'n8n-workflow';
 
 import { read } from '../../transport';
 import { positiveIdLocator } from '../common.descriptions';
@@ -56,14 +56,6 @@ export const knowledgeFileLocator = positiveIdLocator({
 	errorMessage: 'A knowledge file ID is a positive whole number',
 });
 
-export const deletingNotice: INodeProperties = {
-	displayName:
-		'Files with status "deleting" are not passed to the service\'s language model. Each file in the output says so in <code>usedByLanguageModel</code>.',
-	name: 'deletingNotice',
-	type: 'notice',
-	default: '',
-};
-
 export function fileIds(ctx: IExecuteFunctions, i: number): { knowledgeId: number; fileId: number } {
 	return {
 		knowledgeId: numericId(ctx, i, 'knowledgeId', 'Knowledge Base'),
@@ -88,7 +80,8 @@ export function deletingHints(output: INodeExecutionData[]): NodeExecutionHint[]
 	if (deleting.length === 0) return [];
 	const names = deleting
 		.slice(0, 3)
-		.map((item) => `"${String(read.object(item.json.meta)?.originalName ?? item.json.id)}"`)
+		// Raw items keep the name as uploaded in meta; simplified ones in name.
+		.map((item) => `"${String(read.object(item.json.meta)?.originalName ?? item.json.name ?? item.json.id)}"`)
 		.join(', ');
 	const more = deleting.length > 3 ? ` and ${deleting.length - 3} more` : '';
 	return [

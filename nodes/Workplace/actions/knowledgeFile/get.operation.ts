@@ -1,14 +1,16 @@
 import { read } from '../../transport';
 import { knowledgeBaseLocator } from '../common.descriptions';
 import type { OperationDefinition } from '../types';
-import { deletingHints, deletingNotice, fileIds, fileOutput, knowledgeFileLocator } from './common';
+import { deletingHints, fileIds, fileOutput, knowledgeFileLocator } from './common';
+import { simplifyKnowledgeFile } from '../simplify';
 
 export const get: OperationDefinition = {
 	value: 'get',
 	name: 'Get',
 	action: 'Get a knowledge file',
 	description: 'Retrieve one file of a knowledge base',
-	properties: [knowledgeBaseLocator, knowledgeFileLocator, deletingNotice],
+	simplify: simplifyKnowledgeFile,
+	properties: [knowledgeBaseLocator, knowledgeFileLocator],
 	request(i) {
 		const { knowledgeId, fileId } = fileIds(this, i);
 		return { area: 'knowledgeBase', method: 'GET', path: ['knowledge', knowledgeId, 'files', fileId] };

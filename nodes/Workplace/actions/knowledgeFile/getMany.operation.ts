@@ -4,7 +4,8 @@ import { read } from '../../transport';
 import { knowledgeBaseLocator, returnAllOrLimit } from '../common.descriptions';
 import type { OperationDefinition } from '../types';
 import { invalid, numericId } from '../validation';
-import { deletingHints, deletingNotice, fileOutput } from './common';
+import { deletingHints, fileOutput } from './common';
+import { simplifyKnowledgeFile } from '../simplify';
 
 const STATUSES = ['active', 'deleting'] as const;
 
@@ -13,6 +14,7 @@ export const getMany: OperationDefinition = {
 	name: 'Get Many',
 	action: 'Get many knowledge files',
 	description: 'List the files of a knowledge base, page by page, optionally filtered',
+	simplify: simplifyKnowledgeFile,
 	properties: [
 		knowledgeBaseLocator,
 		...returnAllOrLimit(),
@@ -68,7 +70,6 @@ export const getMany: OperationDefinition = {
 				},
 			],
 		},
-		deletingNotice,
 	],
 	request(i) {
 		const id = numericId(this, i, 'knowledgeId', 'Knowledge Base');

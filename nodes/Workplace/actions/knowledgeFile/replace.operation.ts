@@ -17,6 +17,7 @@ import {
 } from './common';
 import { downloadRequest } from './fileContent';
 import { ownEntry } from '../../shared/ownEntry';
+import { simplifyReplacedFile } from '../simplify';
 
 /** Types n8n gives a binary when it does not know better; the extension is the better witness then. */
 const GENERIC_MIME_TYPES = new Set(['', 'application/octet-stream', 'binary/octet-stream', 'text/plain']);
@@ -90,6 +91,7 @@ export const replace: OperationDefinition<ReplaceRequest> = {
 	name: 'Replace',
 	action: 'Replace a knowledge file',
 	description: 'Replace a file\'s content with a binary of the input item, streamed',
+	simplify: simplifyReplacedFile,
 	properties: [
 		knowledgeBaseLocator,
 		knowledgeFileLocator,
@@ -100,6 +102,8 @@ export const replace: OperationDefinition<ReplaceRequest> = {
 			default: 'data',
 			required: true,
 			hint: 'The name of the input binary field holding the file to upload',
+			// Said where the file is chosen, not as a notice: each is checked before anything is sent.
+			description: `Accepted: CSV, XML, HTML, PDF, RTF, Word, PowerPoint and Excel files up to 100 MB, names up to ${MAX_FILE_NAME_LENGTH} characters`,
 		},
 		optionsCollection([
 			{
@@ -119,12 +123,6 @@ export const replace: OperationDefinition<ReplaceRequest> = {
 					'Whether to compare the binary with the stored file first (size, then the SHA-256 of a streamed download) and not upload it when they match; the output then says <code>skipped: unchanged</code>. Each upload makes the service process the file again.',
 			},
 		]),
-		{
-			displayName: `Accepted: CSV, XML, HTML, PDF, RTF, Word, PowerPoint and Excel files up to 100 MB, names up to ${MAX_FILE_NAME_LENGTH} characters. Each is checked before anything is sent.`,
-			name: 'replaceNotice',
-			type: 'notice',
-			default: '',
-		},
 	],
 	async request(i) {
 		const { knowledgeId, fileId } = fileIds(this, i);

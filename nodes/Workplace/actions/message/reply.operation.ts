@@ -8,6 +8,7 @@ import { LABEL_MAX } from './action';
 import { assertImage, binaryField, binaryProperty, entries, replyTokenField, send, sentOutput, textField } from './common';
 import { readMessages } from './panel';
 import { messagesProperties } from './panelFields';
+import { simplifySend } from '../simplify';
 
 const REPLY_WITH = ['text', 'picture', 'quickReplies', 'messages'] as const;
 const shown = (...replyWith: string[]) => ({ show: { replyWith } });
@@ -32,6 +33,7 @@ export const reply: OperationDefinition = {
 	name: 'Reply',
 	action: 'Reply to an event',
 	description: 'Answer a message, postback or join event in its chat, with the event\'s reply token',
+	simplify: simplifySend,
 	properties: [
 		replyTokenField,
 		{
@@ -75,14 +77,6 @@ export const reply: OperationDefinition = {
 			{ displayOptions: shown('quickReplies') },
 		),
 		...messagesProperties(shown('messages')),
-		{
-			displayName:
-				'The v2 reply route is not in the service\'s official pages. If the service answers 404, send the messages with Send to Group or Topic to the event\'s groupId and topicId instead.',
-			name: 'v2ReplyNotice',
-			type: 'notice',
-			default: '',
-			displayOptions: shown('messages'),
-		},
 	],
 	async request(i) {
 		const token = this.getNodeParameter('replyTo', i, '') as unknown;

@@ -2,12 +2,14 @@ import { multipartBody } from '../../transport';
 import { binaryFile } from '../binaryFile';
 import type { OperationDefinition } from '../types';
 import { binaryField, binaryProperty, captionField, chat, groupLocator, send, sentOutput, topicLocator, withCaption } from './common';
+import { simplifySend } from '../simplify';
 
 export const sendFileToGroup: OperationDefinition = {
 	value: 'sendFileToGroup',
 	name: 'Send Picture or File to Group or Topic',
 	action: 'Send a picture or file to a group or topic',
 	description: 'Send a picture or a file from a binary field to a group chat or one of its topics, streamed',
+	simplify: simplifySend,
 	properties: [
 		groupLocator,
 		topicLocator,

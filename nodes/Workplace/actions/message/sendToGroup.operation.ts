@@ -3,12 +3,14 @@ import type { OperationDefinition } from '../types';
 import { chat, groupLocator, send, sentOutput, topicLocator } from './common';
 import { readMessages } from './panel';
 import { messagesProperties } from './panelFields';
+import { simplifySend } from '../simplify';
 
 export const sendToGroup: OperationDefinition = {
 	value: 'sendToGroup',
 	name: 'Send to Group or Topic',
 	action: 'Send messages to a group or topic',
 	description: 'Push one or more messages (text, image, video, audio, buttons, carousel, imagemap, quick replies) to a group chat or one of its topics',
+	simplify: simplifySend,
 	properties: [groupLocator, topicLocator, ...messagesProperties()],
 	request(i) {
 		const to = chat(this, i);

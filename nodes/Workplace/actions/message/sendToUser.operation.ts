@@ -3,12 +3,14 @@ import { binaryFile } from '../binaryFile';
 import type { OperationDefinition } from '../types';
 import { requiredText, textId } from '../validation';
 import { binaryField, binaryProperty, captionField, send, sentOutput, textField, userLocator, withCaption } from './common';
+import { simplifySend } from '../simplify';
 
 export const sendToUser: OperationDefinition = {
 	value: 'sendToUser',
 	name: 'Send to User',
 	action: 'Send a message to a user',
 	description: 'Send a text, a picture or a file to a person\'s direct chat with the bot',
+	simplify: simplifySend,
 	properties: [
 		userLocator,
 		{

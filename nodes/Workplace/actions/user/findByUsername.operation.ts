@@ -4,12 +4,14 @@ import { read } from '../../transport';
 import { optionsCollection, requiredString } from '../common.descriptions';
 import type { OperationDefinition } from '../types';
 import { requiredText } from '../validation';
+import { simplifyUser } from '../simplify';
 
 export const findByUsername: OperationDefinition = {
 	value: 'findByUsername',
 	name: 'Find by Username',
 	action: 'Find users by username',
 	description: 'Look users up by username; one output item per user found',
+	simplify: simplifyUser,
 	properties: [
 		requiredString('Username', 'username', 'e.g. somchai.k', 'Username to look up'),
 		optionsCollection([

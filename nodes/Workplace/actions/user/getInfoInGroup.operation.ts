@@ -1,12 +1,14 @@
 import { requiredString } from '../common.descriptions';
 import type { OperationDefinition } from '../types';
 import { textId } from '../validation';
+import { simplifyUser } from '../simplify';
 
 export const getInfoInGroup: OperationDefinition = {
 	value: 'getInfoInGroup',
 	name: 'Get Info in Group',
 	action: 'Get info about a user in a group',
 	description: 'Read a user\'s name, avatar and admin flag; both the user and the bot must be members of the group',
+	simplify: simplifyUser,
 	properties: [
 		requiredString('Group ID', 'groupId', 'e.g. 64b7f0a1c2d3e4f5a6b7d001', 'ID (_id) of the group chat'),
 		requiredString('User ID', 'userId', 'e.g. 64b7f0a1c2d3e4f5a6b7c801', 'ID (_id) of the user'),

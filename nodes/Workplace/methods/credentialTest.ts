@@ -1,0 +1,195 @@
+/**
+ * The three credentials' tests. n8n runs them from the credential dialog's
+ * Test button (the nodes name them in `testedBy`). Each checks the Base URL and
+ * the token locally first, then sends one harmless request as the node would:
+ * never following a redirect (the credential's headers would go with it), and
+ * saying every failure in the node's own words (transport/errors.ts,
+ * whatHappened.ts, baseUrl.ts), so the dialog and a failed run agree.
+ */
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialsDecrypted,
+	ICredentialTestFunctions,
+	INodeCredentialTestResult,
+} from 'n8n-workflow';
+
+import { parseBaseUrl } from '../transport/baseUrl';
+import { requestToken, TOKEN_TIMEOUT_MS, type PlainAnswer, type PlainRequest, type Send } from '../transport/botToken';
+import { AREAS, TokenRequestFailure } from '../transport/credentials';
+import { apiErrorWords, errorCode, networkMessage } from '../transport/errors';
+import { bareToken } from '../transport/jwt';
+import type { ApiArea } from '../transport/types';
+import { consequenceOf, notTheJsonExpected, redirectRefused, redirectTarget } from '../transport/whatHappened';
+
+/** Who the redirect and unexpected-answer messages are about. */
+const WHO = 'Testing the credential';
+
+/** The test request, as data. */
+interface Probe {
+	area: ApiArea;
+	/** What the request proves accepted, for the plain-http warning: "The API key". */
+	secret: string;
+	request(base: string, credentials: ICredentialDataDecryptedObject, send: Send): Promise<PlainRequest>;
+	/** Statuses that prove the credential works. */
+	accepted(status: number): boolean;
+	/** Whether a 2xx body must be JSON (a read of JSON; a sign-in page answering 200 is not the service). */
+	expectsJson: boolean;
+	/** A status's meaning, where it says more than the node's words for any request. */
+	meaning?: Record<number, string>;
+}
+
+const error = (message: string): INodeCredentialTestResult => ({ status: 'Error', message });
+
+/**
+ * n8n's helpers.request (the one helper a credential test has) as a Send: no
+ * redirect followed, every status an answer, the body read as text and parsed
+ * when it is JSON.
+ */
+function sendWith(ctx: ICredentialTestFunctions): Send {
+	return async (request) => {
+		const answer = (await ctx.helpers.request({
+			method: request.method,
+			uri: request.url,
+			qs: request.qs,
+			headers: request.headers,
+			body: request.body,
+			json: false,
+			followRedirect: false,
+			followAllRedirects: false,
+			resolveWithFullResponse: true,
+			simple: false,
+			timeout: TOKEN_TIMEOUT_MS,
+		})) as { statusCode: number; headers?: Record<string, unknown>; body?: unknown };
+		return { statusCode: answer.statusCode, headers: answer.headers ?? {}, body: parseJson(answer.body) };
+	};
+}
+
+/** Text that is JSON, parsed; anything else as it came. */
+function parseJson(body: unknown): unknown {
+	const textBody = Buffer.isBuffer(body) ? body.toString('utf8') : body;
+	if (typeof textBody !== 'string') return textBody;
+	try {
+		return JSON.parse(textBody) as unknown;
+	} catch {
+		return textBody;
+	}
+}
+
+function contentType(headers: Record<string, unknown>): string | undefined {
+	const value = headers['content-type'];
+	return typeof value === 'string' ? value : undefined;
+}
+
+async function runProbe(ctx: ICredentialTestFunctions, probe: Probe, credential: ICredentialsDecrypted): Promise<INodeCredentialTestResult> {
+	const data = credential.data ?? {};
+	// The node's own checks, in its words, before anything is sent.
+	const base = parseBaseUrl(data.baseUrl);
+	if ('problem' in base) return error(base.problem);
+	const problem = AREAS[probe.area].check?.(data);
+	if (problem) return error(`${problem} (nothing was sent)`);
+
+	const send = sendWith(ctx);
+	let request: PlainRequest;
+	let answer: PlainAnswer;
+	try {
+		request = await probe.request(base.url, data, send);
+		answer = await send(request);
+	} catch (thrown) {
+		if (thrown instanceof TokenRequestFailure) return error(thrown.message);
+		const code = errorCode(thrown);
+		return error(code ? networkMessage(code) : `The service could not be reached (${(thrown as Error).message})`);
+	}
+
+	const status = answer.statusCode;
+	if (status >= 300 && status < 400) {
+		return error(redirectRefused(WHO, status, redirectTarget(answer.headers.location, request.url)).message);
+	}
+	if (probe.accepted(status)) {
+		if (probe.expectsJson && typeof answer.body !== 'object') {
+			const told = notTheJsonExpected(WHO, status, contentType(answer.headers), 'notJson', 'a JSON answer', consequenceOf('GET', undefined));
+			return error(`${told.message}. ${told.description ?? ''}`.trim());
+		}
+		if (base.plainHttp) {
+			return error(
+				`${probe.secret} worked, but the Base URL starts with plain http://, so it travels unencrypted to ${new URL(base.url).host}: ` +
+					'use https:// if the service offers it (the node works over http:// too; this test fails only to say so)',
+			);
+		}
+		return { status: 'OK', message: 'Connection successful' };
+	}
+	const meaning = probe.meaning?.[status];
+	return error(meaning ?? apiErrorWords(probe.area, status, answer.body).message);
+}
+
+/** GET one knowledge base: read-only, and proves both the key and the IP whitelist. */
+const KNOWLEDGE_BASE: Probe = {
+	area: 'knowledgeBase',
+	secret: 'The API key',
+	expectsJson: true,
+	accepted: (status) => status >= 200 && status < 300,
+	request: async (base, credentials) => ({
+		method: 'GET',
+		url: `${base}${AREAS.knowledgeBase.prefix}/knowledge`,
+		qs: { 'pagination[page]': 1, 'pagination[pageSize]': 1 },
+		headers: { 'x-api-key': String(credentials.apiKey ?? ''), Accept: 'application/json' },
+	}),
+};
+
+const REFUSED_EMPTY_TASK = 'The service accepted the token, but it also accepted an empty task; remove it';
+
+/**
+ * The interface has only creates, so the test sends a task without a title:
+ * the service checks the token before the body, so 400 or 422 mean the token
+ * was accepted and nothing could be created.
+ */
+const TASK_PROJECTS: Probe = {
+	area: 'taskProjects',
+	secret: 'The JWT',
+	expectsJson: false,
+	accepted: (status) => status === 400 || status === 422,
+	request: async (base, credentials) => ({
+		method: 'POST',
+		url: `${base}${AREAS.taskProjects.prefix}/tasks`,
+		// A pasted "Bearer " prefix is dropped so the header never says it twice.
+		headers: { Authorization: `Bearer ${bareToken(String(credentials.token ?? ''))}`, 'Content-Type': 'application/json' },
+		// Deliberately invalid: no taskTitle, so the service can only refuse it.
+		body: '{}',
+	}),
+	meaning: {
+		200: REFUSED_EMPTY_TASK,
+		201: REFUSED_EMPTY_TASK,
+		403: 'The JWT lacks write access to task projects',
+		404: 'No task-projects interface at this Base URL (the service answered 404); check the address',
+		429: 'The service is rate limiting requests; test again later',
+	},
+};
+
+/** A new token every time (the stored one proves nothing about the secret), then one bot read. */
+const BOT: Probe = {
+	area: 'bot',
+	secret: 'The client ID and secret',
+	expectsJson: true,
+	accepted: (status) => status >= 200 && status < 300,
+	request: async (base, credentials, send) => {
+		const { accessToken } = await requestToken(send, credentials);
+		return {
+			method: 'GET',
+			url: `${base}/bot/v1/users`,
+			qs: { username: 'n8n-credential-test' },
+			headers: { Authorization: `Bearer ${accessToken}`, Accept: 'application/json' },
+		};
+	},
+};
+
+/** The functions the nodes' `testedBy` names, under `methods.credentialTest`. */
+export const credentialTest = {
+	async workplaceKnowledgeBaseApiTest(this: ICredentialTestFunctions, credential: ICredentialsDecrypted) {
+		return await runProbe(this, KNOWLEDGE_BASE, credential);
+	},
+	async workplaceTaskProjectsApiTest(this: ICredentialTestFunctions, credential: ICredentialsDecrypted) {
+		return await runProbe(this, TASK_PROJECTS, credential);
+	},
+	async workplaceBotApiTest(this: ICredentialTestFunctions, credential: ICredentialsDecrypted) {
+		return await runProbe(this, BOT, credential);
+	},
+};

@@ -1,0 +1,91 @@
+/**
+ * The bot's access token request (OAuth 2.0 client credentials,
+ * POST {base}/oauth/token), shared by the Workplace Bot API credential's
+ * preAuthentication and its credential test, each sending through its own n8n
+ * helper. Failures say what happened in the token endpoint's own words, never
+ * anything of the request (which carries the client secret).
+ */
+import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
+
+import { parseBaseUrl } from './baseUrl';
+import { TokenRequestFailure } from './credentials';
+import { errorCode, networkMessage } from './errors';
+import { object, text } from './read';
+import { tokenLifetime } from './tokenLifetime';
+import { redirectRefused, redirectTarget } from './whatHappened';
+
+/** One request as the credential code sends it: never following a redirect, every status an answer. */
+export interface PlainRequest {
+	method: 'GET' | 'POST';
+	url: string;
+	headers: Record<string, string>;
+	qs?: Record<string, string | number>;
+	body?: string;
+}
+
+export interface PlainAnswer {
+	statusCode: number;
+	headers: Record<string, unknown>;
+	body: unknown;
+}
+
+/** Sends a PlainRequest; throws only when no answer came (network, TLS). */
+export type Send = (request: PlainRequest) => Promise<PlainAnswer>;
+
+export const TOKEN_TIMEOUT_MS = 30_000;
+
+const PREFIX = 'Could not obtain a bot access token: ';
+
+/** A token request that got no answer: the network code kept for the transport's retry decision. */
+export function tokenNetworkFailure(error: unknown): TokenRequestFailure {
+	const code = errorCode(error);
+	return new TokenRequestFailure(`${PREFIX}${code ? networkMessage(code) : 'the token endpoint could not be reached'}`, undefined, code);
+}
+
+/** A token endpoint's non-2xx answer. */
+export function tokenRefusal(status: number, body: unknown, headers: Record<string, unknown>, requestUrl: string): TokenRequestFailure {
+	if (status >= 300 && status < 400) {
+		const told = redirectRefused(PREFIX.replace(/: $/, ''), status, redirectTarget(headers.location, requestUrl));
+		return new TokenRequestFailure(told.message, { status });
+	}
+	const data = object(body) ?? {};
+	const said = [text(data.error), text(data.error_description)].filter(Boolean).join(': ');
+	const reason = status === 401 ? 'the service rejected the client ID or client secret' : `the token endpoint answered ${status}`;
+	return new TokenRequestFailure(`${PREFIX}${reason}${said ? ` (${said})` : ''}`, { status, retryAfter: headers['retry-after'] });
+}
+
+/** POST {base}/oauth/token; what the credential stores of the answer. */
+export async function requestToken(send: Send, credentials: ICredentialDataDecryptedObject): Promise<Record<string, string>> {
+	const base = parseBaseUrl(credentials.baseUrl);
+	if ('problem' in base) throw new TokenRequestFailure(`${PREFIX}${base.problem}`);
+	const basic = Buffer.from(`${String(credentials.clientId ?? '')}:${String(credentials.clientSecret ?? '')}`).toString('base64');
+	const scope = String(credentials.scope ?? '').trim() || 'bot profile';
+	const url = `${base.url}/oauth/token`;
+	let response: PlainAnswer;
+	try {
+		response = await send({
+			method: 'POST',
+			url,
+			headers: { Authorization: `Basic ${basic}`, 'Content-Type': 'application/x-www-form-urlencoded' },
+			body: new URLSearchParams({ grant_type: 'client_credentials', scope }).toString(),
+		});
+	} catch (error) {
+		throw tokenNetworkFailure(error);
+	}
+	if (response.statusCode < 200 || response.statusCode >= 300) {
+		throw tokenRefusal(response.statusCode, response.body, response.headers, url);
+	}
+	const answer = object(response.body) ?? {};
+	const accessToken = answer.access_token;
+	if (typeof accessToken !== 'string' || accessToken === '') {
+		throw new TokenRequestFailure(`${PREFIX}the token endpoint answered without access_token`);
+	}
+	const lifetime = tokenLifetime(answer.expires_in);
+	// No usable lifetime (none, not positive, or past any date): keep the token until the service answers 401.
+	if (!lifetime) return { accessToken, accessTokenExpiresAt: '', accessTokenValid: 'yes' };
+	return {
+		accessToken,
+		accessTokenExpiresAt: lifetime.expiresAt,
+		accessTokenValid: `={{ Date.now() < ${lifetime.refreshAt} ? "yes" : "" }}`,
+	};
+}

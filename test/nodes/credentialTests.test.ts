@@ -1,0 +1,104 @@
+/**
+ * The three credentials' Test buttons, run as n8n's CredentialsTester runs them
+ * (the nodes' testedBy functions), against the emulator and small local servers
+ * over real HTTP and TLS: for each cause of failure, the test says the same
+ * words as the node says when a run fails for that cause, and nothing is sent
+ * past a redirect. The causes and words: test/credentialCauses.ts (real n8n:
+ * e2e/tests/credentials.e2e.test.ts).
+ */
+import type { INodeParameters } from 'n8n-workflow';
+
+import { CREDENTIAL_AREAS, redirectSays, SAYS, startCauseServers, tokenFirst, urlOf, WRONG_SECRET, type CauseServers, type CredentialArea } from '../credentialCauses';
+import { CREDENTIALS, emulatorCredential, Testbed } from '../harness/testbed';
+
+let bed: Testbed;
+let servers: CauseServers;
+
+beforeAll(async () => {
+	bed = await Testbed.start();
+	servers = await startCauseServers();
+});
+afterAll(async () => {
+	await servers?.close();
+	await bed?.close();
+});
+beforeEach(() => {
+	bed.emulator.reset();
+	servers.reachedElsewhere.length = 0;
+	for (const area of CREDENTIAL_AREAS) bed.credentialsHelper.set(emulatorCredential(bed.emulator, area));
+});
+
+/** Sets fields of an area's credential (the others stay the emulator's valid ones). */
+function setCredential(area: CredentialArea, fields: Record<string, string>) {
+	const credential = emulatorCredential(bed.emulator, area);
+	bed.credentialsHelper.set({ ...credential, data: { ...credential.data, ...fields } });
+}
+
+/** A cheap operation of each area. */
+const OPERATION: Record<CredentialArea, INodeParameters> = {
+	knowledgeBase: { resource: 'knowledgeBase', operation: 'get', knowledgeId: 1 },
+	taskProjects: { resource: 'task', operation: 'create', taskTitle: 'Call back' },
+	bot: { resource: 'user', operation: 'findByUsername', username: 'anan.w' },
+};
+
+/** The node's error for the same cause, with one attempt (the node's retries are not what is compared). */
+async function nodeError(area: CredentialArea): Promise<string> {
+	const run = await bed.runNode({ ...OPERATION[area], options: { retry: { retry: { maxAttempts: 1 } } } }, { typeVersion: 2 });
+	expect(run.error).toBeDefined();
+	return String(run.error?.message);
+}
+
+const test = async (area: CredentialArea) => await bed.testCredential(CREDENTIALS[area].id);
+
+describe.each(CREDENTIAL_AREAS)('the %s credential test', (area) => {
+	it("passes with the emulator's credentials", async () => {
+		await expect(test(area)).resolves.toEqual({ status: 'OK', message: SAYS.ok });
+	});
+
+	it('says a wrong secret as the node does', async () => {
+		setCredential(area, WRONG_SECRET[area]());
+		expect(await test(area)).toEqual({ status: 'Error', message: SAYS.wrongSecret[area] });
+		expect(await nodeError(area)).toBe(SAYS.wrongSecret[area]);
+	});
+
+	it('refuses a Base URL with a path before sending anything, as the node does', async () => {
+		setCredential(area, { baseUrl: `${bed.emulator.url}/elsewhere/` });
+		expect(await test(area)).toEqual({ status: 'Error', message: SAYS.path });
+		expect(await nodeError(area)).toContain(SAYS.path);
+		expect(bed.emulator.log).toHaveLength(0);
+	});
+
+	it('takes a Base URL ending in /api/v1 without it, as the node does', async () => {
+		setCredential(area, { baseUrl: `${bed.emulator.url}/api/v1/` });
+		await expect(test(area)).resolves.toEqual({ status: 'OK', message: SAYS.ok });
+		const run = await bed.runNode(OPERATION[area], { typeVersion: 2 });
+		expect(run.error).toBeUndefined();
+		expect(bed.emulator.log.every((entry) => !entry.path.startsWith('/api/v1/api/v1'))).toBe(true);
+	});
+
+	it('refuses a Base URL without a scheme before sending anything, as the node does', async () => {
+		setCredential(area, { baseUrl: bed.emulator.url.replace(/^http:\/\//, '') });
+		expect(await test(area)).toEqual({ status: 'Error', message: SAYS.noScheme });
+		expect(await nodeError(area)).toContain(SAYS.noScheme);
+		expect(bed.emulator.log).toHaveLength(0);
+	});
+
+	it('says an unreachable host as the node does', async () => {
+		setCredential(area, { baseUrl: 'http://127.0.0.1:9' });
+		expect(await test(area)).toEqual({ status: 'Error', message: tokenFirst(area, SAYS.refused) });
+		expect((await nodeError(area)).toLowerCase()).toContain(SAYS.refused.toLowerCase());
+	});
+
+	it('refuses a redirect, sends nothing to where it points, and says why as the node does', async () => {
+		setCredential(area, { baseUrl: urlOf(servers.redirecting) });
+		expect(await test(area)).toEqual({ status: 'Error', message: redirectSays(area, urlOf(servers.elsewhere)) });
+		expect(await nodeError(area)).toContain(SAYS.redirect(urlOf(servers.elsewhere)));
+		expect(servers.reachedElsewhere).toHaveLength(0);
+	});
+
+	it('says a certificate that cannot be verified as the node does', async () => {
+		setCredential(area, { baseUrl: urlOf(servers.selfSigned, 'https') });
+		expect(await test(area)).toEqual({ status: 'Error', message: tokenFirst(area, SAYS.selfSigned) });
+		expect(await nodeError(area)).toContain(SAYS.selfSigned);
+	});
+});
