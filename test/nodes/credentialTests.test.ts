@@ -6,6 +6,10 @@
  * past a redirect. The causes and words: test/credentialCauses.ts (real n8n:
  * e2e/tests/credentials.e2e.test.ts).
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+
 import type { INodeParameters } from 'n8n-workflow';
 
 import { CREDENTIAL_AREAS, redirectSays, SAYS, startCauseServers, tokenFirst, urlOf, WRONG_SECRET, type CauseServers, type CredentialArea } from '../credentialCauses';
@@ -101,4 +105,30 @@ describe.each(CREDENTIAL_AREAS)('the %s credential test', (area) => {
 		expect(await test(area)).toEqual({ status: 'Error', message: tokenFirst(area, SAYS.selfSigned) });
 		expect(await nodeError(area)).toContain(SAYS.selfSigned);
 	});
+});
+
+/** This machine's address on its network, if it has one: plain http:// to it leaves the machine. */
+const networkAddress = Object.values(os.networkInterfaces())
+	.flat()
+	.find((entry) => entry && !entry.internal && entry.family === 'IPv4')?.address;
+
+// Needs an address other than loopback; machines without one cannot show the warning.
+(networkAddress ? it : it.skip)('warns when a credential that works is sent over plain http:// to another machine', async () => {
+	const service = createServer((_request, response) => response.writeHead(200, { 'content-type': 'application/json' }).end('{"data":[]}'));
+	await new Promise<void>((resolve) => service.listen(0, networkAddress, resolve));
+	try {
+		const host = `${networkAddress}:${(service.address() as AddressInfo).port}`;
+		setCredential('knowledgeBase', { baseUrl: `http://${host}` });
+		expect(await test('knowledgeBase')).toEqual({
+			status: 'Error',
+			message:
+				`The API key worked, but the Base URL starts with plain http://, so it travels unencrypted to ${host}: ` +
+				'use https:// if the service offers it (the node works over http:// too; this test fails only to say so)',
+		});
+		// The node itself works over http://.
+		const run = await bed.runNode({ resource: 'knowledgeBase', operation: 'getAll', returnAll: true }, { typeVersion: 2 });
+		expect(run.error).toBeUndefined();
+	} finally {
+		await new Promise<void>((resolve) => service.close(() => resolve()));
+	}
 });
