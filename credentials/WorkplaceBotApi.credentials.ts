@@ -13,11 +13,7 @@ import { baseUrlProperty, CREDENTIAL_ICON } from '../nodes/Workplace/shared/cred
 import { BASE_URL_EXPRESSION, parseBaseUrl } from '../nodes/Workplace/transport/baseUrl';
 import { TokenRequestFailure } from '../nodes/Workplace/transport/credentials';
 import { object, text } from '../nodes/Workplace/transport/read';
-
-/** Refresh this long before the token's own end, so a request never races its expiry. */
-function refreshMarginMs(lifetimeMs: number): number {
-	return Math.min(60_000, lifetimeMs / 10);
-}
+import { tokenLifetime } from '../nodes/Workplace/transport/tokenLifetime';
 
 const TOKEN_TIMEOUT_MS = 30_000;
 
@@ -87,18 +83,13 @@ async function requestToken(helper: IHttpRequestHelper, credentials: ICredential
 	if (typeof accessToken !== 'string' || accessToken === '') {
 		throw new Error('Could not obtain a bot access token: the token endpoint answered without access_token');
 	}
-	const lifetimeSeconds = Number(answer.expires_in);
-	if (!Number.isFinite(lifetimeSeconds) || lifetimeSeconds <= 0) {
-		// No usable lifetime: keep the token until the service answers 401.
-		return { accessToken, accessTokenExpiresAt: '', accessTokenValid: 'yes' };
-	}
-	const lifetimeMs = lifetimeSeconds * 1000;
-	const expiresAt = Date.now() + lifetimeMs;
-	const refreshAt = Math.floor(expiresAt - refreshMarginMs(lifetimeMs));
+	const lifetime = tokenLifetime(answer.expires_in);
+	// No usable lifetime (none, not positive, or past any date): keep the token until the service answers 401.
+	if (!lifetime) return { accessToken, accessTokenExpiresAt: '', accessTokenValid: 'yes' };
 	return {
 		accessToken,
-		accessTokenExpiresAt: new Date(expiresAt).toISOString(),
-		accessTokenValid: `={{ Date.now() < ${refreshAt} ? "yes" : "" }}`,
+		accessTokenExpiresAt: lifetime.expiresAt,
+		accessTokenValid: `={{ Date.now() < ${lifetime.refreshAt} ? "yes" : "" }}`,
 	};
 }
 

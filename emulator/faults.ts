@@ -135,6 +135,7 @@ function needsRealBody(action: FaultAction): boolean {
 
 /** Whether the fault runs before the handler (otherwise at send time). */
 export function runsBefore(fault: PickedFault): boolean {
+	if (fault.rule.action.kind === 'sideEffect') return false;
 	return (fault.rule.phase ?? 'before') === 'before' && !needsRealBody(fault.rule.action);
 }
 
@@ -260,6 +261,9 @@ export async function applyOnSend(
 	switch (action.kind) {
 		case 'delay':
 			await sleep(action.ms);
+			return payload;
+		case 'sideEffect':
+			action.run();
 			return payload;
 		case 'reset':
 			discard(payload);

@@ -125,7 +125,13 @@ export type FaultAction =
 	| { kind: 'truncate'; bytes?: number }
 	/** 200, application/json, a body that is not valid JSON. */
 	| { kind: 'malformedJson'; body?: string }
-	| { kind: 'redirect'; status?: number; location: string };
+	| { kind: 'redirect'; status?: number; location: string }
+	/**
+	 * In-process only (not from the admin route): the handler answers as usual, then
+	 * `run` changes the state (e.g. deletes an item between two list pages), and the
+	 * answer is sent unchanged.
+	 */
+	| { kind: 'sideEffect'; run: () => void };
 
 export interface FaultRule {
 	/** Label recorded in the request log; defaults to the action kind (`status:503`, `reset`, ...). */

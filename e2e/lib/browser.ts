@@ -77,3 +77,16 @@ export async function step<T>(page: Page, name: string, run: () => Promise<T>): 
 		throw error;
 	}
 }
+
+/** Closes first-run dialogs if any show up (survey, what's new, …); they vary between versions. */
+export async function dismissDialogs(page: Page): Promise<void> {
+	const closers = page.locator('.el-dialog:visible .el-dialog__headerbtn, [role="dialog"]:visible button[aria-label="Close"]');
+	for (let i = 0; i < 5 && (await closers.count()) > 0; i++) {
+		await closers.first().click().catch(() => undefined);
+		await page
+			.locator('.el-dialog:visible, [role="dialog"]:visible')
+			.first()
+			.waitFor({ state: 'hidden', timeout: 5_000 })
+			.catch(() => undefined);
+	}
+}

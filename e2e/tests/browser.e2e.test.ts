@@ -14,7 +14,7 @@ import { selectors, type Locator, type Page } from 'playwright-core';
 import { redactedHeader } from '../../emulator/requestLog';
 import { startEmulator, type Emulator } from '../../emulator/server';
 import type { ResourceDefinition } from '../../nodes/Workplace/actions/types';
-import { launchChromium, step, type Chromium } from '../lib/browser';
+import { dismissDialogs, launchChromium, step, type Chromium } from '../lib/browser';
 import { EXAMPLE_CREDENTIALS, exampleCredential, exampleWorkflows } from '../lib/examples';
 import { N8n, N8nRest, OWNER, ROOT, installCommunityPackage } from '../lib/n8n';
 
@@ -277,19 +277,6 @@ async function choose(page: Page, parameter: Locator, name: string): Promise<voi
 		.filter({ has: page.locator('.option-headline', { hasText: new RegExp(`^\\s*${escapeRegExp(name)}\\s*$`) }) })
 		.click();
 	await poll(`"${name}" chosen`, async () => ((await input.inputValue()) === name ? true : undefined));
-}
-
-/** Closes first-run dialogs if any show up (survey, what's new, …); they vary between versions. */
-async function dismissDialogs(page: Page): Promise<void> {
-	const closers = page.locator('.el-dialog:visible .el-dialog__headerbtn, [role="dialog"]:visible button[aria-label="Close"]');
-	for (let i = 0; i < 5 && (await closers.count()) > 0; i++) {
-		await closers.first().click().catch(() => undefined);
-		await page
-			.locator('.el-dialog:visible, [role="dialog"]:visible')
-			.first()
-			.waitFor({ state: 'hidden', timeout: 5_000 })
-			.catch(() => undefined);
-	}
 }
 
 /** Re-evaluates a condition until it yields a value (not undefined), or fails after the UI timeout. */

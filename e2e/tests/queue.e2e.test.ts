@@ -318,3 +318,17 @@ test(`${EVENTS} more concurrent signed calls while the stored token is valid: al
 	const { tokenRequests } = await burst('warm');
 	expect(tokenRequests).toBe(0);
 });
+
+test('main refuses a signed call delivered again as a duplicate, and starts one execution for it', async () => {
+	const before = (await executions()).length;
+	const raw = JSON.stringify(postback(`evt-replay-${randomUUID()}`));
+	const first = await callWebhook(undefined, sign, raw);
+	expect({ status: first.status, body: JSON.parse(first.text) as unknown }).toEqual({ status: 200, body: { received: 1, accepted: 1 } });
+	const again = await callWebhook(undefined, sign, raw);
+	expect({ status: again.status, body: JSON.parse(again.text) as unknown }).toEqual({ status: 200, body: { received: 1, accepted: 0, duplicate: 1 } });
+	const done = await until('the one execution to finish', async () => {
+		const list = await executions();
+		return list.length > before && list.every((e) => !['new', 'running', 'waiting'].includes(e.status)) ? list : undefined;
+	});
+	expect(done).toHaveLength(before + 1);
+});

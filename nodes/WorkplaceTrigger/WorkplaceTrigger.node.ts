@@ -1,36 +1,21 @@
 import type {
+	IDataObject,
 	IHookFunctions,
 	INodeType,
 	INodeTypeDescription,
 	IWebhookFunctions,
 	IWebhookResponseData,
 } from 'n8n-workflow';
-import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { eventsToItems, readEvents } from './events';
-import { SIGNATURE_HEADER, verifySignature } from './signature';
+import { boundedEvents, screenReplays, signatureRefusal, signingSecret, type Refusal } from './callChecks';
+import { eventsToItems, wantedEvents } from './events';
 
 type ServerResponse = ReturnType<IWebhookFunctions['getResponseObject']>;
 
 function answer(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}) {
 	res.writeHead(status, { 'content-type': 'application/json', ...headers });
 	res.end(JSON.stringify({ message }));
-}
-
-/**
- * The key of `X-Eko-Signature`: the bot credential's webhook secret when set,
- * else its client secret (contradiction 3). Read from the credential only, so
- * no secret is ever a node parameter saved with the workflow.
- */
-async function signingSecret(context: IHookFunctions | IWebhookFunctions): Promise<string> {
-	const credentials = await context.getCredentials('workplaceBotApi');
-	for (const value of [credentials.webhookSecret, credentials.clientSecret]) {
-		if (typeof value === 'string' && value.trim() !== '') return value;
-	}
-	throw new NodeOperationError(
-		context.getNode(),
-		'The Workplace Bot API credential has no client secret to verify the service\'s signature with',
-	);
 }
 
 /**
@@ -42,7 +27,8 @@ async function signingSecret(context: IHookFunctions | IWebhookFunctions): Promi
  * Version 2 normalises each event (sender, time, postback data, …) and keeps
  * it whole under `event`; version 1 passes the event's own fields as they came.
  * Both verify signatures (version 1's shared-secret options are gone: their
- * secret was a node parameter, saved in the workflow).
+ * secret was a node parameter, saved in the workflow), refuse replayed and
+ * stale events, and take at most MAX_EVENTS_PER_CALL events a call (callChecks.ts).
  */
 export class WorkplaceTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -113,6 +99,15 @@ export class WorkplaceTrigger implements INodeType {
 				default: '',
 				displayOptions: { show: { verifySignature: [false] } },
 			},
+			{
+				displayName: 'Replay Window (Minutes)',
+				name: 'replayWindowMinutes',
+				type: 'number',
+				default: 5,
+				typeOptions: { minValue: 0 },
+				description:
+					"Refuses an event whose own timestamp is further than this from the n8n server's clock (either way, so clocks may drift a little), or that was already received within this time. 0 turns both checks off.",
+			},
 		],
 	};
 
@@ -137,43 +132,28 @@ export class WorkplaceTrigger implements INodeType {
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const res = this.getResponseObject();
+		const refuse = ({ status, message, headers }: Refusal): IWebhookResponseData => {
+			answer(res, status, message, headers);
+			return { noWebhookResponse: true };
+		};
 		const verify = this.getNodeParameter('verifySignature', true) as boolean;
 		if (verify) {
-			let secret: string;
-			try {
-				secret = await signingSecret(this);
-			} catch (error) {
-				// Not thrown on: n8n would record a failed execution for every caller.
-				this.logger.error(`Workplace Trigger "${this.getNode().name}" cannot verify signatures: ${(error as Error).message}`);
-				answer(res, 500, 'The trigger cannot verify signatures: it has no Workplace Bot API credential with a client secret');
-				return { noWebhookResponse: true };
-			}
-			const req = this.getRequestObject();
-			// n8n reads the body's bytes only for content types it parses; read them for any other.
-			if (req.rawBody === undefined && typeof req.readRawBody === 'function') await req.readRawBody();
-			const check = verifySignature(
-				{ header: req.headers[SIGNATURE_HEADER], rawBody: req.rawBody, parsedBody: this.getBodyData() },
-				secret,
-			);
-			if (!check.valid) {
-				// Says why, never what was sent.
-				this.logger.warn(`Workplace Trigger "${this.getNode().name}" refused a call: signature ${check.reason}`);
-				answer(res, 401, check.reason === 'missing' ? 'Missing X-Eko-Signature' : 'Invalid X-Eko-Signature', {
-					'www-authenticate': 'X-Eko-Signature',
-				});
-				return { noWebhookResponse: true };
-			}
+			const refusal = await signatureRefusal(this);
+			if (refusal) return refuse(refusal);
 		}
 
-		const events = readEvents(this.getBodyData());
-		if (events === undefined) {
-			answer(res, 400, 'Expected a JSON body with an "events" array');
-			return { noWebhookResponse: true };
-		}
+		const bounded = boundedEvents(this.getBodyData());
+		if ('status' in bounded) return refuse(bounded);
+		const { events } = bounded;
 
 		const wanted = this.getNodeParameter('events', ['*']) as string[];
-		const items = eventsToItems(events, wanted, { version: this.getNode().typeVersion, verified: verify });
-		const webhookResponse = { received: events.length, accepted: items.length };
+		const windowMinutes = this.getNodeParameter('replayWindowMinutes', 5) as number;
+		const screened = screenReplays(this, wantedEvents(events, wanted), typeof windowMinutes === 'number' ? windowMinutes : 5);
+		const items = eventsToItems(screened.events, ['*'], { version: this.getNode().typeVersion, verified: verify });
+		const webhookResponse: IDataObject = { received: events.length, accepted: items.length };
+		// Said only when replay protection refused something, so the service's log shows why.
+		if (screened.duplicate > 0) webhookResponse.duplicate = screened.duplicate;
+		if (screened.stale > 0) webhookResponse.stale = screened.stale;
 		// Nothing to run for: answer and start no execution.
 		if (items.length === 0) return { webhookResponse };
 		return { webhookResponse, workflowData: [items] };

@@ -1,6 +1,8 @@
 /** The bot's webhook events (spec README, messaging.md §6): pure helpers of the trigger. */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
+import { toUtcIso } from '../Workplace/actions/dateTime';
+
 /** The events array of a webhook body, or undefined when the body is not `{ events: [...] }`. */
 export function readEvents(body: unknown): IDataObject[] | undefined {
 	if (!body || typeof body !== 'object' || Array.isArray(body)) return undefined;
@@ -27,7 +29,9 @@ const SECONDS_BELOW = 1e12;
 
 /**
  * An event's time (contradiction 9): epoch milliseconds or seconds as a number
- * or a numeric string, or an ISO-8601 string. Both forms, or nulls when unreadable.
+ * or a numeric string, or an ISO-8601 string; an ISO time without a zone is read
+ * as UTC, whatever the n8n server's own zone. Both forms, or nulls when
+ * unreadable: anything else ("-5", "yesterday", a negative number) is no time.
  */
 export function eventTime(value: unknown): { timestamp: string | null; timestampMs: number | null } {
 	let ms: number | undefined;
@@ -35,8 +39,8 @@ export function eventTime(value: unknown): { timestamp: string | null; timestamp
 	if (numeric !== undefined) {
 		if (Number.isFinite(numeric) && numeric >= 0) ms = Math.round(numeric < SECONDS_BELOW ? numeric * 1000 : numeric);
 	} else if (typeof value === 'string' && value.trim() !== '') {
-		const parsed = Date.parse(value);
-		if (!Number.isNaN(parsed)) ms = parsed;
+		const read = toUtcIso(value, 'UTC');
+		if (read.ok) ms = Date.parse(read.iso);
 	}
 	const date = ms === undefined ? undefined : new Date(ms);
 	if (!date || Number.isNaN(date.getTime())) return { timestamp: null, timestampMs: null };
@@ -78,10 +82,11 @@ export function normaliseEvent(event: IDataObject, verified: boolean): IDataObje
 
 /**
  * Version 1's item: the event as sent, with a postback's data lifted to the top
- * level as `data` (and its text as `postbackText`).
+ * level as `data` (and its text as `postbackText`), and `verified` saying what
+ * the node checked: a `verified` the caller put in the event never passes through.
  */
-function legacyItem(event: IDataObject): IDataObject {
-	const json: IDataObject = { ...event };
+function legacyItem(event: IDataObject, verified: boolean): IDataObject {
+	const json: IDataObject = { ...event, verified };
 	const postback = event.postback;
 	if (event.type === 'postback' && postback && typeof postback === 'object' && !Array.isArray(postback)) {
 		const { data, text } = postback as IDataObject;
@@ -91,21 +96,19 @@ function legacyItem(event: IDataObject): IDataObject {
 	return json;
 }
 
-/**
- * One item per wanted event. `*` keeps every event, types unknown to this node
- * included, with their type as sent.
- */
+/** The events of the wanted types. `*` keeps every event, types unknown to this node included. */
+export function wantedEvents(events: IDataObject[], wanted: string[]): IDataObject[] {
+	if (wanted.includes('*')) return events;
+	return events.filter((event) => wanted.includes(typeof event.type === 'string' ? event.type : ''));
+}
+
+/** One item per wanted event, with its type as sent. */
 export function eventsToItems(
 	events: IDataObject[],
 	wanted: string[],
 	options: { version: number; verified: boolean },
 ): INodeExecutionData[] {
-	const all = wanted.includes('*');
-	const items: INodeExecutionData[] = [];
-	for (const event of events) {
-		const type = typeof event.type === 'string' ? event.type : '';
-		if (!all && !wanted.includes(type)) continue;
-		items.push({ json: options.version >= 2 ? normaliseEvent(event, options.verified) : legacyItem(event) });
-	}
-	return items;
+	return wantedEvents(events, wanted).map((event) => ({
+		json: options.version >= 2 ? normaliseEvent(event, options.verified) : legacyItem(event, options.verified),
+	}));
 }

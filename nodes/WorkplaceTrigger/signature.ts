@@ -56,7 +56,13 @@ function signedCandidates(request: SignedRequest): Array<{ signed: 'raw' | 'rese
 	const candidates: Array<{ signed: 'raw' | 'reserialised'; bytes: Buffer }> = [];
 	if (request.rawBody !== undefined) candidates.push({ signed: 'raw', bytes: request.rawBody });
 	if (request.parsedBody !== undefined) {
-		const text = JSON.stringify(request.parsedBody) as string | undefined;
+		let text: string | undefined;
+		try {
+			text = JSON.stringify(request.parsedBody) as string | undefined;
+		} catch {
+			// Nested too deep to write out again (the call stack ends first): no such body was signed this way.
+			text = undefined;
+		}
 		if (text !== undefined) {
 			const bytes = Buffer.from(text, 'utf8');
 			if (request.rawBody === undefined || !bytes.equals(request.rawBody)) candidates.push({ signed: 'reserialised', bytes });

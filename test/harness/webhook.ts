@@ -139,6 +139,9 @@ function sendJson(res: ServerResponse, status: number, data: unknown) {
 	res.end(JSON.stringify(data));
 }
 
+/** Servers started so far: a workflow without an id gets one of its own, as each saved workflow has in n8n. */
+let servers = 0;
+
 export async function startWebhookServer(options: WebhookServerOptions): Promise<WebhookServer> {
 	const calls: WebhookCall[] = [];
 	const executions: RunWorkflowResult[] = [];
@@ -146,10 +149,11 @@ export async function startWebhookServer(options: WebhookServerOptions): Promise
 	let counter = 0;
 
 	const { workflow: wfJson, nodeTypes, credentialsHelper } = options;
+	const workflowId = wfJson.id ?? `harness-workflow-${++servers}`;
 	/** The workflow as n8n loads it (defaults filled in, parameters not shown dropped), and its webhook node. */
 	const load = () => {
 		const workflow = new Workflow({
-			id: wfJson.id ?? 'harness-workflow',
+			id: workflowId,
 			name: wfJson.name,
 			nodes: wfJson.nodes,
 			connections: wfJson.connections,
@@ -169,7 +173,7 @@ export async function startWebhookServer(options: WebhookServerOptions): Promise
 		node: node.name,
 		path: String(description.path),
 		webhookDescription: description,
-		workflowId: additionalData.workflowId ?? 'harness-workflow',
+		workflowId: additionalData.workflowId ?? workflowId,
 		workflowExecuteAdditionalData: additionalData,
 	});
 

@@ -154,6 +154,17 @@ describe('bot credential and token', () => {
 		]);
 	});
 
+	it.each([1e13, 1e300])('takes a token whose expires_in is %s seconds (past any date) and keeps it until a 401, instead of failing "Invalid time value" (issue 23, item 11)', async (ttl) => {
+		bed.emulator.setConfig({ tokenTtlSeconds: ttl });
+		const run = await bed.runNode({ resource: 'user', operation: 'findByUsername', username: 'anan.w' });
+		expect(run.error).toBeUndefined();
+		expect(bed.emulator.log.map((e) => `${e.method} ${e.path} ${e.status}`)).toEqual(['POST /oauth/token 200', 'GET /bot/v1/users 200']);
+		// The token is kept: the next run asks for none.
+		bed.emulator.clearLog();
+		expect((await bed.runNode({ resource: 'user', operation: 'findByUsername', username: 'anan.w' })).error).toBeUndefined();
+		expect(tokenRequests()).toHaveLength(0);
+	});
+
 	it('reports a 401 that persists after the refresh as a NodeApiError, without secrets', async () => {
 		bed.emulator.faults.add({ method: 'GET', path: '/bot/v1/users', times: 2, action: { kind: 'status', status: 401, body: { code: 'unauthorized', message: 'Bot disabled' } } });
 		const run = await bed.runNode({ resource: 'user', operation: 'findByUsername', username: 'anan.w' });

@@ -212,11 +212,29 @@ describe('Knowledge File → Download', () => {
 			id: 8,
 			knowledgeId: FAQ,
 			originalName: 'Product FAQ – ภาษาไทย.pdf',
+			fileName: 'Product FAQ – ภาษาไทย.pdf',
 			mimeType: 'application/pdf',
 			size: record.meta.size,
 			sha256: record.sha256,
 		});
 		expect(kbRequests('GET').map((e) => e.path)).toEqual(['/api/v1/knowledge/2/files/8/download']);
+	});
+
+	it.each([
+		['../../../home/node/.n8n/config', 'config'],
+		['..\\..\\Windows\\win.ini', 'win.ini'],
+		['/etc/passwd', 'passwd'],
+		['reports/2025/q3.csv', 'q3.csv'],
+		['../..', 'knowledge-file-{id}'],
+		['evil\u0000name\u0007.csv', 'evilname.csv'],
+	])('stores a file named %j under a plain name (%s), the original kept in originalName (issue 23, item 12)', async (originalName, plain) => {
+		const file = bed.emulator.knowledge.addFile(FAQ, { originalName, mimetype: 'text/csv', content: 'a,b\n' });
+		const run = await bed.runNode({ resource: 'knowledgeFile', operation: 'download', knowledgeId: byId(FAQ), fileId: byId(file.id), binaryPropertyName: 'data' });
+		expect(run.error).toBeUndefined();
+		const expected = plain.replace('{id}', String(file.id));
+		expect(run.items[0].binary!.data.fileName).toBe(expected);
+		expect(run.items[0].binary!.data.directory).toBeUndefined();
+		expect(run.json[0]).toMatchObject({ originalName, fileName: expected });
 	});
 
 	it('falls back to the file\'s meta for the name when the download carries no Content-Disposition', async () => {

@@ -409,6 +409,21 @@ describe('Download Picture', () => {
 		expect(bed.emulator.log.filter((e) => e.path.startsWith('/file/')).map((e) => `${e.path.split('/')[2]} ${e.status}`)).toEqual(['image 404', 'view 200']);
 	});
 
+	it('a picture sent with a path as its name gets a plain binary name; the name as sent stays in originalFileName (issue 23, item 12)', async () => {
+		const { event: sent } = await event('picture');
+		const pictureId = String((sent.message as IDataObject).pictureId);
+		const png = bed.emulator.messaging.pictures.png(pictureId, 'large')!;
+		bed.emulator.faults.add({
+			method: 'GET',
+			path: `/file/image/${pictureId}`,
+			action: { kind: 'status', status: 200, body: png.toString('latin1'), headers: { 'content-type': 'image/png', 'content-disposition': 'attachment; filename="../../../home/node/.n8n/config"' } },
+		});
+		const run = await bed.runNode({ resource: 'message', operation: 'downloadPicture', pictureId });
+		expect(run.error).toBeUndefined();
+		expect(run.items[0].binary!.data.fileName).toBe('config');
+		expect(run.json[0]).toMatchObject({ fileName: 'config', originalFileName: '../../../home/node/.n8n/config' });
+	});
+
 	it('an unknown picture: both paths answer 404 and the error says not found', async () => {
 		const run = await bed.runNode({ resource: 'message', operation: 'downloadPicture', pictureId: 'nope' });
 		expect(run.error?.message).toMatch(/^Not found/);

@@ -198,3 +198,51 @@ describe('paging rules beyond the cap', () => {
 		);
 	});
 });
+
+describe('a list that changes while it is read (issue 23, item 8)', () => {
+	const getMany = (p: INodeParameters = {}): INodeParameters => ({ resource: 'knowledgeBase', operation: 'getAll', returnAll: true, ...p });
+	const deleteAfterServing = (id: () => number, times = 1) =>
+		bed.emulator.faults.add({ method: 'GET', path: '/api/v1/knowledge', times, action: { kind: 'sideEffect', run: () => bed.emulator.knowledge.deleteBase(id()) } });
+
+	it('Get Many: a base deleted after page 1 shifts the pages; the total changes, the list is read again, every remaining id once', async () => {
+		bed.emulator.setConfig({ pageCap: 10 });
+		const gone = baseIds[2];
+		deleteAfterServing(() => gone);
+		const run = await bed.runNode(getMany());
+		expect(run.error).toBeUndefined();
+		expect(run.json.map((kb) => kb.id)).toEqual(baseIds.filter((id) => id !== gone));
+		expect(listRequests('/api/v1/knowledge').map((r) => r.page)).toEqual([1, 2, 1, 2, 3]);
+	});
+
+	it('Get Many without metadata: a page repeating ids of an earlier page is read again from page 1', async () => {
+		bed.emulator.setConfig({ pageCap: 10, paginationMode: 'none' });
+		const shifted = { data: baseIds.slice(9, 19).map((id) => ({ id, name: `Base ${id}` })) };
+		bed.emulator.faults.add({ method: 'GET', path: '/api/v1/knowledge', skip: 1, action: { kind: 'status', status: 200, body: shifted } });
+		const run = await bed.runNode(getMany());
+		expect(run.error).toBeUndefined();
+		expect(run.json.map((kb) => kb.id)).toEqual(baseIds);
+		expect(listRequests('/api/v1/knowledge').map((r) => r.page)).toEqual([1, 2, 1, 2, 3, 4]);
+	});
+
+	it('Get Many: a list that keeps changing fails clearly after 3 reads, never returning what it read', async () => {
+		bed.emulator.setConfig({ pageCap: 10 });
+		deleteAfterServing(() => bed.emulator.knowledge.listBases().at(-1)!.id, Infinity);
+		const run = await bed.runNode(getMany(), { continueOnFail: true });
+		expect(run.json).toHaveLength(1);
+		expect(run.json[0].error).toMatch(
+			/^Get many knowledge bases \(item 0\): the list changed while it was read \(on page 2, its total went from \d+ to \d+\);.* \(it was read 3 times from the first page and changed each time\)$/,
+		);
+		bed.emulator.faults.clear();
+	});
+
+	it('the list search: a base deleted between two steps fails saying the list changed, instead of skipping one', async () => {
+		bed.emulator.setConfig({ pageCap: 10 });
+		const parameters: INodeParameters = { resource: 'knowledgeBase', operation: 'get' };
+		const first = await bed.listSearch('searchKnowledgeBases', parameters);
+		bed.emulator.knowledge.deleteBase(baseIds[0]);
+		await expect(bed.listSearch('searchKnowledgeBases', parameters, undefined, first.paginationToken as string)).rejects.toThrow(
+			/^Search knowledge bases: the list changed while it was read \(on page 2, its total went from 23 to 22\)/,
+		);
+	});
+});
+

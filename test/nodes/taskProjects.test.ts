@@ -264,6 +264,17 @@ describe('Task → Create', () => {
 		expect(JSON.stringify(run.result.run.data.resultData)).not.toContain(expired);
 	});
 
+	it.each([
+		['−1e13 (before any date)', -1e13],
+		['1e13 beyond any date, and 1e16', 1e16],
+	])('refuses a JWT whose exp is %s with a clear message, not "Invalid time value" (issue 23, item 11)', async (_label, exp) => {
+		useToken(bed.emulator.issueJwt({ expiresInSeconds: exp - Math.floor(Date.now() / 1000) }));
+		const run = await bed.runNode(task());
+		expect(run.error?.name).toBe('NodeOperationError');
+		expect(run.error?.message).toMatch(/^The credential's JWT is malformed \(its "exp" claim, -?\d+, is not a time any date can hold\) \(nothing was sent\)$/);
+		expect(tpRequests()).toHaveLength(0);
+	});
+
 	it('refuses a token that is not a JWT before sending', async () => {
 		useToken('not-a-jwt');
 		const run = await bed.runNode(task());

@@ -32,25 +32,28 @@ afterAll(async () => {
 });
 
 const TRIGGER_TYPE = 'n8n-nodes-workplace.workplaceTrigger';
+/** Events are dated now (to the second), inside the trigger's replay window. */
+const T0 = Math.floor(Date.now() / 1000) * 1000;
+const iso = (ms: number) => new Date(ms).toISOString();
 const GID = '64b7f0a1c2d3e4f5a6b7d001';
 const source = (uid: string) => ({ type: 'group', uid, gid: GID });
 const postback = (data: string, text?: string): IDataObject => ({
 	type: 'postback',
 	replyToken: `rt-${data}`,
 	source: source('64b7f0a1c2d3e4f5a6b7c801'),
-	timestamp: 1718000000000,
+	timestamp: T0,
 	postback: text === undefined ? { data } : { data, text },
 });
 const message: IDataObject = {
 	type: 'message',
 	replyToken: 'rt-msg',
 	source: source('64b7f0a1c2d3e4f5a6b7c803'),
-	timestamp: '2024-06-10T06:13:20.100Z',
+	timestamp: iso(T0 + 100),
 	message: { id: 'msg-1', type: 'text', groupId: GID, topicId: 'topic-9', text: 'ระบบล่มไหม? Is the API down?' },
 };
 // The old pages' join: source.userId, epoch seconds.
-const join: IDataObject = { type: 'join', replyToken: 'rt-join', source: { type: 'direct_chat', userId: '64b7f0a1c2d3e4f5a6b7c800' }, timestamp: 1718000000 };
-const unknown: IDataObject = { type: 'memberLeft', source: source('64b7f0a1c2d3e4f5a6b7c806'), timestamp: 1718000000300, left: { uid: 'x' } };
+const join: IDataObject = { type: 'join', replyToken: 'rt-join', source: { type: 'direct_chat', userId: '64b7f0a1c2d3e4f5a6b7c800' }, timestamp: T0 / 1000 };
+const unknown: IDataObject = { type: 'memberLeft', source: source('64b7f0a1c2d3e4f5a6b7c806'), timestamp: T0 + 300, left: { uid: 'x' } };
 
 function switchOnData(): INodeParameters {
 	const rule = (value: string) => ({
@@ -162,8 +165,8 @@ describe('Workplace Trigger', () => {
 				groupId: GID,
 				data: 'ack',
 				postbackText: 'Acknowledged',
-				timestamp: '2024-06-10T06:13:20.000Z',
-				timestampMs: 1718000000000,
+				timestamp: iso(T0),
+				timestampMs: T0,
 			}),
 			item(message, {
 				userId: '64b7f0a1c2d3e4f5a6b7c803',
@@ -173,14 +176,14 @@ describe('Workplace Trigger', () => {
 				messageId: 'msg-1',
 				messageType: 'text',
 				text: 'ระบบล่มไหม? Is the API down?',
-				timestamp: '2024-06-10T06:13:20.100Z',
-				timestampMs: 1718000000100,
+				timestamp: iso(T0 + 100),
+				timestampMs: T0 + 100,
 			}),
 			item(join, {
 				userId: '64b7f0a1c2d3e4f5a6b7c800',
 				sourceType: 'direct_chat',
-				timestamp: '2024-06-10T06:13:20.000Z',
-				timestampMs: 1718000000000,
+				timestamp: iso(T0),
+				timestampMs: T0,
 			}),
 		]);
 	});
@@ -211,7 +214,7 @@ describe('Workplace Trigger', () => {
 		const server = await start({ events: ['*'] });
 		await post(server, { events: [unknown] });
 		expect(server.executions[0].json('Workplace Trigger')).toEqual([
-			item(unknown, { userId: '64b7f0a1c2d3e4f5a6b7c806', sourceType: 'group', groupId: GID, timestamp: '2024-06-10T06:13:20.300Z', timestampMs: 1718000000300 }),
+			item(unknown, { userId: '64b7f0a1c2d3e4f5a6b7c806', sourceType: 'group', groupId: GID, timestamp: iso(T0 + 300), timestampMs: T0 + 300 }),
 		]);
 	});
 
@@ -316,7 +319,7 @@ describe('Workplace Trigger', () => {
 			// The node as n8n saves it: its parameters, defaults filled in, hold no secret;
 			// the credential is a reference (id and name) only.
 			const node = server.json.nodes[0];
-			expect(node.parameters).toEqual({ notice: '', events: ['*'], verifySignature: true });
+			expect(node.parameters).toEqual({ notice: '', events: ['*'], verifySignature: true, replayWindowMinutes: 5 });
 			assertNoSecrets(server.json, bed.secrets);
 			// No parameter of either version can hold one.
 			const trigger = bed.nodeType(TRIGGER_TYPE, 2);
@@ -417,19 +420,138 @@ describe('Workplace Trigger', () => {
 		});
 	});
 
+	describe('replay protection (issue 23, item 2)', () => {
+		const body = { events: [postback('approve')] };
+		const compact = JSON.stringify(body);
+
+		it('starts a signed event once: the same body again, also gzip-encoded, is answered 200 as a duplicate and starts nothing', async () => {
+			const server = await start();
+			expect(await post(server, body)).toEqual({ status: 200, body: { received: 1, accepted: 1 } });
+			expect(await post(server, body)).toEqual({ status: 200, body: { received: 1, accepted: 0, duplicate: 1 } });
+			const gzipped = { raw: gzipSync(compact), signature: sign(compact), headers: { 'content-encoding': 'gzip' } };
+			expect(await post(server, body, gzipped)).toEqual({ status: 200, body: { received: 1, accepted: 0, duplicate: 1 } });
+			expect(server.executions).toHaveLength(1);
+			// Another event (another replyToken) still starts its own execution.
+			expect((await post(server, { events: [{ ...postback('approve'), replyToken: 'rt-approve-2' }] })).body).toEqual({ received: 1, accepted: 1 });
+			expect(server.executions).toHaveLength(2);
+		});
+
+		it('a batch repeating one event starts it once', async () => {
+			const server = await start();
+			expect((await post(server, { events: [postback('ack'), postback('ack')] })).body).toEqual({ received: 2, accepted: 1, duplicate: 1 });
+			expect(server.executions[0].json('Workplace Trigger')).toHaveLength(1);
+		});
+
+		it.each<[string, unknown]>([
+			['ten minutes old', T0 - 10 * 60_000],
+			['ten minutes ahead', T0 + 10 * 60_000],
+			['a day old, as epoch seconds', T0 / 1000 - 86_400],
+			['without a readable time', 'yesterday'],
+			['without a time at all', undefined],
+		])('refuses an event %s (default window 5 minutes): 200, stale, nothing started', async (_label, timestamp) => {
+			const server = await start();
+			const res = await post(server, { events: [{ ...postback('approve'), timestamp }] });
+			expect(res).toEqual({ status: 200, body: { received: 1, accepted: 0, stale: 1 } });
+			expect(server.executions).toHaveLength(0);
+		});
+
+		it('tolerates clock skew within the window, either way', async () => {
+			const server = await start();
+			const res = await post(server, { events: [{ ...postback('a'), timestamp: T0 + 2 * 60_000 }, { ...postback('b'), timestamp: T0 - 4 * 60_000 }] });
+			expect(res.body).toEqual({ received: 2, accepted: 2 });
+		});
+
+		it('is configurable: a wider window takes an older event; 0 turns both checks off', async () => {
+			const wide = await start({ replayWindowMinutes: 60 });
+			expect((await post(wide, { events: [{ ...postback('a'), timestamp: T0 - 30 * 60_000 }] })).body).toEqual({ received: 1, accepted: 1 });
+			const off = await start({ replayWindowMinutes: 0 });
+			const old = { events: [{ ...postback('a'), timestamp: T0 - 30 * 86_400_000 }] };
+			expect((await post(off, old)).body).toEqual({ received: 1, accepted: 1 });
+			expect((await post(off, old)).body).toEqual({ received: 1, accepted: 1 });
+			expect(off.executions).toHaveLength(2);
+		});
+
+		it('catches copies arriving at the same moment: 5 concurrent deliveries of one event start it once', async () => {
+			const server = await start();
+			const answers = await Promise.all(Array.from({ length: 5 }, async () => (await post(server, body)).body));
+			expect(answers.filter((a) => a?.accepted === 1)).toHaveLength(1);
+			expect(answers.filter((a) => a?.duplicate === 1)).toHaveLength(4);
+			expect(server.executions).toHaveLength(1);
+		});
+
+		it('remembers per trigger: the same event reaching another workflow\'s trigger starts that workflow too', async () => {
+			const one = await start();
+			const other = await start();
+			expect((await post(one, body)).body).toEqual({ received: 1, accepted: 1 });
+			expect((await post(other, body)).body).toEqual({ received: 1, accepted: 1 });
+		});
+	});
+
+	describe('calls not proven signed, and limits per call (issue 23, items 3 and 4)', () => {
+		const deep = (depth: number) => `{"events":[${'['.repeat(depth)}${']'.repeat(depth)}]}`;
+
+		it.each<[string, Call]>([
+			['a deeply nested JSON body with a bogus signature', { raw: deep(100_000), signature: 'bogus' }],
+			['a broken gzip body of a type n8n does not parse, with a bogus signature', { raw: 'not gzip at all', signature: 'bogus', headers: { 'content-encoding': 'gzip', 'content-type': 'application/octet-stream' } }],
+			['a broken deflate body of a type n8n does not parse, with a bogus signature', { raw: 'not deflate', signature: 'bogus', headers: { 'content-encoding': 'deflate', 'content-type': 'text/html' } }],
+		])('answers 401 to %s and starts nothing', async (_label, call) => {
+			const server = await start();
+			const res = await post(server, undefined, call);
+			expect(res.status).toBe(401);
+			expect(res.body).toEqual({ message: expect.stringMatching(/^Invalid X-Eko-Signature/) });
+			expect(server.calls[0].result).toEqual({ noWebhookResponse: true });
+			expect(server.executions).toHaveLength(0);
+		});
+
+		it('a broken gzip JSON body never reaches the node: n8n refuses it while parsing, and nothing starts', async () => {
+			const server = await start();
+			const res = await post(server, undefined, { raw: 'not gzip', signature: 'bogus', headers: { 'content-encoding': 'gzip' } });
+			expect(res.status).toBeGreaterThanOrEqual(400);
+			expect(server.executions).toHaveLength(0);
+		});
+
+		it.each([true, false])('caps events per call at 100, verification %s: 101 events are answered 413 and start nothing', async (verifySignature) => {
+			const server = await start({ verifySignature, replayWindowMinutes: 0 });
+			const many = (n: number) => ({ events: Array.from({ length: n }, (_, k) => ({ ...postback('ack'), replyToken: `rt-${k}` })) });
+			const res = await post(server, many(101));
+			expect(res).toEqual({ status: 413, body: { message: 'At most 100 events per call are accepted; this call has 101' } });
+			expect(server.executions).toHaveLength(0);
+			expect((await post(server, many(100))).body).toEqual({ received: 100, accepted: 100 });
+			expect(server.executions).toHaveLength(1);
+		});
+
+		it('refuses signed events nested deeper than 32 levels with 400 (an execution would crash copying them)', async () => {
+			const server = await start({ verifySignature: false });
+			let nested: IDataObject = { leaf: true };
+			for (let n = 0; n < 40; n++) nested = { nested };
+			const res = await post(server, { events: [{ ...postback('ack'), nested }] }, { signature: null });
+			expect(res).toEqual({ status: 400, body: { message: 'Events nested more than 32 levels deep are not accepted' } });
+			expect(server.executions).toHaveLength(0);
+		});
+	});
+
 	describe('version 1 (workflows saved before signatures)', () => {
+		it('never passes a caller\'s verified: true with verification off (issue 23, item 5)', async () => {
+			const server = await start({ verifySignature: false }, { version: 1, credentials: null });
+			expect((await post(server, { events: [{ ...join, verified: true }] }, { signature: null })).status).toBe(200);
+			expect(server.executions[0].json('Workplace Trigger')).toEqual([{ ...join, verified: false }]);
+		});
+
 		it('verifies signatures too, and passes the event\'s own fields as before', async () => {
 			const server = await start({}, { version: 1 });
 			expect((await post(server, { events: [postback('ack', 'Acknowledged'), join] }, { signature: null })).status).toBe(401);
 			expect((await post(server, { events: [postback('ack', 'Acknowledged'), join] })).status).toBe(200);
-			expect(server.executions[0].json('Workplace Trigger')).toEqual([{ ...postback('ack', 'Acknowledged'), data: 'ack', postbackText: 'Acknowledged' }, join]);
+			expect(server.executions[0].json('Workplace Trigger')).toEqual([
+				{ ...postback('ack', 'Acknowledged'), data: 'ack', postbackText: 'Acknowledged', verified: true },
+				{ ...join, verified: true },
+			]);
 			expect(server.executions[0].json('Switch', 0).map((i) => i.replyToken)).toEqual(['rt-ack']);
 		});
 
 		it('drops the old shared-secret parameters when loaded, and the old secret opens nothing', async () => {
 			const old = { authentication: 'header', secretHeader: 'X-Webhook-Secret', secret: 'whsec-7f3a9c2e1b' };
 			const server = await start(old, { version: 1 });
-			expect(server.json.nodes[0].parameters).toEqual({ notice: '', events: ['*'], verifySignature: true });
+			expect(server.json.nodes[0].parameters).toEqual({ notice: '', events: ['*'], verifySignature: true, replayWindowMinutes: 5 });
 			const res = await post(server, { events: [join] }, { signature: null, headers: { 'x-webhook-secret': old.secret } });
 			expect(res.status).toBe(401);
 			expect(server.executions).toHaveLength(0);

@@ -128,6 +128,22 @@ const ROWS: Row[] = [
 	{ label: 'KB get: fractional id', parameters: kbGet(), value: 1.5, field: 'Knowledge Base' },
 	{ label: 'KB get: missing id', parameters: kbGet(), value: '', field: 'Knowledge Base' },
 	{ label: 'KB delete: id with ../', parameters: kbDelete(), value: '../1', field: 'Knowledge Base' },
+	// Issue 23: ids beyond 2^53 (item 6), tables keyed by user text (item 9), link schemes (item 10)
+	{ label: 'KB get: id 2^53 + 1 as digits', parameters: kbGet(), value: '9007199254740993', field: 'Knowledge Base' },
+	{ label: 'KB delete: id 2^53 as digits', parameters: kbDelete(), value: '9007199254740992', field: 'Knowledge Base' },
+	{ label: 'KB delete: id beyond 2^53 as a number', parameters: kbDelete(), value: 9007199254740993, field: 'Knowledge Base' },
+	{ label: 'file get: file id 2^53 + 1', parameters: file('get', { fileId: rl(v) }), value: '9007199254740993', field: 'File' },
+	{ label: 'task: priority "constructor"', parameters: task({}, { priority: v }), value: 'constructor', field: 'Priority' },
+	{ label: 'task: priority "__proto__"', parameters: task({}, { priority: v }), value: '__proto__', field: 'Priority' },
+	{ label: 'task: priority "toString"', parameters: task({}, { priority: v }), value: 'toString', field: 'Priority' },
+	{ label: 'task: priority "hasOwnProperty"', parameters: task({}, { priority: v }), value: 'hasOwnProperty', field: 'Priority' },
+	{ label: 'file replace: extension ".constructor"', parameters: file('replace', { binaryPropertyName: 'data' }), field: 'Input Binary Field', binary: () => storedBinary(Buffer.from('a,b\n'), 'notes.constructor', 'application/octet-stream') },
+	{ label: 'file replace: extension ".__proto__"', parameters: file('replace', { binaryPropertyName: 'data' }), field: 'Input Binary Field', binary: () => storedBinary(Buffer.from('a,b\n'), 'notes.__proto__', 'application/octet-stream') },
+	{ label: 'action: button link javascript:', parameters: action({ type: 'uri', usedIn: 'button', label: 'Open', linkUri: v }), value: 'javascript:alert(document.cookie)', field: 'Link URI' },
+	{ label: 'action: button link JavaScript: in mixed case', parameters: action({ type: 'uri', usedIn: 'button', label: 'Open', linkUri: v }), value: 'JaVaScRiPt:fetch("//x.example")', field: 'Link URI' },
+	{ label: 'action: button link data:', parameters: action({ type: 'uri', usedIn: 'button', label: 'Open', linkUri: v }), value: 'data:text/html,<script>alert(1)</script>', field: 'Link URI' },
+	{ label: 'action: button link file:', parameters: action({ type: 'uri', usedIn: 'button', label: 'Open', linkUri: v }), value: 'file:///etc/passwd', field: 'Link URI' },
+	{ label: 'action: library url vbscript:', parameters: action({ type: 'library', usedIn: 'button', label: 'Open', url: v }), value: 'vbscript:msgbox(1)', field: 'URL' },
 	{ label: 'KB get many: limit 0', parameters: kbGetAll({ limit: v }), value: 0, field: 'Limit' },
 	{ label: 'KB get many: limit not a number', parameters: kbGetAll({ limit: v }), value: 'ten', field: 'Limit' },
 	{ label: 'Retry: max attempts 0', parameters: kbGet({ knowledgeId: rl('1'), retryOptions: { maxAttempts: v } }), value: 0, field: 'Max Attempts' },
@@ -215,6 +231,30 @@ describe('bad-input matrix', () => {
 			expect(item.json.error).toMatch(new RegExp(`^Invalid "${escape(row.field)}" in item ${n}: `));
 		});
 		expect(bed.emulator.log).toHaveLength(0);
+	});
+
+	it.each([
+		['"5"', '5', 5],
+		['" 3 "', ' 3 ', 3],
+		['5', 5, 5],
+	])('takes a Limit given as text like other numbers: %s (issue 23, item 13)', async (_label, limit, expected) => {
+		bed.emulator.knowledge.addKnowledgeBases(10);
+		const run = await bed.runNode(kbGetAll({ limit: v }), { items: [{ json: { v: limit as IDataObject[keyof IDataObject] } }] });
+		expect(run.error).toBeUndefined();
+		expect(run.json).toHaveLength(expected);
+	});
+
+	it('sends the largest exact id, 2^53 - 1, as its digits (issue 23, item 6)', async () => {
+		const run = await bed.runNode(kbGet(), { items: [{ json: { v: '9007199254740991' } }], continueOnFail: true });
+		expect(run.items).toHaveLength(1);
+		expect(bed.emulator.log.map((e) => e.rawUrl)).toContain('/api/v1/knowledge/9007199254740991');
+	});
+
+	it('names the exact limit when an id is beyond it (issue 23, item 6)', async () => {
+		const run = await bed.runNode(kbGet(), { items: [{ json: { v: '9007199254740993' } }], continueOnFail: true });
+		expect(run.json[0].error).toBe(
+			'Invalid "Knowledge Base" in item 0: "9007199254740993" is above 9007199254740991, the largest ID the node can send exactly; no other ID is sent in its place',
+		);
 	});
 
 	it.each([

@@ -247,6 +247,48 @@ describe('faults on one request', () => {
 	});
 });
 
+describe('a retried request whose repeat answers differently (issue 23, item 7)', () => {
+	const kbDelete = (id: number): INodeParameters => ({ resource: 'knowledgeBase', operation: 'delete', knowledgeId: byId(id), retryOptions: FAST });
+	const fileDelete = (kb: number, file: number): INodeParameters => ({
+		resource: 'knowledgeFile',
+		operation: 'delete',
+		knowledgeId: byId(kb),
+		fileId: byId(file),
+		retryOptions: FAST,
+	});
+
+	it.each<[string, { kind: 'reset' } | { kind: 'status'; status: number }, string]>([
+		['the connection resets after the service deleted it', { kind: 'reset' }, 'lost its answer (ECONNRESET)'],
+		['a gateway answers 504 after passing the delete on', { kind: 'status', status: 504 }, 'was answered 504 by a gateway that may have passed it on'],
+	])('a knowledge base delete: %s, the retry gets 404: done, and the output says so', async (_label, action, said) => {
+		const [base] = bed.emulator.knowledge.addKnowledgeBases(1);
+		inject({ method: 'DELETE', path: `/api/v1/knowledge/${base.id}`, phase: 'after', action });
+		const result = await run(kbDelete(base.id));
+		expect(result.error).toBeUndefined();
+		expect(result.json).toEqual([
+			{ id: base.id, deleted: true, note: `Deleted: the first attempt ${said}, and the repeat found it already gone (404), so the first attempt deleted it` },
+		]);
+		const sent = requests('DELETE', `/api/v1/knowledge/${base.id}`);
+		expect(sent).toHaveLength(2);
+		expect(sent[1].status).toBe(404);
+		expect(bed.emulator.knowledge.bases.has(base.id)).toBe(false);
+	});
+
+	it('a knowledge file delete whose answer is lost: the retry\'s 404 is done', async () => {
+		const [base] = bed.emulator.knowledge.addKnowledgeBases(1);
+		const [file] = bed.emulator.knowledge.addFiles(base.id, 1);
+		inject({ method: 'DELETE', path: `/api/v1/knowledge/${base.id}/files/${file.id}`, phase: 'after', action: { kind: 'reset' } });
+		const result = await run(fileDelete(base.id, file.id));
+		expect(result.json).toEqual([{ id: file.id, knowledgeId: base.id, deleted: true, note: expect.stringMatching(/^Deleted: the first attempt lost its answer/) }]);
+	});
+
+	it('a delete of something that never existed still fails as not found (no earlier attempt could have deleted it)', async () => {
+		const result = await run(kbDelete(987654), { continueOnFail: true });
+		expect(result.json[0].error).toBeDefined();
+		expect(result.json[0].httpCode).toBe('404');
+	});
+});
+
 describe('100 items, 10 injected faults, Continue On Fail', () => {
 	it('Knowledge Base → Get: every item answered once, paired, in order; nothing lost', async () => {
 		const bases = bed.emulator.knowledge.addKnowledgeBases(100, { namePrefix: 'Fault run' });

@@ -68,7 +68,7 @@ describe('required values, allowed values and shapes', () => {
 		['a column button without label', [carousel({ actions: [{ type: 'message', text: 'x' }] })], 'Invalid "Label" of button 1 of column 1 in message 1, item 0: is required for an action used in a carousel'],
 		['a button of an unknown type', [buttons({ actions: [ack(), { type: 'call', label: 'x' }] })], 'Invalid "Type" of button 2 in message 1, item 0: must be one of message, postback, workflowTemplate, workflow, workflows, library, uri, got "call"'],
 		['a postback without data', [buttons({ actions: [{ type: 'postback', label: 'x' }] })], 'Invalid "Data" of button 1 in message 1, item 0: is required for a postback action'],
-		['a uri button that is not a URI', [buttons({ actions: [{ type: 'uri', label: 'x', linkUri: 'status page' }] })], 'Invalid "Link URI" of button 1 in message 1, item 0: must be an absolute URI'],
+		['a uri button that is not a URI', [buttons({ actions: [{ type: 'uri', label: 'x', linkUri: 'status page' }] })], 'Invalid "Link URI" of button 1 in message 1, item 0: must be an absolute http(s) URL'],
 		['a workflows button with an unknown status', [buttons({ actions: [{ type: 'workflows', label: 'x', status: 'open' }] })], 'Invalid "Status" of button 1 in message 1, item 0: must be one of awaiting, processing, completed, rejected, canceled, got "open"'],
 		['a carousel without columns', [{ type: 'template', template: { type: 'carousel', columns: [] } }], 'Invalid "Columns" in message 1, item 0: at least one column is required'],
 		['quick replies without items', [{ type: 'text', text: 'x', quickReply: { items: [] } }], 'Invalid "Quick Replies" in message 1, item 0: at least one quick reply is required'],
@@ -120,7 +120,7 @@ describe('what is sent', () => {
 			{ type: 'workflow', label: 'Open', workflowId: 'wf_1' },
 			{ type: 'workflows', label: 'Mine', status: 'awaiting' },
 			{ type: 'library', label: 'Handbook', url: 'https://lib.e.com/1' },
-			{ type: 'uri', label: 'Status', linkUri: 'tel:+6621234567' },
+			{ type: 'uri', label: 'Status', linkUri: 'https://status.e.com/1' },
 		];
 		const [a] = checkMessages(buttons({ actions }));
 		const [b] = checkMessages(buttons({ actions: more }));

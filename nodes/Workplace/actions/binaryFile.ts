@@ -87,11 +87,32 @@ export function baseMimeType(header: unknown): string | undefined {
 	return mime || undefined;
 }
 
-/** A downloaded body into n8n's binary data (to disk in filesystem mode), under its exact name. */
-export async function storeBinary(ctx: IExecuteFunctions | IPollFunctions, body: MeteredBody, fileName: string, mimeType: string): Promise<IBinaryData> {
-	// n8n reads a path out of the name it is given; hand it one without separators, then keep the exact name.
-	const binary = await body.stored(ctx.helpers.prepareBinaryData(body.stream, fileName.replace(/[/\\]/g, '_'), mimeType));
-	binary.fileName = fileName;
+/**
+ * A name the service gave a file, as a plain file name: the part after the last
+ * "/" or "\\", without control characters; `fallback` when nothing usable is
+ * left (empty, or only dots). A name such as `../../../home/node/.n8n/config`
+ * would otherwise reach a Write Files to Disk node as a path out of its folder.
+ */
+export function plainFileName(name: string, fallback: string): string {
+	const last = name.split(/[/\\]/).pop() ?? '';
+	const plain = last.replace(/[\u0000-\u001f\u007f-\u009f]/g, '').trim();
+	return plain === '' || /^\.+$/.test(plain) ? fallback : plain;
+}
+
+/**
+ * A downloaded body into n8n's binary data (to disk in filesystem mode), under
+ * a plain file name (plainFileName); the caller keeps the service's name in the item's fields.
+ */
+export async function storeBinary(
+	ctx: IExecuteFunctions | IPollFunctions,
+	body: MeteredBody,
+	fileName: string,
+	mimeType: string,
+	fallback: string,
+): Promise<IBinaryData> {
+	const plain = plainFileName(fileName, fallback);
+	const binary = await body.stored(ctx.helpers.prepareBinaryData(body.stream, plain, mimeType));
+	binary.fileName = plain;
 	delete binary.directory;
 	return binary;
 }

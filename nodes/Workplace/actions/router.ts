@@ -8,6 +8,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { apiRequest, AREAS, AUTO_REQUESTS_IN_PARALLEL, paginate, read, requestsInParallelSetting, safeToRepeat, type ApiRequest } from '../transport';
+import { numberValue } from '../shared/numberValue';
 import { readingConstantsOnce } from './constantParameters';
 import { findOperation } from './resources';
 import type { OperationDefinition, ResourceDefinition } from './types';
@@ -74,10 +75,12 @@ async function runOperation(
 		const returnAll = ctx.getNodeParameter('returnAll', i, false) as boolean;
 		let limit: number | undefined;
 		if (!returnAll) {
-			limit = ctx.getNodeParameter('limit', i, 50) as number;
-			if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1) {
+			// From an expression a Limit may come as text ("5"), as other numbers of the node may.
+			const value = numberValue(ctx.getNodeParameter('limit', i, 50));
+			if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
 				throw invalid(ctx, i, 'Limit', 'must be a whole number of at least 1');
 			}
+			limit = value;
 		}
 		const filter = operation.list.filter?.call(ctx, i);
 		const rows = await paginate(ctx, request, { pageSize: operation.list.pageSize, limit, filter }, i);

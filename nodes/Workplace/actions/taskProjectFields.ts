@@ -9,6 +9,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { toUtcIso } from './dateTime';
 import { invalid, requiredText } from './validation';
+import { ownEntry } from '../shared/ownEntry';
 
 export function titleField(noun: string): INodeProperties {
 	return {
@@ -95,8 +96,9 @@ export function commonBody(ctx: IExecuteFunctions, i: number, fields: IDataObjec
 
 	if (fields.priority !== undefined && fields.priority !== null && fields.priority !== '') {
 		const choice = fields.priority;
-		if (typeof choice === 'string' && choice in PRIORITIES) {
-			body.priority = PRIORITIES[choice];
+		const named = typeof choice === 'string' ? ownEntry(PRIORITIES, choice) : undefined;
+		if (named !== undefined) {
+			body.priority = named;
 		} else if (choice === 'custom') {
 			const custom = asInteger(fields.customPriority);
 			if (custom === undefined) {

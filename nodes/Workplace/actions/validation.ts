@@ -6,7 +6,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { invalid } from '../shared/invalid';
 import { pathSafeIdProblem } from '../shared/pathSafeId';
-import { positiveId } from '../shared/positiveId';
+import { beyondExactIds, positiveId } from '../shared/positiveId';
 
 export { invalid, pathSafeIdProblem };
 
@@ -42,6 +42,9 @@ export function numericId(ctx: IExecuteFunctions, i: number, parameter: string, 
 	const text = typeof raw === 'number' ? String(raw) : typeof raw === 'string' ? raw.trim() : undefined;
 	if (text === undefined || text === '') throw invalid(ctx, i, field, 'is required');
 	const id = positiveId(text);
+	if (id === undefined && beyondExactIds(raw)) {
+		throw invalid(ctx, i, field, `${describe(text)} is above ${Number.MAX_SAFE_INTEGER}, the largest ID the node can send exactly; no other ID is sent in its place`);
+	}
 	if (id === undefined) throw invalid(ctx, i, field, `must be a positive whole number, got ${describe(raw)}`);
 	return id;
 }

@@ -24,7 +24,7 @@ import {
 	unexpectedAnswerError,
 	waitTooLongError,
 } from './errors';
-import { decideRetry, TOKEN_REQUEST, type Outcome, type RetryDecision } from './retry';
+import { decideRetry, mayHaveReachedService, repeatAnswerMeansDone, TOKEN_REQUEST, type Outcome, type RetryDecision } from './retry';
 import { sendWithToken } from './tokenGate';
 import type { Unexpected } from './whatHappened';
 import { requestSettings } from './settings';
@@ -131,6 +131,12 @@ export async function apiRequest<R extends ApiRequest>(ctx: Context, request: R,
 	const started = Date.now();
 	/** The token of an attempt refused with a 401; the request is sent once more with a new token. */
 	let refusedToken: string | undefined;
+	/** What the latest failed attempt that may have been carried out met (a network code or a status). */
+	let uncertainAttempt: string | undefined;
+	const retrying = async (outcome: Outcome, decision: { retryAfterMs: number }) => {
+		if (mayHaveReachedService(outcome)) uncertainAttempt = 'network' in outcome ? outcome.network : String(outcome.status);
+		await waitToRetry(ctx, outcome, decision);
+	};
 
 	for (let attempt = 1; ; attempt++) {
 		const options = await httpOptions(request, url, timeoutMs);
@@ -169,7 +175,7 @@ export async function apiRequest<R extends ApiRequest>(ctx: Context, request: R,
 				const outcome = { network: code ?? 'ECONNRESET' };
 				const decision = decideRetry(request, outcome, attempt, policy);
 				if ('retryAfterMs' in decision) {
-					await waitToRetry(ctx, outcome, decision);
+					await retrying(outcome, decision);
 					continue;
 				}
 				if (decision.stop === 'attemptsUsed' && attempt > 1) {
@@ -201,10 +207,14 @@ export async function apiRequest<R extends ApiRequest>(ctx: Context, request: R,
 		if (status >= 300 && status < 400) throw redirectError(ctx, request, response, url, itemIndex);
 
 		const body = request.stream ? await readErrorBody(response.body) : response.body;
+		if (uncertainAttempt !== undefined && repeatAnswerMeansDone(request, status)) {
+			// An earlier attempt did it; its answer was lost. Done, and said so by the operation.
+			return { ...response, body, attempts: attempt, doneByEarlierAttempt: uncertainAttempt } as ResponseTo<R>;
+		}
 		const outcome = { status, retryAfter: response.headers['retry-after'] };
 		const decision = decideRetry(request, outcome, attempt, policy);
 		if ('retryAfterMs' in decision) {
-			await waitToRetry(ctx, outcome, decision);
+			await retrying(outcome, decision);
 			continue;
 		}
 		if (decision.stop === 'waitTooLong' && decision.waitMs !== undefined) {

@@ -20,6 +20,7 @@ import {
 	type Unexpected,
 } from './whatHappened';
 import type { ApiArea, ApiRequest, ApiResponse, Context } from './types';
+import { ownEntry } from '../shared/ownEntry';
 
 /** The network failure code (ECONNRESET, ...) of an error or of what caused it. */
 export function errorCode(error: unknown): string | undefined {
@@ -80,7 +81,7 @@ const NETWORK_MESSAGES: Record<string, string> = {
 
 /** What a network failure code means, in words. */
 function networkMessage(code: string): string {
-	return NETWORK_MESSAGES[code] ?? `The request to the service failed (${code})`;
+	return ownEntry(NETWORK_MESSAGES, code) ?? `The request to the service failed (${code})`;
 }
 
 /** A network failure as a NodeApiError carrying nothing of the request (no headers, no keys). */

@@ -6,10 +6,21 @@ export { BASE_URL_EXPRESSION, buildPath, parseBaseUrl } from './baseUrl';
 export { incompleteBodyError, Meter, MeteredBody, type BinaryStream } from './body';
 export { AREAS, TokenRequestFailure, type AreaDefinition } from './credentials';
 export { apiRequest } from './door';
+export { goneOnRepeat } from './whatHappened';
 export { apiError, mayHaveBeenApplied } from './errors';
 export { parseErrorBody } from './errorBody';
 export { multipartBody, type FilePart } from './multipart';
-export { paginate, positionFromToken, positionToken, readPage, type ListPosition, type Page, type PageOptions } from './paging';
+export {
+	LIST_READS,
+	ListChangedError,
+	paginate,
+	positionFromToken,
+	positionToken,
+	readPage,
+	type ListPosition,
+	type Page,
+	type PageOptions,
+} from './paging';
 export * as read from './read';
 export {
 	backoffDelay,

@@ -5,6 +5,8 @@
  * other than the expiry time.
  */
 
+import { LAST_DATE_MS } from './tokenLifetime';
+
 export type JwtExpiry =
 	| { ok: true; /** Epoch seconds; undefined when the token carries no exp. */ exp?: number }
 	| { ok: false; problem: string };
@@ -44,6 +46,10 @@ export function readJwtExpiry(token: unknown): JwtExpiry {
 	if (payload.exp === undefined) return { ok: true };
 	if (typeof payload.exp !== 'number' || !Number.isFinite(payload.exp)) {
 		return { ok: false, problem: 'JWT is malformed (its "exp" claim is not a number)' };
+	}
+	// Seconds beyond ±8.64e12 name no date at all (a date holds ±8.64e15 ms).
+	if (Math.abs(payload.exp) > LAST_DATE_MS / 1000) {
+		return { ok: false, problem: `JWT is malformed (its "exp" claim, ${payload.exp}, is not a time any date can hold)` };
 	}
 	return { ok: true, exp: payload.exp };
 }

@@ -78,6 +78,30 @@ export function afterPage(facts: PageFacts): PageStep {
 	return { next: page + 1 };
 }
 
+/** What a list said of itself on the page a reader started from, to tell whether it changed since. */
+export interface ListShape {
+	total?: number;
+	pageCount?: number;
+}
+
+/**
+ * Why a list seems to have changed while it was read page by page, or undefined.
+ * Page numbers shift under the reader when an item is added or deleted before
+ * the page it reads: an item is then skipped or read twice. Signs of it: the
+ * total or the page count the list names differs from the first page's, or a
+ * page holds ids already read on an earlier page (`overlap`).
+ */
+export function listChange(first: ListShape | undefined, now: PageMeta | undefined, overlap: number): string | undefined {
+	if (first?.total !== undefined && now?.total !== undefined && first.total !== now.total) {
+		return `its total went from ${first.total} to ${now.total}`;
+	}
+	if (first?.pageCount !== undefined && now?.pageCount !== undefined && first.pageCount !== now.pageCount) {
+		return `its page count went from ${first.pageCount} to ${now.pageCount}`;
+	}
+	if (overlap > 0) return `${overlap} item${overlap === 1 ? '' : 's'} came again on a later page`;
+	return undefined;
+}
+
 /**
  * The page size to ask for: Limit N asks for min(N, page size); Return All, and a
  * list filtered here (where Limit counts matches, so N items may not be enough), the whole page size.

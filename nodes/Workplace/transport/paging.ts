@@ -2,17 +2,20 @@
  * The one paging reader of knowledge-base lists (`pagination[page]`,
  * `pagination[pageSize]`): Get Many reads every page it needs through it, and
  * the resource-locator lists read one page per search step. Whether a list goes
- * on is pageRules.ts's decision.
+ * on is pageRules.ts's decision. A list that changes while it is read (page
+ * numbers shift, so an item would be skipped or read twice) is read again from
+ * its first page, up to LIST_READS times in all; a list search, which reads one
+ * page per step of the editor, fails saying so.
  */
 import type { IDataObject } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { apiRequest } from './door';
 import { unexpectedAnswerError } from './errors';
-import { afterPage, pageSignature, pageSizeFor, readPageMeta, type PageMeta } from './pageRules';
+import { afterPage, listChange, pageSignature, pageSizeFor, readPageMeta, type ListShape, type PageMeta } from './pageRules';
 import { list, object } from './read';
 import type { ApiRequest, Context } from './types';
-import { repeatedPage, whose } from './whatHappened';
+import { listChanged, repeatedPage, whose } from './whatHappened';
 
 /** Where a list stands before a page is read. */
 export interface ListPosition {
@@ -22,7 +25,15 @@ export interface ListPosition {
 	received: number;
 	/** The previous page's signature, to tell a repeat. */
 	previous?: string;
+	/** What the first page said of the list (total, page count), to tell a change. */
+	first?: ListShape;
 }
+
+/** Times a changing list is read in all before the reader gives up. */
+export const LIST_READS = 3;
+
+/** A list that changed while it was read; paginate reads it again, a list search reports it. */
+export class ListChangedError extends NodeOperationError {}
 
 export interface Page {
 	items: IDataObject[];
@@ -43,6 +54,8 @@ export async function readPage(
 	at: ListPosition,
 	pageSize: number,
 	itemIndex?: number,
+	/** Ids read on earlier pages, when the caller keeps them; a page repeating any is a changed list. */
+	earlierIds?: Set<string>,
 ): Promise<Page> {
 	const qs = { ...request.qs, 'pagination[page]': at.page, 'pagination[pageSize]': pageSize };
 	const response = await apiRequest(ctx, { ...request, qs }, itemIndex);
@@ -60,18 +73,28 @@ export async function readPage(
 			itemIndex,
 		});
 	}
-	return { items, next: 'next' in step ? { page: step.next, received, previous: signature } : undefined, meta };
+	const ids = items.map((item) => item.id).filter((id) => typeof id === 'number' || typeof id === 'string').map(String);
+	const overlap = earlierIds ? ids.filter((id) => earlierIds.has(id)).length : 0;
+	const change = listChange(at.first, meta, overlap);
+	if (change !== undefined) {
+		throw new ListChangedError(ctx.getNode(), listChanged(whose(request.operation, itemIndex), at.page, change), { itemIndex });
+	}
+	for (const id of ids) earlierIds?.add(id);
+	const first = at.first ?? (meta ? { total: meta.total, pageCount: meta.pageCount } : undefined);
+	return { items, next: 'next' in step ? { page: step.next, received, previous: signature, first } : undefined, meta };
 }
 
 /** A list position as a resource locator's pagination token, and back (a bare page number is read too). */
 export function positionToken(at: ListPosition): string {
-	return `${at.page}:${at.received}:${at.previous ?? ''}`;
+	const shape = at.first ? `:${at.first.total ?? ''}:${at.first.pageCount ?? ''}` : '';
+	return `${at.page}:${at.received}:${at.previous ?? ''}${shape}`;
 }
 
 export function positionFromToken(token: string | undefined): ListPosition {
-	const [page, received, previous] = (token ?? '').split(':');
-	const n = (text: string | undefined, fallback: number) => (text !== undefined && /^\d+$/.test(text) ? Number(text) : fallback);
-	return { page: Math.max(1, n(page, 1)), received: n(received, 0), previous: previous || undefined };
+	const [page, received, previous, total, pageCount] = (token ?? '').split(':');
+	const digits = (text: string | undefined) => (text !== undefined && /^\d+$/.test(text) ? Number(text) : undefined);
+	const first = digits(total) !== undefined || digits(pageCount) !== undefined ? { total: digits(total), pageCount: digits(pageCount) } : undefined;
+	return { page: Math.max(1, digits(page) ?? 1), received: digits(received) ?? 0, previous: previous || undefined, ...(first ? { first } : {}) };
 }
 
 export interface PageOptions {
@@ -85,17 +108,41 @@ export interface PageOptions {
 	onPage?: (page: Page) => void;
 }
 
-/** Every item of a list (or the first `limit`), page by page, never more than `limit`. */
+/**
+ * Every item of a list (or the first `limit`), page by page, never more than
+ * `limit`. A list that changes while it is read is read again from its first
+ * page; after LIST_READS reads that each saw a change, the item fails saying so,
+ * never returning a list that may miss items or hold some twice.
+ */
 export async function paginate(
 	ctx: Context,
 	request: ApiRequest,
 	options: PageOptions,
 	itemIndex?: number,
 ): Promise<IDataObject[]> {
+	for (let read = 1; ; read++) {
+		const outcome = await readWholeList(ctx, request, options, itemIndex).then(
+			(items) => ({ items }),
+			(error: unknown) => ({ error }),
+		);
+		if ('items' in outcome) return outcome.items;
+		const { error } = outcome;
+		if (error instanceof ListChangedError && read < LIST_READS) continue;
+		if (error instanceof ListChangedError) {
+			error.message += ` (it was read ${LIST_READS} times from the first page and changed each time)`;
+		}
+		throw error instanceof NodeOperationError || error instanceof NodeApiError
+			? error
+			: new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
+	}
+}
+
+async function readWholeList(ctx: Context, request: ApiRequest, options: PageOptions, itemIndex?: number): Promise<IDataObject[]> {
 	const results: IDataObject[] = [];
 	const pageSize = pageSizeFor(options.limit, options.pageSize, options.filter !== undefined);
+	const earlierIds = new Set<string>();
 	for (let at: ListPosition | undefined = { page: 1, received: 0 }; at; ) {
-		const page = await readPage(ctx, request, at, pageSize, itemIndex);
+		const page = await readPage(ctx, request, at, pageSize, itemIndex, earlierIds);
 		options.onPage?.(page);
 		const { items, next } = page;
 		for (const item of items) {

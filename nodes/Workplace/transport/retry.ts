@@ -97,6 +97,27 @@ export function decideRetry(
 	return attemptsLeft ? { retryAfterMs: backoffDelay(attempt, policy, random) } : { stop: 'attemptsUsed' };
 }
 
+/**
+ * Whether a failed attempt may have been carried out by the service all the
+ * same: its answer was lost on the way (a reset, a timeout), or a gateway
+ * answered 502/503/504 and may have passed the request on before giving up.
+ * Refused connections and unresolved names never reached it; a 429 was refused before processing.
+ */
+export function mayHaveReachedService(outcome: Outcome): boolean {
+	if ('network' in outcome) return !neverSent(outcome.network);
+	return TRANSIENT_STATUS.has(outcome.status);
+}
+
+/**
+ * What a repeat's answer means when an earlier attempt may have been carried
+ * out: for a DELETE, 404 or 410 says the thing is gone, which is what the first
+ * attempt was asked to do, so the request is done. GET and PUT answer a repeat
+ * as they answered the first; a POST is never repeated after such a failure.
+ */
+export function repeatAnswerMeansDone(request: RetryRequest, status: number): boolean {
+	return request.method === 'DELETE' && (status === 404 || status === 410);
+}
+
 /** Seconds or an HTTP date, as RFC 9110 allows; undefined when absent or unreadable. */
 export function parseRetryAfter(value: unknown, now = Date.now()): number | undefined {
 	const header = Array.isArray(value) ? (value[0] as unknown) : value;

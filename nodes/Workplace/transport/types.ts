@@ -60,6 +60,12 @@ export interface ApiResponse<T = unknown> {
 	body: T;
 	/** Attempts it took, the answered one included (more than 1 after a 429 or a refused connection, for a POST). */
 	attempts?: number;
+	/**
+	 * Set when an attempt whose answer was lost (named here: `ECONNRESET`, `503`, …)
+	 * may have done the work, and the repeat answered with what the work leaves
+	 * behind (a DELETE's 404): the request is done; statusCode and body are the repeat's.
+	 */
+	doneByEarlierAttempt?: string;
 }
 
 /** The answer a request of type R gets: a metered stream for a streamed request, else the parsed JSON. */

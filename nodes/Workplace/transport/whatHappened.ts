@@ -124,6 +124,17 @@ export function consequenceOf(method: string, subject: string | undefined, effec
 	return 'the service reported success, so the change has probably been made; sending it again is safe';
 }
 
+/** A delete whose answer was lost and whose repeat found the thing gone. */
+export function goneOnRepeat(earlier: string, status: number): string {
+	const lost = /^\d+$/.test(earlier) ? `was answered ${earlier} by a gateway that may have passed it on` : `lost its answer (${earlier})`;
+	return `Deleted: the first attempt ${lost}, and the repeat found it already gone (${status}), so the first attempt deleted it`;
+}
+
+/** A list that changed while it was read (page numbers shift: items would be skipped or read twice). */
+export function listChanged(who: string, page: number, change: string): string {
+	return `${who}: the list changed while it was read (on page ${page}, ${change}); items may have moved between pages, so the node stopped rather than return a list that could miss items or hold some twice. Run it again`;
+}
+
 /** A list page identical to the one before it. */
 export function repeatedPage(who: string, page: number, previous: number, length: number): string {
 	return `${who}: page ${page} repeats page ${previous} (the same ${length} item${length === 1 ? '' : 's'}), as if the service ignored the page asked for; the node stopped instead of reading the same items again`;

@@ -1,4 +1,4 @@
-import { read } from '../../transport';
+import { goneOnRepeat, read } from '../../transport';
 import type { OperationDefinition } from '../types';
 import { knowledgeBaseLocator } from '../common.descriptions';
 import { numericId } from '../validation';
@@ -16,6 +16,9 @@ export const deleteKnowledgeBase: OperationDefinition = {
 	// The confirmation's shape is not documented (often empty): always say what was deleted.
 	output(response, i) {
 		const id = numericId(this, i, 'knowledgeId', 'Knowledge Base');
+		if (response.doneByEarlierAttempt !== undefined) {
+			return [{ json: { id, deleted: true, note: goneOnRepeat(response.doneByEarlierAttempt, response.statusCode) } }];
+		}
 		const confirmation = read.object(response.body) ?? {};
 		return [{ json: { ...confirmation, id, deleted: true } }];
 	},

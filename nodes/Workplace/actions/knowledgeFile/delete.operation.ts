@@ -1,4 +1,4 @@
-import { read } from '../../transport';
+import { goneOnRepeat, read } from '../../transport';
 import { knowledgeBaseLocator } from '../common.descriptions';
 import type { OperationDefinition } from '../types';
 import { fileIds, fileOutput, knowledgeFileLocator } from './common';
@@ -16,6 +16,9 @@ export const deleteKnowledgeFile: OperationDefinition = {
 	// The confirmation's shape is not documented (often empty): always say what was deleted.
 	output(response, i) {
 		const { knowledgeId, fileId } = fileIds(this, i);
+		if (response.doneByEarlierAttempt !== undefined) {
+			return [{ json: { id: fileId, knowledgeId, deleted: true, note: goneOnRepeat(response.doneByEarlierAttempt, response.statusCode) } }];
+		}
 		const body = read.object(response.body);
 		const confirmation = body ? fileOutput(body) : {};
 		return [{ json: { ...confirmation, id: fileId, knowledgeId, deleted: true } }];

@@ -7,6 +7,7 @@ import type { IBinaryData, IExecuteFunctions, IPollFunctions } from 'n8n-workflo
 
 import { apiRequest, read, type ApiResponse, type MeteredBody, type StreamRequest } from '../../transport';
 import { baseMimeType, fileNameFromDisposition, storeBinary } from '../binaryFile';
+import { ownEntry } from '../../shared/ownEntry';
 import { EXTENSION_MIME_TYPES } from './common';
 
 export function downloadRequest(knowledgeId: number, fileId: number): StreamRequest {
@@ -14,14 +15,17 @@ export function downloadRequest(knowledgeId: number, fileId: number): StreamRequ
 }
 
 export interface DownloadedFile {
+	/** The file's name as the service gives it, path segments and all. */
 	originalName: string;
+	/** The binary's name: originalName as a plain file name (plainFileName). */
+	fileName: string;
 	mimeType: string;
 	size: number;
 	sha256: string | null;
 	binary: IBinaryData;
 }
 
-/** Stores a download's streamed body as a binary, named as the service names the file. */
+/** Stores a download's streamed body as a binary under a plain file name; the service's name stays in originalName. */
 export async function storeDownload(
 	ctx: IExecuteFunctions | IPollFunctions,
 	response: ApiResponse<MeteredBody>,
@@ -50,10 +54,11 @@ export async function storeDownload(
 	}
 	fileName ??= `knowledge-file-${fileId}`;
 	const extension = /\.([a-z0-9]+)$/i.exec(fileName)?.[1]?.toLowerCase();
-	mimeType ??= (extension && EXTENSION_MIME_TYPES[extension]) || 'application/octet-stream';
+	mimeType ??= (extension && ownEntry(EXTENSION_MIME_TYPES, extension)) || 'application/octet-stream';
 
-	const binary = await storeBinary(ctx, body, fileName, mimeType);
-	return { originalName: fileName, mimeType, size: body.meter.bytes, sha256: body.meter.sha256 ?? null, binary };
+	const fallback = `knowledge-file-${fileId}`;
+	const binary = await storeBinary(ctx, body, fileName, mimeType, fallback);
+	return { originalName: fileName, fileName: binary.fileName ?? fallback, mimeType, size: body.meter.bytes, sha256: body.meter.sha256 ?? null, binary };
 }
 
 /** Downloads a file and stores it as a binary (the trigger's path; Download goes through the router). */

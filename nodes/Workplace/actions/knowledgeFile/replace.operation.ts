@@ -16,6 +16,7 @@ import {
 	MAX_UPLOAD_BYTES,
 } from './common';
 import { downloadRequest } from './fileContent';
+import { ownEntry } from '../../shared/ownEntry';
 
 /** Types n8n gives a binary when it does not know better; the extension is the better witness then. */
 const GENERIC_MIME_TYPES = new Set(['', 'application/octet-stream', 'binary/octet-stream', 'text/plain']);
@@ -41,7 +42,7 @@ export function uploadMimeType(binaryMimeType: string | undefined, fileName: str
 	if (ALLOWED_MIME_TYPES.includes(declared)) return declared;
 	if (!GENERIC_MIME_TYPES.has(declared)) return undefined;
 	const extension = /\.([a-z0-9]+)$/i.exec(fileName)?.[1]?.toLowerCase();
-	return extension ? EXTENSION_MIME_TYPES[extension] : undefined;
+	return extension ? ownEntry(EXTENSION_MIME_TYPES, extension) : undefined;
 }
 
 /** A meter for the stored binary of item i: it must give the bytes its metadata records. */

@@ -5,6 +5,7 @@
  * parameters, this checks and shapes them.
  */
 import type { IDataObject } from 'n8n-workflow';
+import { characterCount } from '../../shared/characters';
 import { numberValue } from '../../shared/numberValue';
 
 export const ACTION_TYPES = ['message', 'postback', 'workflowTemplate', 'workflow', 'workflows', 'library', 'uri'] as const;
@@ -49,7 +50,7 @@ export class ActionProblem extends Error {
 	}
 }
 
-const length = (s: string) => [...s].length;
+const length = characterCount;
 
 function optionalText(value: unknown, field: string): string | undefined {
 	if (value === undefined || value === null || value === '') return undefined;
@@ -72,11 +73,17 @@ function wholeNumber(value: unknown, field: string, min: number): number {
 	return n;
 }
 
-function isAbsoluteUri(value: string): boolean {
-	if (!/^[A-Za-z][A-Za-z0-9+.-]*:\S+$/.test(value)) return false;
+/**
+ * Whether a chat client may be asked to open `value`: an absolute http or https
+ * URL. Other schemes (javascript:, data:, file:, an app's own) are refused: the
+ * public pages show no app links of the service, and a tap on a button must not
+ * run script or open local files.
+ */
+function isWebUrl(value: string): boolean {
+	if (!/^https?:\/\/\S+$/i.test(value)) return false;
 	try {
-		new URL(value);
-		return true;
+		const url = new URL(value);
+		return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
 	} catch {
 		return false;
 	}
@@ -135,15 +142,15 @@ export function buildAction(input: ActionInput): IDataObject {
 			// The document lists url without marking it required.
 			const url = optionalText(input.url, 'URL');
 			if (url !== undefined) {
-				if (!isAbsoluteUri(url)) throw new ActionProblem('URL', `must be an absolute URL, got "${url}"`);
+				if (!isWebUrl(url)) throw new ActionProblem('URL', `must be an absolute http(s) URL, got "${url}"`);
 				action.url = withinUrlLimit(url, 'URL');
 			}
 			break;
 		}
 		case 'uri': {
 			const linkUri = requiredText(input.linkUri, 'Link URI', type);
-			if (!isAbsoluteUri(linkUri)) {
-				throw new ActionProblem('Link URI', `must be an absolute URI such as https://…, tel:… or mailto:…, got "${linkUri}"`);
+			if (!isWebUrl(linkUri)) {
+				throw new ActionProblem('Link URI', `must be an absolute http(s) URL such as https://…; other schemes are refused, got "${linkUri.slice(0, 40)}"`);
 			}
 			action.linkUri = withinUrlLimit(linkUri, 'Link URI');
 			break;

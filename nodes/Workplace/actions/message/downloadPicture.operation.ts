@@ -2,6 +2,7 @@ import { read, type StreamRequest } from '../../transport';
 import { baseMimeType, fileNameFromDisposition, storeBinary } from '../binaryFile';
 import type { OperationDefinition } from '../types';
 import { invalid, requiredText, textId } from '../validation';
+import { ownEntry } from '../../shared/ownEntry';
 
 const SIZES = ['small', 'medium', 'large'] as const;
 const EXTENSIONS: Readonly<Record<string, string>> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/gif': 'gif', 'image/webp': 'webp' };
@@ -62,14 +63,16 @@ export const downloadPicture: OperationDefinition<StreamRequest> = {
 		const property = requiredText(this, i, 'binaryPropertyName', 'Put Output File in Field');
 		const body = response.body;
 		const mimeType = baseMimeType(response.headers['content-type']) ?? 'application/octet-stream';
-		const fileName = fileNameFromDisposition(response.headers['content-disposition']) ?? `picture-${id}.${EXTENSIONS[mimeType] ?? 'bin'}`;
-		const binary = await storeBinary(this, body, fileName, mimeType);
+		const fileName = fileNameFromDisposition(response.headers['content-disposition']) ?? `picture-${id}.${ownEntry(EXTENSIONS, mimeType) ?? 'bin'}`;
+		const binary = await storeBinary(this, body, fileName, mimeType, `picture-${id}`);
 		return [
 			{
 				json: {
 					pictureId: id,
 					imageSize: read.text(request.qs?.size) ?? null,
-					fileName,
+					// The binary's plain name, and the one the service sent as it is.
+					fileName: binary.fileName ?? null,
+					originalFileName: fileName,
 					mimeType,
 					size: body.meter.bytes,
 					sha256: body.meter.sha256 ?? null,

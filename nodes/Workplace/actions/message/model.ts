@@ -10,6 +10,7 @@ import { read } from '../../transport';
 import { describe } from '../validation';
 import { checkAction, URL_MAX, type UsedIn } from './action';
 import { numberValue } from '../../shared/numberValue';
+import { characterCount } from '../../shared/characters';
 
 export const MESSAGE_LIMITS = {
 	/** Every URL of a message (content, preview, base, thumbnail, quick-reply icon, and what actions open). */
@@ -78,7 +79,7 @@ class At {
 	}
 }
 
-const chars = (s: string) => [...s].length;
+const chars = characterCount;
 
 const isObject = (value: unknown): value is IDataObject => read.object(value) !== undefined;
 
