@@ -23,7 +23,7 @@ export interface RecordedButton {
 	/** The label shown (an imagemap area without one: `area <j+1>`). */
 	label: string;
 	/** Where it sits: a template button, a carousel column's button, an imagemap area, a quick reply. */
-	kind: 'button' | 'column' | 'area' | 'quickReply';
+	kind: 'button' | 'column' | 'area' | 'quickReply' | 'link';
 	action: TapAction;
 }
 
@@ -42,6 +42,14 @@ export function tapAction(action: Obj): TapAction {
 	}
 }
 
+/** http(s) links in a text, as a chat app finds them: up to a space or quote, without trailing punctuation. */
+export function linksIn(text: string): Array<{ index: number; url: string }> {
+	return [...text.matchAll(/https?:\/\/[^\s<>"']+/g)].map((m) => ({ index: m.index ?? 0, url: m[0].replace(/[.,;:!?)\]]+$/, '') }));
+}
+
+const textLinks = (text: string, prefix: string): RecordedButton[] =>
+	linksIn(text).map((l, j) => ({ id: `${prefix}l${j}`, kind: 'link' as const, label: l.url, action: { type: 'uri' as const, linkUri: l.url } }));
+
 const objects = (value: unknown): Obj[] => (Array.isArray(value) ? value.filter(isPlainObject) : []);
 
 function labelled(id: string, kind: RecordedButton['kind'], action: Obj, fallback: string): RecordedButton {
@@ -50,7 +58,7 @@ function labelled(id: string, kind: RecordedButton['kind'], action: Obj, fallbac
 
 /** The buttons of one v2 message object, addressed under `m<i>`. */
 function messageButtons(message: Obj, i: number): RecordedButton[] {
-	const out: RecordedButton[] = [];
+	const out: RecordedButton[] = message.type === 'text' && typeof message.text === 'string' ? textLinks(message.text, `m${i}.`) : [];
 	const template = message.template;
 	if (message.type === 'template' && isPlainObject(template)) {
 		if (template.type === 'buttons') {
@@ -76,17 +84,18 @@ function messageButtons(message: Obj, i: number): RecordedButton[] {
 /** Every tappable thing of a record, in the order a chat shows them. */
 export function buttonsOf(record: MessageRecord): RecordedButton[] {
 	if (record.messages) return record.messages.flatMap((m, i) => (isPlainObject(m) ? messageButtons(m, i) : []));
+	const links = record.text === undefined ? [] : textLinks(record.text, '');
 	const meta = record.meta;
 	if (isPlainObject(meta) && isPlainObject(meta.quickreply)) {
-		return objects(meta.quickreply.items).map((item, j) => ({
+		return links.concat(objects(meta.quickreply.items).map((item, j) => ({
 			id: `q${j}`,
 			kind: 'quickReply' as const,
 			label: String(item.value),
 			// A tap on a v1 quick-reply item comes back as an ordinary text message (digest section 3).
 			action: { type: 'message' as const, text: String((item.data as Obj).text) },
-		}));
+		})));
 	}
-	return [];
+	return links;
 }
 
 /** The button a tap names: by address, or by label when exactly one button has it. */

@@ -8,7 +8,7 @@
  * is escaped, so nothing a message holds can run in the page.
  */
 import { isPlainObject } from '../routes/areaHelpers';
-import { type RecordedButton, buttonsOf } from './buttons';
+import { type RecordedButton, buttonsOf, linksIn } from './buttons';
 import type { ChatTarget, MessageRecord, TapRecord } from './state';
 
 export interface ChatNames {
@@ -38,7 +38,7 @@ function tapButton(seq: number, button: RecordedButton, cls: string, style = '')
 	const where = button.action.type === 'uri' ? attr('title', button.action.linkUri) : button.action.type === 'postback' ? attr('title', `postback: ${button.action.data}`) : '';
 	return (
 		`<button type="button" class="tap ${cls}"${attr('data-seq', String(seq))}${attr('data-button', button.id)}${attr('data-action', button.action.type)}${where}${style}>` +
-		`${escapeHtml(button.label)}${button.action.type === 'uri' ? ' <span class="link-mark" aria-hidden="true">↗</span>' : ''}</button>`
+		`${escapeHtml(button.label)}${button.action.type === 'uri' && button.kind !== 'link' ? ' <span class="link-mark" aria-hidden="true">↗</span>' : ''}</button>`
 	);
 }
 
@@ -55,6 +55,19 @@ function card(c: Obj, seq: number, buttons: RecordedButton[], cls: string, squar
 	);
 }
 
+/** A text with its links as tappable inline buttons (`<prefix>l<j>`), the rest escaped. */
+function textWithLinks(text: string, seq: number, buttons: RecordedButton[], prefix: string): string {
+	let out = '';
+	let at = 0;
+	linksIn(text).forEach((link, j) => {
+		const button = buttons.find((b) => b.id === `${prefix}l${j}`);
+		out += escapeHtml(text.slice(at, link.index));
+		out += button ? tapButton(seq, button, 'text-link') : escapeHtml(link.url);
+		at = link.index + link.url.length;
+	});
+	return out + escapeHtml(text.slice(at));
+}
+
 const pct = (part: number, whole: number) => `${((part / whole) * 100).toFixed(3)}%`;
 
 function v2Message(m: Obj, i: number, seq: number, buttons: RecordedButton[]): string {
@@ -62,7 +75,7 @@ function v2Message(m: Obj, i: number, seq: number, buttons: RecordedButton[]): s
 	let body: string;
 	switch (m.type) {
 		case 'text':
-			body = `<div class="bubble text">${escapeHtml(str(m.text))}</div>`;
+			body = `<div class="bubble text">${textWithLinks(str(m.text), seq, buttons, `m${i}.`)}</div>`;
 			break;
 		case 'image':
 			body = `<div class="bubble image"><a${attr('href', str(m.originalContentUrl))} target="_blank" rel="noopener noreferrer"><img${attr('src', str(m.previewImageUrl))} alt="image"></a></div>`;
@@ -107,8 +120,9 @@ function recordBody(r: MessageRecord): string {
 		const label = `${kind === 'picture' ? '🖼' : '📄'} <span class="name">${escapeHtml(r.file.filename)}</span> <span class="size">${bytes(r.file.size)}, ${escapeHtml(r.file.contentType)}</span>`;
 		return `<div class="bubble ${kind}">${label}${r.caption ? `<div class="caption">${escapeHtml(r.caption)}</div>` : ''}</div>`;
 	}
-	const text = `<div class="bubble text">${escapeHtml(r.text ?? '')}</div>`;
-	return buttons.length ? `${text}<div class="quick-replies">${buttons.map((b) => tapButton(r.seq, b, 'chip')).join('')}</div>` : text;
+	const text = `<div class="bubble text">${textWithLinks(r.text ?? '', r.seq, buttons, '')}</div>`;
+	const chips = buttons.filter((b) => b.kind === 'quickReply');
+	return chips.length ? `${text}<div class="quick-replies">${chips.map((b) => tapButton(r.seq, b, 'chip')).join('')}</div>` : text;
 }
 
 const time = (iso: string) => `<time${attr('datetime', iso)}>${escapeHtml(iso.slice(11, 19))}</time>`;

@@ -50,6 +50,7 @@ export const CHAT_CSS = `
 .chip{background:#fff;border:1px solid #2563eb;color:#2563eb;border-radius:999px;padding:.3rem .8rem}
 .chip:hover{background:#eff6ff}
 .link-mark{font-size:11px;opacity:.7}
+.text-link{background:none;border:0;padding:0;color:#2563eb;text-decoration:underline;word-break:break-all;text-align:left}
 `;
 
 export function playPage(data: PageData): string {

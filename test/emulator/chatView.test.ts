@@ -136,6 +136,22 @@ describe('GET /__emulator/chat', () => {
 		expect(all(one(e, 'div.quick-replies'), 'button.tap.chip').map(tapOf)).toEqual([['m0.q0', 'Later', 'message']]);
 	});
 
+	it('makes the links in a text tappable inline, as a phone does', async () => {
+		await botPost(bed.em, bed.token, '/bot/v1/direct/message', { json: { uid: somchai, message: { type: 'text', data: 'Approve: http://127.0.0.1:5678/w/1?approved=true&s=<x>. Or not.' } } });
+		await push(G, [{ type: 'text', text: 'See https://runbook.example/cpu, then http://127.0.0.1:1/a' }]);
+		const [direct, group] = all(await chat(), 'li.entry');
+		const bubble = one(direct, 'div.bubble.text');
+		expect(bubble.children.map((c) => (typeof c === 'string' ? c : tapOf(c)))).toEqual([
+			'Approve: ',
+			['l0', 'http://127.0.0.1:5678/w/1?approved=true&s=', 'uri'],
+			'<x>. Or not.',
+		]);
+		expect(all(one(group, 'div.bubble.text'), 'button.tap.text-link').map(tapOf)).toEqual([
+			['m0.l0', 'https://runbook.example/cpu', 'uri'],
+			['m0.l1', 'http://127.0.0.1:1/a', 'uri'],
+		]);
+	});
+
 	it('draws a carousel as a row of cards and an imagemap with its areas placed by percentage', async () => {
 		const column = (k: number) => ({ title: `Host ${k}`, text: `web-${k}`, actions: [{ type: 'postback', label: 'Restart', data: `restart-${k}` }, { type: 'message', label: 'Logs', text: `logs ${k}` }] });
 		await push(G, [

@@ -104,6 +104,22 @@ describe('tapping a link: the phone opens the page, then the person confirms it'
 		expect(taps).toEqual([expect.objectContaining({ tapped: seq, uid: somchai, button: { id: 'm0.b0', label: 'Approve' }, outcome: 'GET 200, POST 200' })]);
 	});
 
+	it('taps a link in a text as a phone makes it tappable: the direct message a user gets with answer links', async () => {
+		site.seen.length = 0;
+		const text = `Deploy v2.3?\n\nApprove: ${site.origin}/resume/9?approved=true&signature=q1.\nDecline: ${site.origin}/resume/9?approved=false&signature=q1`;
+		const res = await botPost(bed.em, bed.token, '/bot/v1/direct/message', { json: { uid: somchai, message: { type: 'text', data: text } } });
+		expect(res.status).toBe(200);
+		const seq = bed.em.messaging.records.at(-1)!.seq;
+		const listed = (await call(bed.em, `/__emulator/messages?uid=${somchai}`)).body.messages.at(-1).buttons;
+		expect(listed).toEqual([
+			{ id: 'l0', kind: 'link', label: `${site.origin}/resume/9?approved=true&signature=q1`, type: 'uri', linkUri: `${site.origin}/resume/9?approved=true&signature=q1` },
+			{ id: 'l1', kind: 'link', label: `${site.origin}/resume/9?approved=false&signature=q1`, type: 'uri', linkUri: `${site.origin}/resume/9?approved=false&signature=q1` },
+		]);
+		const tapped = await tap({ seq, button: 'l1' });
+		expect(tapped.body).toMatchObject({ action: 'uri', button: { id: 'l1', kind: 'link' }, submitted: { status: 200 } });
+		expect(site.seen.map((s) => `${s.method} ${s.url}`)).toEqual(['GET /resume/9?approved=false&signature=q1', 'POST /resume/9?approved=false&signature=q1']);
+	});
+
 	it('only opens the page with confirm false (a link preview), and submits nothing when the page has no form or fails', async () => {
 		site.seen.length = 0;
 		const seq = await push(directChatId(somchai), [buttons([link('Look', '/resume/8'), link('Answered', '/no-form'), link('Gone', '/gone')])]);
