@@ -7,6 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
+import { relayAnswers } from './answerRelay';
 import { eventsToItems, readEvents } from './events';
 import { SIGNATURE_HEADER, verifySignature } from './signature';
 
@@ -171,8 +172,10 @@ export class WorkplaceTrigger implements INodeType {
 			return { noWebhookResponse: true };
 		}
 
+		// Answers to Send and Wait questions go to their waiting executions, not to this workflow.
+		const forWorkflow = await relayAnswers(this, events, verify);
 		const wanted = this.getNodeParameter('events', ['*']) as string[];
-		const items = eventsToItems(events, wanted, { version: this.getNode().typeVersion, verified: verify });
+		const items = eventsToItems(forWorkflow, wanted, { version: this.getNode().typeVersion, verified: verify });
 		const webhookResponse = { received: events.length, accepted: items.length };
 		// Nothing to run for: answer and start no execution.
 		if (items.length === 0) return { webhookResponse };

@@ -60,6 +60,11 @@ export interface OperationDefinition<Request extends ApiRequest = ApiRequest> {
 	fallback?(this: IExecuteFunctions, error: NodeApiError, i: number, request: Request): Request | undefined;
 	/** Rewords a service error of item i in this operation's terms; undefined keeps it as it is. */
 	explainError?(this: IExecuteFunctions, error: NodeApiError, i: number): NodeApiError | undefined;
+	/**
+	 * Send and Wait: the run sends for the first item only (an execution waits
+	 * for one answer, as in n8n's chat nodes), and `output` puts it to wait.
+	 */
+	waits?: true;
 	/** Hints shown with the output once all items ran (e.g. items the service will not use). */
 	hints?(this: IExecuteFunctions, output: INodeExecutionData[]): NodeExecutionHint[];
 }
