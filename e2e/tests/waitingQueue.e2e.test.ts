@@ -33,6 +33,8 @@ const workers: N8n[] = [];
 let rest: N8nRest;
 let triggerUrl: string;
 
+/** The trigger answers a tap after relaying it and replying in the chat; on two shared cores that can take a while. */
+const TRIGGER_TIMEOUT_MS = 180_000;
 const range = (from: number, count: number) => Array.from({ length: count }, (_, i) => from + i);
 const lines = (output: string[], pattern: RegExp) => [...output.join('').matchAll(new RegExp(pattern.source, 'g'))];
 
@@ -127,11 +129,11 @@ test('in-chat answers in queue mode: the trigger on main relays the approver\'s 
 	await executionsIn(IN_CHAT.id, 'waiting', numbers.length);
 	const questions = await questionsPosted(emulator!, 'Queue chat request', numbers);
 
-	const stranger = expectTapped(await Promise.all(numbers.map((n) => tapOrError(emulator!, { seq: questions.get(n)!.seq, label: 'Approve', uid: pimchanok, url: triggerUrl }))));
+	const stranger = expectTapped(await Promise.all(numbers.map((n) => tapOrError(emulator!, { seq: questions.get(n)!.seq, label: 'Approve', uid: pimchanok, url: triggerUrl, timeoutMs: TRIGGER_TIMEOUT_MS }))));
 	expect(await repliesTo(stranger)).toEqual(Array(numbers.length).fill('You are not one of the people who may answer this question.'));
 	expect((await rest.executions(IN_CHAT.id)).filter((e) => e.status === 'waiting')).toHaveLength(numbers.length);
 
-	const approver = expectTapped(await Promise.all(numbers.map((n) => tapOrError(emulator!, { seq: questions.get(n)!.seq, label: 'Approve', uid: nattaya, url: triggerUrl }))));
+	const approver = expectTapped(await Promise.all(numbers.map((n) => tapOrError(emulator!, { seq: questions.get(n)!.seq, label: 'Approve', uid: nattaya, url: triggerUrl, timeoutMs: TRIGGER_TIMEOUT_MS }))));
 	expect(await repliesTo(approver)).toEqual(Array(numbers.length).fill('Answer recorded: approve'));
 	await executionsIn(IN_CHAT.id, 'success', numbers.length);
 	expect(tasksTitled(emulator!, 'Queue chat request')).toEqual(numbers.map((n) => taskTitle('Queue chat request', n, true, nattaya)).sort());
