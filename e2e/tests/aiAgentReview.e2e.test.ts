@@ -5,28 +5,25 @@
  * to community packages too), so the Workplace node appears among the AI
  * Agent's human-review tools as `n8n-nodes-workplace.workplaceHitlTool`.
  *
- * Workflow (published): Webhook → AI Agent, whose scripted model (the
- * emulator's OpenAI-compatible endpoint) calls "Create task"; that tool is
- * connected through "Ask the team lead" (the Workplace HITL tool), so the
- * call first posts an approval question to the Alerts topic and the execution
- * waits. Approve → the agent runs Create task; decline → the agent is told
+ * Workflow: examples/ai-agent-task-approval.json (published, started by a
+ * Webhook): an AI Agent whose scripted model (the emulator's OpenAI-compatible
+ * endpoint) calls "Create task"; that tool is connected through "Ask the team
+ * lead" (the Workplace HITL tool), so the call first posts an approval
+ * question to the incident room and the execution waits. Approve → the agent runs Create task; decline → the agent is told
  * (n8n's processHitlResponses) and no task is created.
  */
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 
-import { SEED_GROUP_IDS, SEED_TOPIC_IDS } from '../../emulator/botSeed';
 import type { MessageRecord } from '../../emulator/messaging/state';
 import { SCRIPTED_MODEL, messageText, type ChatCompletionRequest, type ScriptedTurn } from '../../emulator/routes/openai';
 import { startEmulator, type Emulator } from '../../emulator/server';
-import { EXAMPLE_CREDENTIALS, exampleCredential } from '../lib/examples';
+import { exampleCredential, exampleWorkflows } from '../lib/examples';
 import { N8n, N8nRest, installCommunityPackage, until } from '../lib/n8n';
 
 const WORKFLOW_ID = 'wpAiAgentReview01';
-const CREATE_TOOL = 'Create task';
 const TOOL = 'Create_task';
 const OPENAI_CREDENTIAL = { id: 'wpScriptedOpenAi2', name: 'Scripted model (emulator)' };
-const ALERTS = { gid: SEED_GROUP_IDS.incidentRoom, tid: SEED_TOPIC_IDS.incidentAlerts };
 const id = (n: number) => `c3d4e5f6-0000-4d66-8f1f-2e3b5c0a08${String(n).padStart(2, '0')}`;
 
 /** The scripted model: asks for the task named in the request; then reports what the tool said. */
@@ -44,70 +41,29 @@ function script(request: ChatCompletionRequest): ScriptedTurn {
 	return { content: task && !/rejected/i.test(results[0]) ? `Done: task ${task} created.` : `Not created: ${results[0]}` };
 }
 
-const workflow = {
-	id: WORKFLOW_ID,
-	name: 'AI Agent whose task creation a person approves',
-	nodes: [
-		{ parameters: { httpMethod: 'POST', path: 'agent-review', responseMode: 'onReceived', options: {} }, id: id(1), name: 'Start', type: 'n8n-nodes-base.webhook', typeVersion: 2, position: [0, 0], webhookId: randomUUID() },
-		{
-			parameters: { promptType: 'define', text: '={{ $json.body.request }}', options: { systemMessage: 'You create tasks in the workplace service.' } },
-			id: id(2),
-			name: 'AI Agent',
-			type: '@n8n/n8n-nodes-langchain.agent',
-			typeVersion: 3.1,
-			position: [220, 0],
-		},
-		{
-			parameters: { model: { __rl: true, mode: 'id', value: SCRIPTED_MODEL }, options: {} },
-			id: id(3),
-			name: 'Scripted model',
-			type: '@n8n/n8n-nodes-langchain.lmChatOpenAi',
-			typeVersion: 1.2,
-			position: [120, 220],
-			credentials: { openAiApi: OPENAI_CREDENTIAL },
-		},
-		{
-			parameters: {
-				resource: 'message',
-				operation: 'sendAndWait',
-				sendTo: 'group',
-				groupId: { __rl: true, mode: 'id', value: ALERTS.gid },
-				topicId: { __rl: true, mode: 'id', value: ALERTS.tid },
-				message: '=The assistant wants to create the task "{{ $tool.parameters.title }}". Allow it?',
-				approvalOptions: { values: { approvalType: 'double', approveLabel: 'Allow', disapproveLabel: 'Refuse' } },
-			},
-			id: id(4),
-			name: 'Ask the team lead',
-			type: 'n8n-nodes-workplace.workplaceHitlTool',
-			typeVersion: 2,
-			position: [320, 220],
-			credentials: { workplaceBotApi: EXAMPLE_CREDENTIALS.workplaceBotApi },
-		},
-		{
-			parameters: {
-				descriptionType: 'manual',
-				toolDescription: 'Create a task in task projects; returns the task with its id',
-				resource: 'task',
-				operation: 'create',
-				taskTitle: "={{ $fromAI('title', 'The title of the task', 'string') }}",
-				additionalFields: {},
-			},
-			id: id(5),
-			name: CREATE_TOOL,
-			type: 'n8n-nodes-workplace.workplaceTool',
-			typeVersion: 1,
-			position: [520, 360],
-			credentials: { workplaceTaskProjectsApi: EXAMPLE_CREDENTIALS.workplaceTaskProjectsApi },
-		},
-	],
-	connections: {
-		Start: { main: [[{ node: 'AI Agent', type: 'main', index: 0 }]] },
-		'Scripted model': { ai_languageModel: [[{ node: 'AI Agent', type: 'ai_languageModel', index: 0 }]] },
-		'Ask the team lead': { ai_tool: [[{ node: 'AI Agent', type: 'ai_tool', index: 0 }]] },
-		[CREATE_TOOL]: { ai_tool: [[{ node: 'Ask the team lead', type: 'ai_tool', index: 0 }]] },
-	},
-	settings: { executionOrder: 'v1' },
-};
+/**
+ * examples/ai-agent-task-approval.json as it ships, started by a Webhook
+ * instead of its Manual Trigger (a waiting execution needs a published
+ * workflow), its model pointed at the scripted endpoint and its prompt taken
+ * from the request; the review layer and the tool are the example's own.
+ */
+function exampleWorkflow() {
+	const example = exampleWorkflows().find((e) => e.file === 'ai-agent-task-approval.json');
+	if (!example) throw new Error('examples/ai-agent-task-approval.json is missing');
+	const source = example.workflow as unknown as { nodes: Array<Record<string, unknown> & { name: string; type: string; parameters: Record<string, unknown> }>; connections: Record<string, unknown> };
+	const manual = source.nodes.find((n) => n.type === 'n8n-nodes-base.manualTrigger');
+	if (!manual) throw new Error('the example has no Manual Trigger');
+	const nodes = source.nodes.map((node) => {
+		if (node === manual) return { parameters: { httpMethod: 'POST', path: 'agent-review', responseMode: 'onReceived', options: {} }, id: id(1), name: 'Start', type: 'n8n-nodes-base.webhook', typeVersion: 2, position: [0, 0], webhookId: randomUUID() };
+		if (node.type === '@n8n/n8n-nodes-langchain.lmChatOpenAi') return { ...node, parameters: { ...node.parameters, model: { __rl: true, mode: 'id', value: SCRIPTED_MODEL } }, credentials: { openAiApi: OPENAI_CREDENTIAL } };
+		if (node.type === '@n8n/n8n-nodes-langchain.agent') return { ...node, parameters: { ...node.parameters, text: '={{ $json.body.request }}' } };
+		return node;
+	});
+	const connections = { ...source.connections, Start: source.connections[manual.name] };
+	delete (connections as Record<string, unknown>)[manual.name];
+	return { id: WORKFLOW_ID, name: example.name, nodes, connections, settings: { executionOrder: 'v1' } };
+}
+const workflow = exampleWorkflow();
 
 let emulator: Emulator;
 let n8n: N8n;
@@ -161,6 +117,12 @@ async function ended(executionId: string) {
 
 const tasksTitled = (title: string) => [...emulator.taskProjects.tasks.values()].filter((task) => task.taskTitle === title);
 
+test('n8n offers the Workplace node among the AI Agent\'s human-review tools', async () => {
+	const types = await rest.request<Array<{ name: string; subtitle?: string; outputs?: unknown }>>('GET', '/types/nodes.json');
+	const review = types.find((t) => t.name === 'n8n-nodes-workplace.workplaceHitlTool');
+	expect(review).toMatchObject({ subtitle: 'Send and wait', outputs: [{ displayName: 'Human review', type: 'ai_tool' }] });
+});
+
 test('approved in the chat\'s link: the gated tool runs and the agent reports the task', async () => {
 	const title = 'Rotate the staging database password';
 	const { id: executionId, buttons } = await askAgent(title);
@@ -188,5 +150,5 @@ test('refused: the agent is told, and the tool never runs', async () => {
 	expect(execution.status).toBe('success');
 	expect(tasksTitled(title)).toEqual([]);
 	const answer = execution.data.resultData.runData['AI Agent']?.at(-1)?.data?.main[0]?.[0]?.json;
-	expect(String(answer?.output)).toMatch(/^Not created: .*User rejected the tool call to Create_task/);
+	expect(String(answer?.output)).toMatch(/^Not created: .*User rejected the tool call to Create task \(id: /);
 });

@@ -1,6 +1,7 @@
 /**
- * Message → Send and Wait for Response in real n8n 2.41.1, against the
- * emulator. Each question workflow is published: Webhook (start) → Ask (Send
+ * Message → Send and Wait for Response in real n8n, against the emulator:
+ * e2e/'s n8n (2.41.1), or with E2E_N8N_VERSION=1.85.4 the one installed in
+ * e2e/versions/1.85.4 (resume URLs unsigned there). Each question workflow is published: Webhook (start) → Ask (Send
  * and Wait) → After (No Op, whose input is what Ask resumed with). A published
  * Workplace Trigger workflow (Trigger → Event) receives the chat's taps.
  *
@@ -21,7 +22,7 @@ import { startEmulator, type Emulator } from '../../emulator/server';
 import { relayBody } from '../../nodes/Workplace/shared/chatAnswer';
 import { launchChromium, RESULTS_DIR, step } from '../lib/browser';
 import { EXAMPLE_CREDENTIALS, exampleCredential } from '../lib/examples';
-import { N8n, N8nRest, ROOT, installCommunityPackage, until } from '../lib/n8n';
+import { E2E_DIR, N8n, N8nRest, ROOT, installCommunityPackage, n8nInstall, until } from '../lib/n8n';
 import { productionWebhookUrl, waitForTriggerWebhook } from '../lib/webhooks';
 
 const BOT = { workplaceBotApi: EXAMPLE_CREDENTIALS.workplaceBotApi };
@@ -29,6 +30,11 @@ const ALERTS = { gid: SEED_GROUP_IDS.incidentRoom, tid: SEED_TOPIC_IDS.incidentA
 const uuid = (n: number) => `5a0d0000-0000-4c55-9e0e-1d2a4b9f${String(n).padStart(4, '0')}`;
 /** Where the page screenshots go: docs/images with SCREENSHOTS=1 (to update the docs), else test-results/. */
 const SCREENSHOTS = process.env.SCREENSHOTS ? path.join(ROOT, 'docs', 'images') : RESULTS_DIR;
+
+const INSTALL = process.env.E2E_N8N_VERSION ? n8nInstall(path.join(E2E_DIR, 'versions', process.env.E2E_N8N_VERSION)) : n8nInstall();
+const [MAJOR, MINOR] = INSTALL.version.split('.').map(Number);
+/** n8n signs resume URLs from 1.104 on. */
+const SIGNED = MAJOR >= 2 || MINOR >= 104;
 
 type Ask = Record<string, unknown>;
 
@@ -179,12 +185,13 @@ const post = async (url: string, form: Record<string, string | string[]> = {}, m
 
 beforeAll(async () => {
 	emulator = await startEmulator({ replyTokenTtlSeconds: 900 });
-	n8n = new N8n({ echo: process.env.E2E_ECHO ? process.stderr : undefined });
+	n8n = new N8n({ install: INSTALL, echo: process.env.E2E_ECHO ? process.stderr : undefined });
 	await installCommunityPackage(n8n.userFolder);
 	await n8n.importCredentials([exampleCredential(emulator, 'workplaceBotApi')]);
 	const all = [...Object.values(WORKFLOWS), TRIGGER];
 	await n8n.importWorkflows(all);
-	for (const workflow of all) await n8n.cli(['publish:workflow', `--id=${workflow.id}`]);
+	// 2.x publishes a workflow; 1.x activates it.
+	for (const workflow of all) await n8n.cli(MAJOR >= 2 ? ['publish:workflow', `--id=${workflow.id}`] : ['update:workflow', `--id=${workflow.id}`, '--active=true']);
 	await n8n.start();
 	rest = new N8nRest(n8n.url);
 	await rest.setupOwner();
@@ -211,8 +218,9 @@ test('approval by link: the question carries signed links; a GET (a link preview
 		expect(link.origin).toBe(n8n.url);
 		expect(link.pathname).toBe(`/webhook-waiting/${id}/${WORKFLOWS.approval.nodes[1].id}`);
 		expect(link.searchParams.get('approved')).toBe(approved);
-		// n8n 2.41 signs the resume URL (HMAC-SHA256, hex).
-		expect(link.searchParams.get('signature')).toMatch(/^[0-9a-f]{64}$/);
+		// n8n 1.104 and later sign the resume URL (HMAC-SHA256, hex); 1.85 does not.
+		if (SIGNED) expect(link.searchParams.get('signature')).toMatch(/^[0-9a-f]{64}$/);
+		else expect(link.searchParams.has('signature')).toBe(false);
 	}
 
 	// A preview fetches the link twice: a page to confirm, and the execution keeps waiting.
@@ -225,11 +233,13 @@ test('approval by link: the question carries signed links; a GET (a link preview
 		expect(preview.text).toContain('Deploy release 2.4 to production?');
 	}
 	expect(await statusOf(id)).toBe('waiting');
-	// A tampered link is refused by n8n itself.
-	const tampered = new URL(decline);
-	tampered.searchParams.set('approved', 'true');
-	expect((await post(tampered.toString())).status).toBe(401);
-	expect(await statusOf(id)).toBe('waiting');
+	if (SIGNED) {
+		// A tampered link is refused by n8n itself.
+		const tampered = new URL(decline);
+		tampered.searchParams.set('approved', 'true');
+		expect((await post(tampered.toString())).status).toBe(401);
+		expect(await statusOf(id)).toBe('waiting');
+	}
 
 	const answered = await post(approve.toString(), { confirm: 'approve' });
 	expect(answered.status).toBe(200);
@@ -300,7 +310,7 @@ test('answer in chat: postback buttons; a stranger is told they may not answer; 
 	]);
 	const [approve, decline] = buttons.actions.map((a) => a.data as string);
 	const nodeId = WORKFLOWS.inChat.nodes[1].id;
-	expect(approve).toMatch(new RegExp(`^n8n-answer\\|approve\\|/webhook-waiting/${id}/${nodeId}\\?answer=chat&signature=[0-9a-f]{64}$`));
+	expect(approve).toMatch(new RegExp(`^n8n-answer\\|approve\\|/webhook-waiting/${id}/${nodeId}\\?answer=chat${SIGNED ? '&signature=[0-9a-f]{64}' : ''}$`));
 	expect(decline.startsWith('n8n-answer|decline|')).toBe(true);
 	const resumeUrl = `${n8n.url}${approve.split('|')[2]}`;
 
