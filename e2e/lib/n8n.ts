@@ -442,6 +442,12 @@ export class N8nRest {
 		}
 	}
 
+	/** One execution with its run data (n8n sends it in flatted's JSON form). */
+	async execution(id: string): Promise<{ id: string; status: string; finished: boolean; data: ExecuteResult['data'] }> {
+		const execution = await this.request<{ id: string; status: string; finished: boolean; data: string }>('GET', `/rest/executions/${id}`);
+		return { ...execution, data: flatted().parse(execution.data) as ExecuteResult['data'] };
+	}
+
 	/** A workflow's executions, newest first (one page: n8n lists at most 100). */
 	async executions(workflowId: string): Promise<ExecutionSummary[]> {
 		const filter = encodeURIComponent(JSON.stringify({ workflowId }));

@@ -9,7 +9,7 @@
  */
 import type { IDataObject, IHttpRequestOptions, IWebhookFunctions } from 'n8n-workflow';
 
-import { botSigningSecret, parseAnswerPostback, relayBody, relayTarget, type RelayedAnswer } from '../Workplace/shared/chatAnswer';
+import { botSigningSecret, parseAnswerPostback, relayBody, relayTarget, type Choice, type RelayedAnswer } from '../Workplace/shared/chatAnswer';
 import { buildPath, parseBaseUrl } from '../Workplace/transport/baseUrl';
 import { normaliseEvent } from './events';
 
@@ -17,7 +17,7 @@ const RELAY_TIMEOUT_MS = 15_000;
 
 /** What the person reads in the chat after a tap, by what the waiting node answered. */
 export const CHAT_REPLIES = {
-	answered: (label: string) => `Answer recorded: ${label}`,
+	answered: (choice: Choice) => `Answer recorded: ${choice === 'approve' ? 'approved' : 'declined'}`,
 	notAllowed: 'You are not one of the people who may answer this question.',
 	closed: 'This question is no longer open: it was answered already or its time ran out.',
 	failed: 'Your answer could not be recorded. Please try again later.',
@@ -108,8 +108,7 @@ export async function relayAnswers(ctx: IWebhookFunctions, events: IDataObject[]
 		} else {
 			ctx.logger.warn(`Workplace Trigger "${ctx.getNode().name}" refused to pass on an answer addressed outside this n8n instance`);
 		}
-		const label = typeof item.postbackText === 'string' && item.postbackText !== '' ? item.postbackText : tapped.choice;
-		const text = outcome === 'answered' ? CHAT_REPLIES.answered(label) : CHAT_REPLIES[outcome];
+		const text = outcome === 'answered' ? CHAT_REPLIES.answered(tapped.choice) : CHAT_REPLIES[outcome];
 		try {
 			await replyInChat(ctx, item.replyToken, text);
 		} catch (error) {

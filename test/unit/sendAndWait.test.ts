@@ -210,7 +210,7 @@ describe('the answer form', () => {
 	]);
 	if (!('fields' in fields)) throw new Error('fields expected');
 	test('a complete submission becomes data keyed by label, typed', () => {
-		const body = { 'field-0': 'Ann', 'field-1': '3', 'field-2': 'ann@example.com', 'field-3': '2026-12-01', 'field-4': 'Ops', 'field-5': ['Laptop', 'Badge'], 'field-6': 'line 1\nline 2' };
+		const body = { 'field-0': 'Ann', 'field-1': '3', 'field-2': 'ann@example.com', 'field-3': '2026-12-01', 'field-4': 'Ops', 'field-5': ['Laptop', 'Badge'], 'field-6': 'line 1\r\nline 2' };
 		expect(readSubmission(fields.fields, body)).toEqual({
 			data: { Name: 'Ann', Days: 3, Email: 'ann@example.com', From: '2026-12-01', Team: 'Ops', Needs: ['Laptop', 'Badge'], Notes: 'line 1\nline 2' },
 		});

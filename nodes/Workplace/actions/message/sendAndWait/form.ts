@@ -109,7 +109,8 @@ export function readSubmission(
 				break;
 			}
 			default:
-				data[field.label] = values(body, n)[0];
+				// Browsers send a textarea's line breaks as CRLF; workflows get plain newlines.
+				data[field.label] = values(body, n)[0].replace(/\r\n?/g, '\n');
 		}
 	});
 	return Object.keys(problems).length > 0 ? { problems } : { data };

@@ -76,7 +76,11 @@ function control(field: FormField, n: number, value: string[]): string {
 	}
 }
 
-/** The answer form; `given` and `problems` refill it after a refused submission. */
+/**
+ * The answer form; `given` and `problems` refill it after a refused
+ * submission. Sent as multipart/form-data: n8n 2.x accepts no other body for
+ * a custom form's answer.
+ */
 export function formPage(
 	options: { title: string; description: string; buttonLabel: string },
 	fields: FormField[],
@@ -93,7 +97,7 @@ export function formPage(
 	const heading = options.title.trim() === '' ? '' : `<h1>${escapeHtml(options.title)}</h1>`;
 	return page(
 		options.title || 'Your answer',
-		`${heading}${options.description ? paragraph(options.description) : ''}<form method="post" action="">${controls}<button type="submit">${escapeHtml(options.buttonLabel)}</button></form>`,
+		`${heading}${options.description ? paragraph(options.description) : ''}<form method="post" action="" enctype="multipart/form-data">${controls}<button type="submit">${escapeHtml(options.buttonLabel)}</button></form>`,
 	);
 }
 

@@ -99,7 +99,9 @@ async function formAnswer(ctx: IWebhookFunctions, res: ServerResponse, responseT
 		sendPage(res, 200, formPage(options, fields));
 		return { noWebhookResponse: true };
 	}
-	const body = (ctx.getBodyData() ?? {}) as IDataObject;
+	// n8n puts a multipart form's fields under `data`; a url-encoded form's are the body itself.
+	const parsed = (ctx.getBodyData() ?? {}) as IDataObject;
+	const body = parsed.data && typeof parsed.data === 'object' && !Array.isArray(parsed.data) ? (parsed.data as IDataObject) : parsed;
 	const submission = readSubmission(fields, body);
 	if ('problems' in submission) {
 		sendPage(res, 400, formPage(options, fields, givenValues(body), submission.problems));
