@@ -10,14 +10,13 @@
  * A trigger workflow (Workplace Trigger → No Op) relays the in-chat taps.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 
 import { SEED_GROUP_IDS } from '../../emulator/botSeed';
 import type { MessageRecord } from '../../emulator/messaging/state';
 import type { Emulator, TapResult } from '../../emulator/server';
 import { EXAMPLE_CREDENTIALS } from './examples';
-import { E2E_DIR, type N8nRest, until } from './n8n';
+import { E2E_DIR, type N8nRest, n8nInstall, until } from './n8n';
 
 export const QUESTION_GROUP = SEED_GROUP_IDS.incidentRoom;
 const BOT = { workplaceBotApi: EXAMPLE_CREDENTIALS.workplaceBotApi };
@@ -41,14 +40,14 @@ export const taskTitle = (prefix: string, n: number, approved: boolean, by: stri
  */
 export function questionWorkflow(id: string, prefix: string, ask: Record<string, unknown>): QuestionWorkflow {
 	const nodeId = (n: number) => `${createHash('sha256').update(id).digest('hex').slice(0, 8)}-0000-4c55-9e0e-1d2a4b9f00${String(n).padStart(2, '0')}`;
-	const path = `ask-${id.toLowerCase()}`;
+	const webhookPath = `ask-${id.toLowerCase()}`;
 	return {
 		id,
 		name: `${prefix} (waiting e2e)`,
-		path,
+		path: webhookPath,
 		nodes: [
 			{
-				parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} },
+				parameters: { httpMethod: 'POST', path: webhookPath, responseMode: 'onReceived', options: {} },
 				id: nodeId(1),
 				name: 'Start',
 				type: 'n8n-nodes-base.webhook',
@@ -155,9 +154,6 @@ export async function questionsPosted(emulator: Emulator, prefix: string, number
 	}, timeoutMs);
 }
 
-/** n8n's copy of flatted: execution data travels in its JSON form. */
-const flatted = () => createRequire(path.join(E2E_DIR, 'package.json'))('flatted') as { parse(text: string): unknown };
-
 export interface ExecutionDetail {
 	id: string;
 	status: string;
@@ -167,11 +163,17 @@ export interface ExecutionDetail {
 
 /** One execution with how often each of its nodes ran. */
 export async function executionDetail(rest: N8nRest, id: string): Promise<ExecutionDetail> {
-	const execution = await rest.request<{ id: string; status: string; data: string }>('GET', `/rest/executions/${id}`);
-	const data = flatted().parse(execution.data) as { resultData: { runData: Record<string, unknown[]> } };
-	const runs = Object.fromEntries(Object.entries(data.resultData.runData).map(([node, list]) => [node, list.length]));
+	const execution = await rest.execution(id);
+	const runs = Object.fromEntries(Object.entries(execution.data.resultData.runData).map(([node, list]) => [node, list.length]));
 	return { id: String(execution.id), status: execution.status, runs };
 }
+
+/** The n8n a suite runs: e2e/'s (2.41.1), or with E2E_N8N_VERSION=1.85.4 the one in e2e/versions/1.85.4. */
+export const INSTALL = process.env.E2E_N8N_VERSION ? n8nInstall(path.join(E2E_DIR, 'versions', process.env.E2E_N8N_VERSION)) : n8nInstall();
+
+/** The CLI command that makes a workflow run on its triggers: 2.x publishes, 1.x activates. */
+export const publishCommand = (workflowId: string) =>
+	Number(INSTALL.version.split('.')[0]) >= 2 ? ['publish:workflow', `--id=${workflowId}`] : ['update:workflow', `--id=${workflowId}`, '--active=true'];
 
 /** The execution a question belongs to: its answer link or postback names /webhook-waiting/<execution>/. */
 export function executionOfQuestion(record: MessageRecord): string {

@@ -1,6 +1,6 @@
 /**
  * Send and Wait for Response under load and across a restart, in real n8n
- * 2.41.1 (SQLite, one main), answered the way people answer: the emulator taps
+ * 2.41.1 (SQLite, one main; with E2E_N8N_VERSION=1.85.4 the oldest supported), answered the way people answer: the emulator taps
  * the buttons the bot posted (POST /__emulator/tap's in-process twin): a link
  * is opened and its confirm page POSTed as a phone's browser does, a postback
  * goes signed to the published Workplace Trigger, which relays it to the
@@ -19,9 +19,11 @@ import { startEmulator, type Emulator, type TapResult } from '../../emulator/ser
 import { exampleCredential } from '../lib/examples';
 import { N8n, N8nRest, installCommunityPackage, until } from '../lib/n8n';
 import {
+	INSTALL,
 	askAll,
 	executionDetail,
 	executionOfQuestion,
+	publishCommand,
 	questionWorkflow,
 	questionsPosted,
 	tally,
@@ -91,12 +93,12 @@ function expectTapped(results: Array<TapResult | { error: string }>): TapResult[
 beforeAll(async () => {
 	// Reply tokens outlive a restart of n8n.
 	emulator = await startEmulator({ replyTokenTtlSeconds: 900 });
-	n8n = new N8n({ echo: process.env.E2E_ECHO ? process.stderr : undefined });
+	n8n = new N8n({ install: INSTALL, echo: process.env.E2E_ECHO ? process.stderr : undefined });
 	await installCommunityPackage(n8n.userFolder);
 	await n8n.importCredentials([exampleCredential(emulator, 'workplaceBotApi'), exampleCredential(emulator, 'workplaceTaskProjectsApi')]);
 	const all = [BY_LINK, IN_CHAT, TRIGGER];
 	await n8n.importWorkflows(all);
-	for (const workflow of all) await n8n.cli(['publish:workflow', `--id=${workflow.id}`]);
+	for (const workflow of all) await n8n.cli(publishCommand(workflow.id));
 	await n8n.start();
 	rest = new N8nRest(n8n.url);
 	await rest.setupOwner();
@@ -138,7 +140,7 @@ test(`${AT_ONCE} executions wait at once; two people tap each question's link at
 	console.log(
 		`${AT_ONCE} waiting at once, two simultaneous taps each: ${done.length} executions succeeded, ${tasksTitled(emulator, 'Link request').length} tasks; ` +
 			`taps told "answer recorded" per question: ${JSON.stringify(tally(perQuestion.map(String)))}; ` +
-			`second-tap pages: ${JSON.stringify(tally(tapped.map((t) => `${t.submitted!.status}${t.submitted!.body.includes(ANSWERED_PAGE) ? ' recorded' : ' other'}`)))}`,
+			`(n8n ${INSTALL.version}) second-tap pages: ${JSON.stringify(tally(tapped.map((t) => `${t.submitted!.status}${t.submitted!.body.includes(ANSWERED_PAGE) ? ' recorded' : ' other'}`)))}`,
 	);
 	for (const count of perQuestion) expect(count).toBeGreaterThanOrEqual(1);
 	linkRecordedPerQuestion.push(...perQuestion);
@@ -227,7 +229,7 @@ test('executions waiting while n8n restarts still resume afterwards, by link and
 	const byLink = expectTapped(await Promise.all(links.map((n) => tapOrError(emulator, { seq: linkQuestions.get(n)!.seq, label: 'Approve', uid: somchai }))));
 	for (const t of byLink) expect(t.submitted?.body).toContain(ANSWERED_PAGE);
 	const inChat = expectTapped(await Promise.all(chats.map((n) => tapOrError(emulator, { seq: chatQuestions.get(n)!.seq, label: 'Decline', uid: APPROVER, url: triggerUrl, timeoutMs: TRIGGER_TIMEOUT_MS }))));
-	expect(await repliesTo(inChat)).toEqual(Array(5).fill('Answer recorded: decline'));
+	expect(await repliesTo(inChat)).toEqual(Array(5).fill('Answer recorded: declined'));
 
 	await executionsIn(BY_LINK.id, 'success', 5, waitingIds);
 	await executionsIn(IN_CHAT.id, 'success', 5, waitingIds);

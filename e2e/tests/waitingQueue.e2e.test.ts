@@ -134,7 +134,7 @@ test('in-chat answers in queue mode: the trigger on main relays the approver\'s 
 	expect((await rest.executions(IN_CHAT.id)).filter((e) => e.status === 'waiting')).toHaveLength(numbers.length);
 
 	const approver = expectTapped(await Promise.all(numbers.map((n) => tapOrError(emulator!, { seq: questions.get(n)!.seq, label: 'Approve', uid: nattaya, url: triggerUrl, timeoutMs: TRIGGER_TIMEOUT_MS }))));
-	expect(await repliesTo(approver)).toEqual(Array(numbers.length).fill('Answer recorded: approve'));
+	expect(await repliesTo(approver)).toEqual(Array(numbers.length).fill('Answer recorded: approved'));
 	await executionsIn(IN_CHAT.id, 'success', numbers.length);
 	expect(tasksTitled(emulator!, 'Queue chat request')).toEqual(numbers.map((n) => taskTitle('Queue chat request', n, true, nattaya)).sort());
 	expect(await rest.executions(TRIGGER.id)).toEqual([]);
