@@ -45,6 +45,8 @@ export function questionWorkflow(id: string, prefix: string, ask: Record<string,
 		id,
 		name: `${prefix} (waiting e2e)`,
 		path: webhookPath,
+		// n8n 1.x's import needs the field; publishCommand makes the workflow run.
+		active: false,
 		nodes: [
 			{
 				parameters: { httpMethod: 'POST', path: webhookPath, responseMode: 'onReceived', options: {} },
@@ -102,6 +104,7 @@ export function triggerWorkflow(id: string) {
 	return {
 		id,
 		name: 'Bot events (waiting e2e)',
+		active: false,
 		nodes: [
 			{
 				parameters: { events: ['*'] },

@@ -101,7 +101,8 @@ beforeAll(async () => {
 	for (const workflow of all) await n8n.cli(publishCommand(workflow.id));
 	await n8n.start();
 	rest = new N8nRest(n8n.url);
-	await rest.setupOwner();
+	// n8n 1.x answers readiness before its REST routes are mounted.
+	await until('the owner setup route', async () => (await rest.setupOwner(), true), 120_000);
 	await rest.login();
 	triggerUrl = productionWebhookUrl(n8n.url, TRIGGER);
 	await waitForTriggerWebhook(triggerUrl);
@@ -223,7 +224,7 @@ test('executions waiting while n8n restarts still resume afterwards, by link and
 	await n8n.stop();
 	// The links name this address: n8n comes back on the same port.
 	await n8n.start(port);
-	await rest.login();
+	await until('the login route', async () => (await rest.login(), true), 120_000);
 	await waitForTriggerWebhook(triggerUrl);
 
 	const byLink = expectTapped(await Promise.all(links.map((n) => tapOrError(emulator, { seq: linkQuestions.get(n)!.seq, label: 'Approve', uid: somchai }))));
