@@ -165,8 +165,13 @@ export class MessagingState {
 		return full;
 	}
 
-	recordTap(entry: Omit<TapRecord, 'seq' | 'time'>): TapRecord {
-		const full: TapRecord = { seq: ++this.seq, time: new Date().toISOString(), ...entry };
+	/** A place in the chat's order, taken when a tap starts so the bot's answer to it comes after it. */
+	reserveSeq(): { seq: number; time: string } {
+		return { seq: ++this.seq, time: new Date().toISOString() };
+	}
+
+	recordTap(entry: Omit<TapRecord, 'seq' | 'time'>, at = this.reserveSeq()): TapRecord {
+		const full: TapRecord = { ...at, ...entry };
 		this.taps.push(full);
 		return full;
 	}

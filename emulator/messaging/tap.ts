@@ -267,8 +267,9 @@ export async function tap(messaging: MessagingState, config: EmulatorConfig, req
 	if (typeof button === 'string') throw new TapError(404, button);
 	const uid = tapper(messaging, record, req.uid);
 	const { action } = button;
-	const result: TapResult = { seq: record.seq, button: { id: button.id, label: button.label, kind: button.kind }, uid, action: action.type };
 	if (action.type === 'app') throw new TapError(400, `a ${action.actionType} action opens the service's own app; the emulator does not play it`);
+	const at = messaging.reserveSeq();
+	const result: TapResult = { seq: record.seq, button: { id: button.id, label: button.label, kind: button.kind }, uid, action: action.type };
 	if (action.type === 'uri') {
 		await openLink(action.linkUri, req, result);
 	} else {
@@ -298,6 +299,6 @@ export async function tap(messaging: MessagingState, config: EmulatorConfig, req
 		action: action.type,
 		outcome: outcomeOf(result),
 		...(action.type === 'postback' && action.text !== undefined ? { text: action.text } : {}),
-	});
+	}, at);
 	return result;
 }

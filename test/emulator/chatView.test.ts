@@ -5,6 +5,8 @@
  * buttons, carousels, imagemap areas placed by percentage, quick-reply chips,
  * files, and the people's taps; nothing a message holds becomes markup.
  */
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { SEED_GROUP_IDS, SEED_TOPIC_IDS, SEED_USER_IDS } from '../../emulator/botSeed';
 import { directChatId } from '../../emulator/messaging/state';
 import { call } from './helpers';
@@ -217,6 +219,34 @@ describe('GET /__emulator/chat', () => {
 		expect(text(one(bubble, 'strong'))).toBe('<b>Go</b>');
 		expect(text(bubble)).toContain(`on #${seq}`);
 		expect(text(one(bubble, 'span.outcome'))).toBe('webhook 200');
+	});
+});
+
+describe('the order of a tap and the answer to it', () => {
+	it('puts the tap before the bot\'s reply that the webhook sent while the tap was being delivered', async () => {
+		// A webhook that replies in the chat before it answers the delivery, as the Workplace Trigger does.
+		const server = http.createServer((req, res) => {
+			const chunks: Buffer[] = [];
+			req.on('data', (c: Buffer) => chunks.push(c));
+			req.on('end', async () => {
+				const event = JSON.parse(Buffer.concat(chunks).toString('utf8')).events[0];
+				await botPost(bed.em, bed.token, '/bot/v1/message/text', { body: form({ message: 'Answer recorded: approved', replyToken: event.replyToken }) });
+				res.writeHead(200, { 'content-type': 'application/json' });
+				res.end('{}');
+			});
+		});
+		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+		try {
+			await push(G, [{ type: 'template', template: { type: 'buttons', text: 'Deploy?', actions: [{ type: 'postback', label: 'Approve', data: 'approve' }] } }]);
+			const seq = bed.em.messaging.records[0].seq;
+			const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhook`;
+			expect((await call(bed.em, '/__emulator/tap', { method: 'POST', json: { seq, button: 'm0.b0', uid: nattaya, url } })).status).toBe(200);
+			const entries = all(await chat(), 'li.entry');
+			expect(entries.map((e) => classes(e)[1])).toEqual(['bot', 'person', 'bot']);
+			expect(text(one(entries[2], 'div.bubble.text'))).toBe('Answer recorded: approved');
+		} finally {
+			await new Promise<void>((resolve) => server.close(() => resolve()));
+		}
 	});
 });
 
