@@ -98,24 +98,26 @@ describe('answers in the chat: postback data and relay target', () => {
 	const OWN = 'http://localhost:5678/webhook/abc/webhook';
 	test.each([
 		['/webhook-waiting/12/node-1?answer=chat', 'http://localhost:5678/webhook-waiting/12/node-1?answer=chat'],
-		['/base/webhook-waiting/12/node-1', 'http://localhost:5678/base/webhook-waiting/12/node-1'],
+		['/base/webhook-waiting/12/node-1?answer=chat&signature=ab', 'http://localhost:5678/base/webhook-waiting/12/node-1?answer=chat&signature=ab'],
 	])('relays %s to its own instance', (path, expected) => {
 		expect(relayTarget(path, OWN)?.toString()).toBe(expected);
 	});
 	test.each([
-		['//evil.example/webhook-waiting/12/node-1'],
-		['http://evil.example/webhook-waiting/12/node-1'],
-		['https://localhost:5678/webhook-waiting/12/node-1'],
-		['/\\evil.example/12/node-1'],
-		['webhook-waiting/12/node-1'],
-		['/only-one'],
+		['/webhook/abc/webhook'],
+		['/webhook-waiting/12/node-1?approved=true'],
+		['//evil.example/webhook-waiting/12/node-1?answer=chat'],
+		['http://evil.example/webhook-waiting/12/node-1?answer=chat'],
+		['https://localhost:5678/webhook-waiting/12/node-1?answer=chat'],
+		['/\\evil.example/12/node-1?answer=chat'],
+		['webhook-waiting/12/node-1?answer=chat'],
+		['/only-one?answer=chat'],
 		['/a/../../etc/12/x y'],
-		['/@evil.example/12/node-1'.replace('/@', '//@')],
-	])('refuses %s: it could reach another address', (path) => {
+		['//@evil.example/12/node-1?answer=chat'],
+	])('refuses %s: another address, or not a chat answer\'s', (path) => {
 		expect(relayTarget(path, OWN)).toBeUndefined();
 	});
 	test('refuses everything when the trigger\'s own URL is unknown', () => {
-		expect(relayTarget('/webhook-waiting/12/node-1', '')).toBeUndefined();
+		expect(relayTarget('/webhook-waiting/12/node-1?answer=chat', '')).toBeUndefined();
 	});
 });
 

@@ -41,7 +41,8 @@ export function parseAnswerPostback(data: unknown): { choice: Choice; path: stri
  * Where the trigger relays an answer: the path on the trigger's own instance
  * (the origin of its own webhook URL), or undefined when the path could reach
  * anything else (another host, a scheme, a protocol-relative or backslashed
- * path) or does not end in `<execution>/<node>`.
+ * path), does not end in `<execution>/<node>` or lacks the `answer=chat` the
+ * waiting node puts in it.
  */
 export function relayTarget(path: string, ownWebhookUrl: string): URL | undefined {
 	if (!path.startsWith('/') || path.startsWith('//') || /[\\\s]/.test(path)) return undefined;
@@ -56,6 +57,8 @@ export function relayTarget(path: string, ownWebhookUrl: string): URL | undefine
 	if (own.protocol !== 'http:' && own.protocol !== 'https:') return undefined;
 	if (target.origin !== own.origin || target.username !== '' || target.password !== '') return undefined;
 	if (!/\/[^/]+\/[^/]+$/.test(target.pathname) || target.pathname.includes('/../')) return undefined;
+	// Only the address the waiting node made for chat answers (its resume URL with answer=chat).
+	if (target.searchParams.get('answer') !== 'chat') return undefined;
 	return target;
 }
 

@@ -27,7 +27,6 @@ const formFields: INodeProperties = {
 			displayName: 'Values',
 			name: 'values',
 			values: [
-				{ displayName: 'Field Label', name: 'fieldLabel', type: 'string', default: '', placeholder: 'e.g. What is your name?', description: 'Label shown above the field; the answer comes back under this name', required: true },
 				{
 					displayName: 'Element Type',
 					name: 'fieldType',
@@ -35,7 +34,7 @@ const formFields: INodeProperties = {
 					default: 'text',
 					options: FIELD_TYPES.map((value) => ({ name: { text: 'Text', textarea: 'Textarea', number: 'Number', email: 'Email', date: 'Date', dropdown: 'Dropdown List', checkbox: 'Checkboxes' }[value], value })),
 				},
-				{ displayName: 'Placeholder', name: 'placeholder', type: 'string', default: '', displayOptions: { show: { fieldType: ['text', 'textarea', 'number', 'email'] } } },
+				{ displayName: 'Field Label', name: 'fieldLabel', type: 'string', default: '', placeholder: 'e.g. What is your name?', description: 'Label shown above the field; the answer comes back under this name', required: true },
 				{
 					displayName: 'Field Options',
 					name: 'fieldOptions',
@@ -47,6 +46,7 @@ const formFields: INodeProperties = {
 					typeOptions: { multipleValues: true, sortable: true },
 					options: [{ displayName: 'Values', name: 'values', values: [{ displayName: 'Option', name: 'option', type: 'string', default: '' }] }],
 				},
+				{ displayName: 'Placeholder', name: 'placeholder', type: 'string', default: '', displayOptions: { show: { fieldType: ['text', 'textarea', 'number', 'email'] } } },
 				{ displayName: 'Required Field', name: 'requiredField', type: 'boolean', default: false, description: 'Whether the form can be sent without this field' },
 			],
 		},
@@ -182,9 +182,9 @@ const properties: INodeProperties[] = [
 			},
 			limitWaitTime,
 			{ displayName: 'Message Button Label', name: 'messageButtonLabel', type: 'string', default: 'Respond', displayOptions: onlyFor(['freeText', 'customForm']), description: `The button that opens the form; at most ${LABEL_MAX} characters` },
-			{ displayName: 'Response Form Title', name: 'responseFormTitle', type: 'string', default: '', displayOptions: onlyFor(['freeText', 'customForm']) },
-			{ displayName: 'Response Form Description', name: 'responseFormDescription', type: 'string', default: '', displayOptions: onlyFor(['freeText', 'customForm']), description: 'Shown above the form; the message when empty' },
 			{ displayName: 'Response Form Button Label', name: 'responseFormButtonLabel', type: 'string', default: 'Submit', displayOptions: onlyFor(['freeText', 'customForm']) },
+			{ displayName: 'Response Form Description', name: 'responseFormDescription', type: 'string', default: '', displayOptions: onlyFor(['freeText', 'customForm']), description: 'Shown above the form; the message when empty' },
+			{ displayName: 'Response Form Title', name: 'responseFormTitle', type: 'string', default: '', displayOptions: onlyFor(['freeText', 'customForm']) },
 		],
 	},
 ];
