@@ -93,7 +93,7 @@ async function main(): Promise<void> {
 			`Rate limit:     ${limit ? `${limit.capacity} burst, ${limit.refillPerSecond}/s per credential` : 'off'}`,
 			`Pagination:     ${emulator.config.paginationMode}${emulator.config.pageCap === null ? '' : `, at most ${emulator.config.pageCap} items a page`}`,
 			'',
-			`Play a user:    ${admin}/   (send a message, tap a postback, join; webhook ${emulator.config.webhookUrl ?? 'not set: WEBHOOK_URL'})`,
+			`Play a user:    ${admin}/   (send a message, tap a postback, join, tap the bot's buttons; webhook ${emulator.config.webhookUrl ?? 'not set: WEBHOOK_URL'})`,
 			'',
 			'Admin routes:',
 			`  GET    ${admin}/credentials`,

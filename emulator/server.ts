@@ -24,12 +24,14 @@ import { registerKnowledgeRoutes } from './routes/knowledge';
 import { MessagingState, type MessageRecord } from './messaging/state';
 import { registerMessagingAdminRoutes } from './messaging/admin';
 import { type Delivery, type PlayRequest, playUser } from './messaging/webhook';
+import { type TapRequest, type TapResult, tap } from './messaging/tap';
 import { createOpenAiState, registerOpenAiRoutes, type OpenAiState } from './routes/openai';
 import { createTaskProjectsState, registerTaskProjectsRoutes, type TaskProjectsState } from './routes/taskProjects';
 import type { EmulatorConfig, FaultRule, RequestLogEntry } from './types';
 
 export type { MessageRecord, ChatTarget } from './messaging/state';
 export type { Delivery, PlayRequest } from './messaging/webhook';
+export type { TapRequest, TapResult } from './messaging/tap';
 export type { EmulatorConfig, FaultAction, FaultRule, LoggedPart, RequestLogEntry } from './types';
 
 export interface StartOptions extends Partial<EmulatorConfig> {
@@ -69,6 +71,8 @@ export interface Emulator {
 	messages(filter?: { uid?: string; gid?: string; tid?: string; route?: string }): MessageRecord[];
 	/** Plays a user: delivers signed webhook events (as POST /__emulator/events does), one Delivery per POST. */
 	playUser(request: PlayRequest): Promise<Delivery[]>;
+	/** A person taps a button of a recorded message, as POST /__emulator/tap does (throws TapError on a refusal). */
+	tap(request: TapRequest): Promise<TapResult>;
 	/** Marks every reply token handed out so far as expired. */
 	expireReplyTokens(): void;
 	/** The scripted OpenAI-compatible chat endpoint (/v1): set its script, read its requests. */
@@ -236,6 +240,7 @@ export async function startEmulator(options: StartOptions = {}): Promise<Emulato
 		messaging,
 		users: () => bot.users.values(),
 		groups: () => bot.groups.values(),
+		topics: () => bot.topics.values(),
 	});
 
 	const host = options.host ?? '127.0.0.1';
@@ -259,6 +264,7 @@ export async function startEmulator(options: StartOptions = {}): Promise<Emulato
 		messaging,
 		messages: (filter) => messaging.received(filter),
 		playUser: (request) => playUser(messaging, config, request),
+		tap: (request) => tap(messaging, config, request),
 		expireReplyTokens: () => messaging.expireReplyTokens(),
 		openAi,
 		issueJwt,

@@ -8,12 +8,13 @@ import path from 'node:path';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { EXAMPLE_EVENTS, exampleCredentials, exampleTrigger } from '../e2e/lib/examples';
+import { EXAMPLE_ANSWERS, EXAMPLE_EVENTS, exampleCredentials, exampleTrigger, needsAiNodes } from '../e2e/lib/examples';
 import { startEmulator } from '../emulator/server';
 import {
 	InMemoryCredentialsHelper,
 	initHarnessEnv,
 	loadCommunityPackage,
+	resumeWorkflow,
 	runWorkflow,
 	testCredential,
 	type RunWorkflowResult,
@@ -78,11 +79,22 @@ async function main(): Promise<void> {
 		};
 		for (const file of readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
 			const workflow = JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as WorkflowJson;
+			if (needsAiNodes(workflow)) {
+				console.log(`Workflow "${workflow.name ?? file}" (examples/${file}): needs n8n's AI nodes, run it in n8n (npm run dev)\n`);
+				continue;
+			}
 			const trigger = exampleTrigger(workflow);
 			if (!trigger || workflow.nodes.some((n) => n.type === 'n8n-nodes-base.manualTrigger')) {
 				const result = await runWorkflow({ workflow, nodeTypes, credentialsHelper: credentials });
 				console.log(`Workflow "${workflow.name ?? file}" (examples/${file}): ${result.status}`);
 				failures += print(result);
+				// Waiting for a person (Send and Wait): answered as the example's answers say, one run each.
+				for (const answer of result.status === 'waiting' ? (EXAMPLE_ANSWERS[file] ?? []) : []) {
+					const waiting = await runWorkflow({ workflow, nodeTypes, credentialsHelper: credentials });
+					const resumed = await resumeWorkflow({ workflow, nodeTypes, credentialsHelper: credentials, waiting, answer: answer.map((json) => ({ json: json as IDataObject })) });
+					console.log(`  answered ${JSON.stringify(answer[0])}: ${resumed.status}`);
+					failures += print(resumed);
+				}
 			}
 			if (trigger) {
 				// Started by the bot's webhook: the emulator plays a user and delivers signed events to it.

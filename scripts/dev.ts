@@ -10,7 +10,8 @@
  *
  * The emulator's play page (/__emulator/) delivers signed bot events to one of
  * those examples' production webhook URL (WEBHOOK_URL overrides it), so a
- * newcomer presses "Send message" there and watches the workflow answer.
+ * newcomer presses "Send message" there and watches the workflow answer; a
+ * click on a button the bot sent taps it as a phone would (emulator/messaging/tap.ts).
  *
  * Every step that can take a while prints a line at least every 15 s, and the
  * closing lines say how long each step took, the install steps dev.sh timed
@@ -235,7 +236,8 @@ async function main(): Promise<void> {
 		say(
 			emulator.config.webhookUrl
 				? `  Press "Send message" or "Tap postback" there: the emulator signs the event and delivers it to ` +
-						`${target ? `"${target.example.name}"` : emulator.config.webhookUrl}, and the bot's answer shows under "What the bot sent".`
+						`${target ? `"${target.example.name}"` : emulator.config.webhookUrl}, and the bot's answer shows under "What the bot sent". ` +
+						'A click on a button the bot sent taps it as a phone would (a link: its page opened and confirmed; a postback: delivered signed).'
 				: '  Enter a webhook URL there (WEBHOOK_URL prefills it).',
 		);
 		say('');

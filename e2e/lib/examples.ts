@@ -80,6 +80,26 @@ export const EXAMPLE_EVENTS: Readonly<Record<string, readonly ExampleEvent[]>> =
 	],
 };
 
+/**
+ * Examples that wait for a person (Send and Wait), and the answers given to
+ * them: each answer goes to a run of its own, as n8n's waiting webhook would
+ * resume it (the answer pages themselves are driven in real n8n by
+ * e2e/tests/sendAndWait.e2e.test.ts).
+ */
+export const EXAMPLE_ANSWERS: Readonly<Record<string, readonly Array<Record<string, unknown>>[]>> = {
+	// Approve, then (in a second run) reject.
+	'approval-in-one-workflow.json': [[{ data: { approved: true, respondedAt: '2026-11-25T09:00:00.000Z' } }], [{ data: { approved: false, respondedAt: '2026-11-25T09:00:00.000Z' } }]],
+};
+
+/**
+ * Whether an example needs n8n's AI nodes (@n8n/n8n-nodes-langchain), which
+ * only a real n8n has: the engine harness and `npm run demo` leave it out, and
+ * e2e/tests/aiAgentReview.e2e.test.ts runs it in n8n.
+ */
+export function needsAiNodes(workflow: { nodes: Array<{ type: string }> }): boolean {
+	return workflow.nodes.some((n) => n.type.startsWith('@n8n/n8n-nodes-langchain.'));
+}
+
 /** The Workplace Trigger of an example workflow, if it has one. */
 export function exampleTrigger(workflow: { nodes: Array<{ name: string; type: string; webhookId?: string }> }) {
 	return workflow.nodes.find((n) => n.type === 'n8n-nodes-workplace.workplaceTrigger');

@@ -439,8 +439,8 @@ export class N8nRest {
 	}
 
 	/** One execution with its run data. */
-	async execution(id: string): Promise<ExecuteResult & { id: string; status: string; mode: string }> {
-		const execution = await this.request<{ id: string; status: string; mode: string; data: string }>('GET', `/rest/executions/${id}`);
+	async execution(id: string): Promise<ExecuteResult & { id: string; status: string; mode: string; finished: boolean }> {
+		const execution = await this.request<{ id: string; status: string; mode: string; finished: boolean; data: string }>('GET', `/rest/executions/${id}`);
 		// Execution data travels in flatted's JSON form (it may hold cycles).
 		return { ...execution, data: flatted().parse(execution.data) as ExecuteResult['data'] };
 	}

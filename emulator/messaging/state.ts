@@ -53,6 +53,23 @@ export interface MessageRecord {
 	file?: RecordedFile;
 }
 
+/** A person's tap on a recorded message's button (POST /__emulator/tap), shown in the chat after it. */
+export interface TapRecord {
+	seq: number;
+	time: string;
+	/** The tapped message's seq. */
+	tapped: number;
+	/** Its chat, so the tap shows where the message is. */
+	target: ChatTarget;
+	uid: string;
+	button: { id: string; label: string };
+	action: string;
+	/** What came of it in a few words, e.g. `GET 200, POST 200` or `webhook 200`. */
+	outcome: string;
+	/** A postback's text, shown in the chat as if the person had typed it. */
+	text?: string;
+}
+
 export interface ReplyToken {
 	token: string;
 	/** The chat of the event that carried it: a reply goes there. */
@@ -64,6 +81,21 @@ export interface ReplyToken {
 
 export type ChatLookup = { target: ChatTarget } | { status: number; code: string; message: string };
 
+/** uid = a user's direct chat; gid (and tid, '' for the main chat) = a group or topic; nothing = every chat. */
+export interface ChatFilter {
+	uid?: string;
+	gid?: string;
+	tid?: string;
+}
+
+function inChat(target: ChatTarget, filter: ChatFilter): boolean {
+	return (
+		(filter.uid === undefined || target.uid === filter.uid) &&
+		(filter.gid === undefined || target.gid === filter.gid) &&
+		(filter.tid === undefined || (target.tid ?? '') === filter.tid)
+	);
+}
+
 const hex24 = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 24);
 
 /** The id of a user's direct chat with the bot (stable, so events and sends agree). */
@@ -73,6 +105,7 @@ export const mainTopicId = (gid: string) => hex24(`main:${gid}`);
 
 export class MessagingState {
 	readonly records: MessageRecord[] = [];
+	readonly taps: TapRecord[] = [];
 	readonly replyTokens = new Map<string, ReplyToken>();
 	readonly pictures = new PictureStore();
 	private seq = 0;
@@ -84,6 +117,7 @@ export class MessagingState {
 
 	reset(): void {
 		this.records.length = 0;
+		this.taps.length = 0;
 		this.replyTokens.clear();
 		this.pictures.reset();
 	}
@@ -131,15 +165,25 @@ export class MessagingState {
 		return full;
 	}
 
+	/** A place in the chat's order, taken when a tap starts so the bot's answer to it comes after it. */
+	reserveSeq(): { seq: number; time: string } {
+		return { seq: ++this.seq, time: new Date().toISOString() };
+	}
+
+	recordTap(entry: Omit<TapRecord, 'seq' | 'time'>, at = this.reserveSeq()): TapRecord {
+		const full: TapRecord = { ...at, ...entry };
+		this.taps.push(full);
+		return full;
+	}
+
 	/** Records for a chat: uid = everything the user got directly; gid (and tid, '' for the main chat) = a group or topic. */
-	received(filter: { uid?: string; gid?: string; tid?: string; route?: string } = {}): MessageRecord[] {
-		return this.records.filter(
-			(r) =>
-				(filter.uid === undefined || r.target.uid === filter.uid) &&
-				(filter.gid === undefined || r.target.gid === filter.gid) &&
-				(filter.tid === undefined || (r.target.tid ?? '') === filter.tid) &&
-				(filter.route === undefined || r.route.endsWith(filter.route)),
-		);
+	received(filter: ChatFilter & { route?: string } = {}): MessageRecord[] {
+		return this.records.filter((r) => inChat(r.target, filter) && (filter.route === undefined || r.route.endsWith(filter.route)));
+	}
+
+	/** Taps on messages of a chat (same filter as received). */
+	tapsIn(filter: ChatFilter = {}): TapRecord[] {
+		return this.taps.filter((t) => inChat(t.target, filter));
 	}
 
 	issueReplyToken(target: ChatTarget, eventType: string): string {

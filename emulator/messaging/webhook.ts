@@ -77,12 +77,12 @@ function resolve(messaging: MessagingState, req: PlayRequest): Resolved {
 	return { uid, username: user.username, target: lookup.target };
 }
 
-function buildEvent(messaging: MessagingState, req: PlayRequest, who: Resolved, n: number): { event: Record<string, unknown>; token: string } {
+function buildEvent(messaging: MessagingState, req: PlayRequest, who: Resolved, n: number | undefined): { event: Record<string, unknown>; token: string } {
 	const { target } = who;
 	const token = messaging.issueReplyToken(target, req.type);
 	const now = Date.now();
 	const epoch = req.timestamp ? req.timestamp === 'ms' : req.type === 'join';
-	const withN = (s: string) => s.replaceAll('{n}', String(n));
+	const withN = (s: string) => (n === undefined ? s : s.replaceAll('{n}', String(n)));
 	const event: Record<string, unknown> = { type: req.type, replyToken: token };
 	if (req.type === 'join') {
 		event.source = { type: 'direct_chat', uid: who.uid };
@@ -97,7 +97,7 @@ function buildEvent(messaging: MessagingState, req: PlayRequest, who: Resolved, 
 	if (req.type === 'message') {
 		event.message = { id, type: 'text', ...chat, text: withN(req.text ?? 'Hello') };
 	} else if (req.type === 'picture') {
-		const picture = req.pictureId ? messaging.pictures.get(req.pictureId) : messaging.pictures.add(randomBytes(12).toString('hex'), `photo-${n}.png`);
+		const picture = req.pictureId ? messaging.pictures.get(req.pictureId) : messaging.pictures.add(randomBytes(12).toString('hex'), `photo-${n ?? 1}.png`);
 		if (!picture) throw new PlayError(`pictureId ${req.pictureId} is not a picture the emulator knows`);
 		event.message = { id, type: 'picture', ...chat, pictureId: picture.id, fileName: picture.fileName };
 	} else if (req.type === 'postback') {
@@ -171,12 +171,15 @@ async function deliver(url: URL, events: Array<Record<string, unknown>>, tokens:
 	return delivery;
 }
 
-/** Delivers the request's events; one delivery per event unless inOneBody. */
-export async function playUser(messaging: MessagingState, config: EmulatorConfig, req: PlayRequest): Promise<Delivery[]> {
+/**
+ * Delivers the request's events; one delivery per event unless inOneBody.
+ * `numbered: false` sends text and data exactly as given (a tap's postback data is not a template).
+ */
+export async function playUser(messaging: MessagingState, config: EmulatorConfig, req: PlayRequest, { numbered = true } = {}): Promise<Delivery[]> {
 	if (!isPlainObject(req)) throw new PlayError('JSON object expected');
 	const url = checkRequest(req, config);
 	const who = resolve(messaging, req);
-	const built = Array.from({ length: req.count ?? 1 }, (_, i) => buildEvent(messaging, req, who, i + 1));
+	const built = Array.from({ length: req.count ?? 1 }, (_, i) => buildEvent(messaging, req, who, numbered ? i + 1 : undefined));
 	if (req.inOneBody) {
 		return [await deliver(url, built.map((b) => b.event), built.map((b) => b.token), req, config)];
 	}

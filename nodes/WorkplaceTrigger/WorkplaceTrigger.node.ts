@@ -9,8 +9,9 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { credentialTest } from '../Workplace/methods/credentialTest';
+import { relayAnswers } from './answerRelay';
 import { boundedEvents, screenReplays, signatureRefusal, signingSecret, type Refusal } from './callChecks';
-import { eventsToItems, wantedEvents } from './events';
+import { eventsToItems } from './events';
 
 type ServerResponse = ReturnType<IWebhookFunctions['getResponseObject']>;
 
@@ -151,10 +152,13 @@ export class WorkplaceTrigger implements INodeType {
 		if ('status' in bounded) return refuse(bounded);
 		const { events } = bounded;
 
-		const wanted = this.getNodeParameter('events', ['*']) as string[];
+		// Replays are refused before anything acts on an event, answers to questions included.
 		const windowMinutes = this.getNodeParameter('replayWindowMinutes', 5) as number;
-		const screened = screenReplays(this, wantedEvents(events, wanted), typeof windowMinutes === 'number' ? windowMinutes : 5);
-		const items = eventsToItems(screened.events, ['*'], { version: this.getNode().typeVersion, verified: verify });
+		const screened = screenReplays(this, events, typeof windowMinutes === 'number' ? windowMinutes : 5);
+		// Answers to Send and Wait questions go to their waiting executions, not to this workflow.
+		const forWorkflow = await relayAnswers(this, screened.events, verify);
+		const wanted = this.getNodeParameter('events', ['*']) as string[];
+		const items = eventsToItems(forWorkflow, wanted, { version: this.getNode().typeVersion, verified: verify });
 		const webhookResponse: IDataObject = { received: events.length, accepted: items.length };
 		// Said only when replay protection refused something, so the service's log shows why.
 		if (screened.duplicate > 0) webhookResponse.duplicate = screened.duplicate;

@@ -6,6 +6,7 @@
 import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { botSigningSecret } from '../Workplace/shared/chatAnswer';
 import { MAX_EVENTS_PER_CALL, MAX_NESTING, nestedDeeperThan } from './bodyLimits';
 import { eventTime, readEvents } from './events';
 import { eventKey, freshness, seenEvents } from './replay';
@@ -17,10 +18,8 @@ import { SIGNATURE_HEADER, signatureDigest, verifySignature } from './signature'
  * no secret is ever a node parameter saved with the workflow.
  */
 export async function signingSecret(context: IHookFunctions | IWebhookFunctions): Promise<string> {
-	const credentials = await context.getCredentials('workplaceBotApi');
-	for (const value of [credentials.webhookSecret, credentials.clientSecret]) {
-		if (typeof value === 'string' && value.trim() !== '') return value;
-	}
+	const secret = botSigningSecret(await context.getCredentials('workplaceBotApi'));
+	if (secret !== '') return secret;
 	throw new NodeOperationError(
 		context.getNode(),
 		'The Workplace Bot API credential has no client secret to verify the service\'s signature with',

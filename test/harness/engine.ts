@@ -748,7 +748,8 @@ export interface RunWorkflowResult {
 
 let executionCounter = 0;
 
-export async function runWorkflow(opts: RunWorkflowOptions): Promise<RunWorkflowResult> {
+/** The engine's pieces for one execution of a workflow: the Workflow, its additional data and the order nodes finish in. */
+function prepareExecution(opts: RunWorkflowOptions) {
 	const mode = opts.mode ?? 'manual';
 	const executionId = opts.executionId ?? `harness-${++executionCounter}`;
 	const wfJson = opts.workflow;
@@ -790,6 +791,12 @@ export async function runWorkflow(opts: RunWorkflowOptions): Promise<RunWorkflow
 		executionId,
 		workflowId,
 	});
+	return { mode, workflow, additionalData, executionOrder };
+}
+
+export async function runWorkflow(opts: RunWorkflowOptions): Promise<RunWorkflowResult> {
+	const { mode, workflow, additionalData, executionOrder } = prepareExecution(opts);
+	const wfJson = opts.workflow;
 
 	const startNode = opts.startNodeName
 		? workflow.getNode(opts.startNodeName)
@@ -820,6 +827,26 @@ export async function runWorkflow(opts: RunWorkflowOptions): Promise<RunWorkflow
 	const workflowExecute = new WorkflowExecute(additionalData, mode, runExecutionData);
 	const run = await workflowExecute.processRunExecutionData(workflow);
 
+	return summarize(run, executionOrder);
+}
+
+/**
+ * Resumes an execution that a node put to wait (Send and Wait), as n8n's
+ * waiting webhook does once the node's webhook has answered with `answer`: the
+ * waiting node's run is dropped, the node is disabled so it passes `answer`
+ * on as its output, and the engine goes on from it.
+ */
+export async function resumeWorkflow(opts: RunWorkflowOptions & { waiting: RunWorkflowResult; answer: INodeExecutionData[] }): Promise<RunWorkflowResult> {
+	const { mode, workflow, additionalData, executionOrder } = prepareExecution(opts);
+	const data = opts.waiting.run.data;
+	const entry = data.executionData?.nodeExecutionStack[0];
+	if (!data.waitTill || !entry) throw new UnexpectedError('The execution is not waiting');
+	data.waitTill = undefined;
+	entry.node = { ...entry.node, disabled: true };
+	entry.data = { main: [opts.answer] };
+	const waitingNode = data.resultData.lastNodeExecuted as string;
+	data.resultData.runData[waitingNode].pop();
+	const run = await new WorkflowExecute(additionalData, mode, data).processRunExecutionData(workflow);
 	return summarize(run, executionOrder);
 }
 

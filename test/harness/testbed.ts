@@ -30,6 +30,7 @@ import {
 	initHarnessEnv,
 	loadCommunityPackage,
 	runListSearch,
+	resumeWorkflow,
 	runWorkflow,
 	testCredential,
 	type BinaryMode,
@@ -154,6 +155,13 @@ export class Testbed {
 		const result = await runWorkflow({ workflow, nodeTypes: this.nodeTypes, credentialsHelper: this.credentialsHelper, startNodeName: triggerName, triggerItems: items, mode: 'trigger' });
 		assertNoSecrets(result.run.data.resultData, this.secrets);
 		assertNoSecrets(capturedLogs, this.secrets);
+		return result;
+	}
+
+	/** Goes on with an execution a node put to wait, as if its webhook had answered with `answer` (resumeWorkflow). */
+	async resume(workflow: WorkflowJson, waiting: RunWorkflowResult, answer: INodeExecutionData[]): Promise<RunWorkflowResult> {
+		const result = await resumeWorkflow({ workflow, nodeTypes: this.nodeTypes, credentialsHelper: this.credentialsHelper, waiting, answer });
+		assertNoSecrets(result.run.data.resultData, this.secrets);
 		return result;
 	}
 

@@ -238,7 +238,8 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	// Read once, with item 0, and checked before anything is sent.
 	const setting = operation.request ? requestsInParallelSetting(ctx) : 1;
 
-	const output = (await runItems(ctx, found.resource, operation, items.length, setting)).flat();
+	const count = operation.waits ? Math.min(items.length, 1) : items.length;
+	const output = (await runItems(ctx, found.resource, operation, count, setting)).flat();
 	const hints = operation.hints?.call(ctx, output) ?? [];
 	if (hints.length > 0) ctx.addExecutionHints(...hints);
 	return [output];

@@ -65,6 +65,11 @@ export interface OperationDefinition<Request extends ApiRequest = ApiRequest> {
 	 * router applies it when the toggle is on (version 3 on, default on).
 	 */
 	simplify?(json: IDataObject): IDataObject;
+	/**
+	 * Send and Wait: the run sends for the first item only (an execution waits
+	 * for one answer, as in n8n's chat nodes), and `output` puts it to wait.
+	 */
+	waits?: true;
 	/** Hints shown with the output once all items ran (e.g. items the service will not use). */
 	hints?(this: IExecuteFunctions, output: INodeExecutionData[]): NodeExecutionHint[];
 }

@@ -1,6 +1,7 @@
 import type { ResourceDefinition } from '../types';
 import { downloadPicture } from './downloadPicture.operation';
 import { reply } from './reply.operation';
+import { sendAndWait } from './sendAndWait.operation';
 import { sendFileToGroup } from './sendFileToGroup.operation';
 import { sendToGroup } from './sendToGroup.operation';
 import { sendToUser } from './sendToUser.operation';
@@ -10,5 +11,5 @@ export const message: ResourceDefinition = {
 	name: 'Message',
 	description: 'What the bot says: to groups, topics and people, and in reply to events',
 	defaultOperation: 'sendToGroup',
-	operations: [sendToGroup, sendToUser, sendFileToGroup, reply, downloadPicture],
+	operations: [sendToGroup, sendToUser, sendFileToGroup, sendAndWait, reply, downloadPicture],
 };

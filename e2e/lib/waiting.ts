@@ -1,0 +1,208 @@
+/**
+ * Many executions waiting for a person at once, and the emulator answering
+ * them as the people would (POST /__emulator/tap): shared by the suites that
+ * prove Send and Wait under load, across a restart and in queue mode.
+ *
+ * A question workflow: Webhook (POST /webhook/<path>, body { n }) → Ask (Send
+ * and Wait to the Incident Room) → Record (Task → Create, titled with the
+ * request's number and the answer), so every resumption leaves one task at
+ * the emulator: a request answered twice would leave two, a lost one none.
+ * A trigger workflow (Workplace Trigger → No Op) relays the in-chat taps.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import path from 'node:path';
+
+import { SEED_GROUP_IDS } from '../../emulator/botSeed';
+import type { MessageRecord } from '../../emulator/messaging/state';
+import type { Emulator, TapResult } from '../../emulator/server';
+import { EXAMPLE_CREDENTIALS } from './examples';
+import { E2E_DIR, type N8nRest, n8nInstall, until } from './n8n';
+
+export const QUESTION_GROUP = SEED_GROUP_IDS.incidentRoom;
+const BOT = { workplaceBotApi: EXAMPLE_CREDENTIALS.workplaceBotApi };
+const TASKS = { workplaceTaskProjectsApi: EXAMPLE_CREDENTIALS.workplaceTaskProjectsApi };
+
+export interface QuestionWorkflow {
+	id: string;
+	name: string;
+	/** The Webhook node's path: POST <n8n>/webhook/<path> starts one execution. */
+	path: string;
+	nodes: Array<{ id: string; name: string; type: string; parameters: Record<string, unknown>; webhookId?: string; [key: string]: unknown }>;
+	[key: string]: unknown;
+}
+
+/** The title the Record node gives request n's task (the answer and, in the chat, who gave it). */
+export const taskTitle = (prefix: string, n: number, approved: boolean, by: string) => `${prefix} ${n}: approved=${approved} by=${by}`;
+
+/**
+ * Webhook → Ask → Record. `prefix` starts the question's text and the task's title; `ask` adds
+ * Send and Wait parameters (approval options, Answer in Chat, approvers).
+ */
+export function questionWorkflow(id: string, prefix: string, ask: Record<string, unknown>): QuestionWorkflow {
+	const nodeId = (n: number) => `${createHash('sha256').update(id).digest('hex').slice(0, 8)}-0000-4c55-9e0e-1d2a4b9f00${String(n).padStart(2, '0')}`;
+	const webhookPath = `ask-${id.toLowerCase()}`;
+	return {
+		id,
+		name: `${prefix} (waiting e2e)`,
+		path: webhookPath,
+		// n8n 1.x's import needs the field; publishCommand makes the workflow run.
+		active: false,
+		nodes: [
+			{
+				parameters: { httpMethod: 'POST', path: webhookPath, responseMode: 'onReceived', options: {} },
+				id: nodeId(1),
+				name: 'Start',
+				type: 'n8n-nodes-base.webhook',
+				typeVersion: 2,
+				position: [0, 0],
+				webhookId: randomUUID(),
+			},
+			{
+				parameters: {
+					resource: 'message',
+					operation: 'sendAndWait',
+					sendTo: 'group',
+					groupId: { __rl: true, mode: 'id', value: QUESTION_GROUP },
+					topicId: { __rl: true, mode: 'id', value: '' },
+					message: `=${prefix} {{ $json.body.n }}: deploy?`,
+					responseType: 'approval',
+					approvalOptions: { values: { approvalType: 'double' } },
+					...ask,
+				},
+				id: nodeId(2),
+				name: 'Ask',
+				type: 'n8n-nodes-workplace.workplace',
+				typeVersion: 2,
+				position: [220, 0],
+				credentials: BOT,
+			},
+			{
+				parameters: {
+					resource: 'task',
+					operation: 'create',
+					taskTitle: `=${prefix} {{ $('Start').item.json.body.n }}: approved={{ $json.data.approved }} by={{ $json.data.answeredBy ? $json.data.answeredBy.userId : 'link' }}`,
+					additionalFields: {},
+				},
+				id: nodeId(3),
+				name: 'Record',
+				type: 'n8n-nodes-workplace.workplace',
+				typeVersion: 2,
+				position: [440, 0],
+				credentials: TASKS,
+			},
+		],
+		connections: {
+			Start: { main: [[{ node: 'Ask', type: 'main', index: 0 }]] },
+			Ask: { main: [[{ node: 'Record', type: 'main', index: 0 }]] },
+		},
+		settings: { executionOrder: 'v1' },
+	};
+}
+
+/** A published Workplace Trigger: it relays the in-chat answers; any other event runs the No Op. */
+export function triggerWorkflow(id: string) {
+	return {
+		id,
+		name: 'Bot events (waiting e2e)',
+		active: false,
+		nodes: [
+			{
+				parameters: { events: ['*'] },
+				id: 'fa11ba00-0000-4c55-9e0e-1d2a4b9f0001',
+				name: 'Workplace Trigger',
+				type: 'n8n-nodes-workplace.workplaceTrigger',
+				typeVersion: 2,
+				position: [0, 0],
+				webhookId: randomUUID(),
+				credentials: BOT,
+			},
+			{ parameters: {}, id: 'fa11ba00-0000-4c55-9e0e-1d2a4b9f0002', name: 'Event', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [220, 0] },
+		],
+		connections: { 'Workplace Trigger': { main: [[{ node: 'Event', type: 'main', index: 0 }]] } },
+		settings: { executionOrder: 'v1' },
+	};
+}
+
+/** Starts one execution per request number, all at once; every call must be answered 200. */
+export async function askAll(n8nUrl: string, workflow: QuestionWorkflow, numbers: number[]): Promise<void> {
+	const answers = await Promise.all(
+		numbers.map(async (n) => {
+			const res = await fetch(`${n8nUrl}/webhook/${workflow.path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ n }) });
+			return `${res.status} ${(await res.text()).slice(0, 200)}`;
+		}),
+	);
+	const refused = answers.filter((a) => !a.startsWith('200 '));
+	if (refused.length) throw new Error(`${refused.length} of ${numbers.length} starts refused: ${refused.slice(0, 3).join('; ')}`);
+}
+
+/** The question the bot posted for request n of a workflow (its buttons template's text). */
+export function questionOf(prefix: string, n: number) {
+	return (record: MessageRecord) => {
+		const template = (record.messages?.at(-1) as { template?: { text?: string } } | undefined)?.template;
+		return template?.text === `${prefix} ${n}: deploy?`;
+	};
+}
+
+/** Waits until the bot has posted a question for every request number; their records by number. */
+export async function questionsPosted(emulator: Emulator, prefix: string, numbers: number[], timeoutMs = 300_000): Promise<Map<number, MessageRecord>> {
+	return until(`${numbers.length} questions "${prefix} …" in the chat`, async () => {
+		const records = emulator.messages({ gid: QUESTION_GROUP, route: '/bot/v2/message/push' });
+		const found = new Map<number, MessageRecord>();
+		for (const n of numbers) {
+			const matches = records.filter(questionOf(prefix, n));
+			if (matches.length > 1) throw new Error(`request ${n} was asked ${matches.length} times`);
+			if (matches.length === 1) found.set(n, matches[0]);
+		}
+		return found.size === numbers.length ? found : undefined;
+	}, timeoutMs);
+}
+
+export interface ExecutionDetail {
+	id: string;
+	status: string;
+	/** How many times each node ran in this execution. */
+	runs: Record<string, number>;
+}
+
+/** One execution with how often each of its nodes ran. */
+export async function executionDetail(rest: N8nRest, id: string): Promise<ExecutionDetail> {
+	const execution = await rest.execution(id);
+	const runs = Object.fromEntries(Object.entries(execution.data.resultData.runData).map(([node, list]) => [node, list.length]));
+	return { id: String(execution.id), status: execution.status, runs };
+}
+
+/** The n8n a suite runs: e2e/'s (2.41.1), or with E2E_N8N_VERSION=1.85.4 the one in e2e/versions/1.85.4. */
+export const INSTALL = process.env.E2E_N8N_VERSION ? n8nInstall(path.join(E2E_DIR, 'versions', process.env.E2E_N8N_VERSION)) : n8nInstall();
+
+/** The CLI command that makes a workflow run on its triggers: 2.x publishes, 1.x activates. */
+export const publishCommand = (workflowId: string) =>
+	Number(INSTALL.version.split('.')[0]) >= 2 ? ['publish:workflow', `--id=${workflowId}`] : ['update:workflow', `--id=${workflowId}`, '--active=true'];
+
+/** The execution a question belongs to: its answer link or postback names /webhook-waiting/<execution>/. */
+export function executionOfQuestion(record: MessageRecord): string {
+	const text = JSON.stringify(record.messages);
+	const match = /\/webhook-waiting\/(\d+)\//.exec(text);
+	if (!match) throw new Error(`question ${record.seq} names no waiting execution`);
+	return match[1];
+}
+
+/** Taps, collecting a refusal as a value so a batch of taps can be judged together. */
+export async function tapOrError(emulator: Emulator, request: Parameters<Emulator['tap']>[0]): Promise<TapResult | { error: string }> {
+	try {
+		return await emulator.tap(request);
+	} catch (error) {
+		return { error: (error as Error).message };
+	}
+}
+
+/** Tasks at the emulator whose title starts with the prefix, by title. */
+export function tasksTitled(emulator: Emulator, prefix: string): string[] {
+	return [...emulator.taskProjects.tasks.values()].map((t) => t.taskTitle).filter((title) => title.startsWith(`${prefix} `)).sort();
+}
+
+/** Counts equal strings: { value: count }. */
+export function tally(values: string[]): Record<string, number> {
+	const out: Record<string, number> = {};
+	for (const v of values) out[v] = (out[v] ?? 0) + 1;
+	return out;
+}

@@ -1,0 +1,300 @@
+/**
+ * Send and Wait for Response under load and across a restart, in real n8n
+ * 2.41.1 (SQLite, one main; with E2E_N8N_VERSION=1.85.4 the oldest supported), answered the way people answer: the emulator taps
+ * the buttons the bot posted (POST /__emulator/tap's in-process twin): a link
+ * is opened and its confirm page POSTed as a phone's browser does, a postback
+ * goes signed to the published Workplace Trigger, which relays it to the
+ * waiting execution and replies in the chat.
+ *
+ * Each question workflow (e2e/lib/waiting.ts) records its answer as one task
+ * at the emulator, so "each answered once" is counted outside n8n: one task
+ * per request, none missing, none doubled; inside n8n every execution ends
+ * with its Record node run exactly once.
+ */
+import { rmSync } from 'node:fs';
+import path from 'node:path';
+
+import { SEED_USER_IDS } from '../../emulator/botSeed';
+import type { MessageRecord } from '../../emulator/messaging/state';
+import { startEmulator, type Emulator, type TapResult } from '../../emulator/server';
+import { exampleCredential } from '../lib/examples';
+import { launchChromium, step } from '../lib/browser';
+import { N8n, N8nRest, ROOT, installCommunityPackage, until } from '../lib/n8n';
+import {
+	INSTALL,
+	askAll,
+	executionDetail,
+	executionOfQuestion,
+	publishCommand,
+	questionWorkflow,
+	questionsPosted,
+	tally,
+	tapOrError,
+	taskTitle,
+	tasksTitled,
+	triggerWorkflow,
+} from '../lib/waiting';
+import { productionWebhookUrl, waitForTriggerWebhook } from '../lib/webhooks';
+
+const AT_ONCE = 20;
+const { somchai, nattaya, pimchanok } = SEED_USER_IDS;
+const APPROVER = nattaya;
+const STRANGER = pimchanok;
+
+const BY_LINK = questionWorkflow('wpWaitManyLink01', 'Link request', {});
+const IN_CHAT = questionWorkflow('wpWaitManyChat01', 'Chat request', { options: { answerInChat: true, approvers: APPROVER } });
+const TRIGGER = triggerWorkflow('wpWaitManyTrig01');
+
+const ANSWERED_PAGE = 'Got it, thanks';
+const REPLIES = {
+	notAllowed: 'You are not one of the people who may answer this question.',
+	closed: 'This question is no longer open: it was answered already or its time ran out.',
+	failed: 'Your answer could not be recorded. Please try again later.',
+};
+
+/** Per question, how many of its two simultaneous taps were told their answer was recorded. */
+const linkRecordedPerQuestion: number[] = [];
+const chatRecordedPerQuestion: number[] = [];
+
+let emulator: Emulator;
+let n8n: N8n;
+let rest: N8nRest;
+let triggerUrl: string;
+
+/** The trigger answers a tap after relaying it and replying in the chat; on two shared cores that can take a while. */
+const TRIGGER_TIMEOUT_MS = 180_000;
+const range = (from: number, count: number) => Array.from({ length: count }, (_, i) => from + i);
+
+/** Waits until the workflow has `count` executions in `status` among those of the given ids (all, when none given). */
+async function executionsIn(workflowId: string, status: string, count: number, ids?: Set<string>) {
+	return until(`${count} ${status} executions of ${workflowId}`, async () => {
+		const list = (await rest.executions(workflowId)).filter((e) => !ids || ids.has(String(e.id)));
+		const matching = list.filter((e) => e.status === status);
+		if (list.some((e) => !['new', 'running', 'waiting', status].includes(e.status))) {
+			throw new Error(`an execution ended ${list.find((e) => !['new', 'running', 'waiting', status].includes(e.status))?.status}`);
+		}
+		return matching.length === count ? matching : undefined;
+	}, 300_000);
+}
+
+/** The chat's reply (v1 text with the reply token) to each tap delivered to the trigger, once all came. */
+async function repliesTo(taps: TapResult[]): Promise<string[]> {
+	const tokens = taps.map((t) => t.delivery?.replyToken);
+	return until(`${taps.length} replies in the chat`, async () => {
+		const replies = new Map(emulator.messages({ route: '/bot/v1/message/text' }).map((r) => [r.target.replyToken, r.text ?? '']));
+		const texts = tokens.map((token) => (token ? replies.get(token) : undefined));
+		return texts.every((t) => t !== undefined) ? (texts as string[]) : undefined;
+	}, 120_000);
+}
+
+function expectTapped(results: Array<TapResult | { error: string }>): TapResult[] {
+	const failed = results.filter((r): r is { error: string } => 'error' in r);
+	expect(failed).toEqual([]);
+	return results as TapResult[];
+}
+
+beforeAll(async () => {
+	// Reply tokens outlive a restart of n8n.
+	emulator = await startEmulator({ replyTokenTtlSeconds: 900 });
+	n8n = new N8n({ install: INSTALL, echo: process.env.E2E_ECHO ? process.stderr : undefined });
+	await installCommunityPackage(n8n.userFolder);
+	await n8n.importCredentials([exampleCredential(emulator, 'workplaceBotApi'), exampleCredential(emulator, 'workplaceTaskProjectsApi')]);
+	const all = [BY_LINK, IN_CHAT, TRIGGER];
+	await n8n.importWorkflows(all);
+	for (const workflow of all) await n8n.cli(publishCommand(workflow.id));
+	await n8n.start();
+	rest = new N8nRest(n8n.url);
+	// n8n 1.x answers readiness before its REST routes are mounted.
+	await until('the owner setup route', async () => (await rest.setupOwner(), true), 120_000);
+	await rest.login();
+	triggerUrl = productionWebhookUrl(n8n.url, TRIGGER);
+	await waitForTriggerWebhook(triggerUrl);
+}, 600_000);
+
+afterAll(async () => {
+	await n8n?.stop().catch(() => undefined);
+	await emulator?.close().catch(() => undefined);
+	if (n8n) rmSync(n8n.userFolder, { recursive: true, force: true });
+}, 120_000);
+
+test(`${AT_ONCE} executions wait at once; two people tap each question's link at the same moment: each resumes once, none lost`, async () => {
+	const numbers = range(1, AT_ONCE);
+	await askAll(n8n.url, BY_LINK, numbers);
+	const waiting = await executionsIn(BY_LINK.id, 'waiting', AT_ONCE);
+	const questions = await questionsPosted(emulator, 'Link request', numbers);
+	expect(new Set([...questions.values()].map(executionOfQuestion))).toEqual(new Set(waiting.map((e) => String(e.id))));
+
+	// Even requests are approved, odd ones declined; somchai and pimchanok tap together.
+	const label = (n: number) => (n % 2 === 0 ? 'Approve' : 'Decline');
+	const taps = await Promise.all(
+		numbers.flatMap((n) => [somchai, pimchanok].map((uid) => tapOrError(emulator, { seq: questions.get(n)!.seq, label: label(n), uid }))),
+	);
+	const tapped = expectTapped(taps);
+	const done = await executionsIn(BY_LINK.id, 'success', AT_ONCE);
+
+	// Outside n8n: one task per request with its answer, none missing, none twice.
+	expect(tasksTitled(emulator, 'Link request')).toEqual(numbers.map((n) => taskTitle('Link request', n, n % 2 === 0, 'link')).sort());
+	// Inside n8n: each execution ran Record once.
+	for (const e of done) expect((await executionDetail(rest, String(e.id))).runs.Record).toBe(1);
+
+	// Every tap opened the confirm page (GET 200) and POSTed it; what the second tapper saw is reported.
+	expect(tapped.map((t) => t.opened?.status)).toEqual(Array(AT_ONCE * 2).fill(200));
+	expect(tapped.every((t) => t.form?.method === 'post' && t.submitted !== undefined)).toBe(true);
+	const perQuestion = numbers.map((_, i) => [tapped[2 * i], tapped[2 * i + 1]].filter((t) => t.submitted!.body.includes(ANSWERED_PAGE)).length);
+	console.log(
+		`${AT_ONCE} waiting at once, two simultaneous taps each: ${done.length} executions succeeded, ${tasksTitled(emulator, 'Link request').length} tasks; ` +
+			`taps told "answer recorded" per question: ${JSON.stringify(tally(perQuestion.map(String)))}; ` +
+			`(n8n ${INSTALL.version}) second-tap pages: ${JSON.stringify(tally(tapped.map((t) => `${t.submitted!.status}${t.submitted!.body.includes(ANSWERED_PAGE) ? ' recorded' : ' other'}`)))}`,
+	);
+	for (const count of perQuestion) expect(count).toBeGreaterThanOrEqual(1);
+	linkRecordedPerQuestion.push(...perQuestion);
+
+	// Later, a third tap on each (the other button) is a second answer: it changes nothing.
+	const late = expectTapped(await Promise.all(numbers.map((n) => tapOrError(emulator, { seq: questions.get(n)!.seq, label: label(n + 1), uid: somchai }))));
+	for (const t of late) expect(t.submitted?.body ?? t.opened?.body).not.toContain(ANSWERED_PAGE);
+	expect(tasksTitled(emulator, 'Link request')).toHaveLength(AT_ONCE);
+	expect(await rest.executions(BY_LINK.id)).toHaveLength(AT_ONCE);
+});
+
+test(`${AT_ONCE} in-chat questions wait at once: a stranger's taps are refused in the chat, the approver's conflicting double taps resume each once, none lost`, async () => {
+	const numbers = range(101, AT_ONCE);
+	await askAll(n8n.url, IN_CHAT, numbers);
+	await executionsIn(IN_CHAT.id, 'waiting', AT_ONCE);
+	const questions = await questionsPosted(emulator, 'Chat request', numbers);
+	for (const q of questions.values()) {
+		expect(emulator.messaging.records.find((r) => r.seq === q.seq)?.messages).toBeDefined();
+	}
+
+	const stranger = expectTapped(await Promise.all(numbers.map((n) => tapOrError(emulator, { seq: questions.get(n)!.seq, label: 'Approve', uid: STRANGER, url: triggerUrl, timeoutMs: TRIGGER_TIMEOUT_MS }))));
+	expect(stranger.map((t) => t.delivery?.status ?? t.delivery?.error)).toEqual(Array(AT_ONCE).fill(200));
+	expect(await repliesTo(stranger)).toEqual(Array(AT_ONCE).fill(REPLIES.notAllowed));
+	expect((await rest.executions(IN_CHAT.id)).filter((e) => e.status === 'waiting')).toHaveLength(AT_ONCE);
+
+	// The approver taps Approve and Decline of every question at the same moment: one answer wins.
+	const both = expectTapped(
+		await Promise.all(numbers.flatMap((n) => ['Approve', 'Decline'].map((label) => tapOrError(emulator, { seq: questions.get(n)!.seq, label, uid: APPROVER, url: triggerUrl, timeoutMs: TRIGGER_TIMEOUT_MS })))),
+	);
+	expect(both.map((t) => t.delivery?.status ?? t.delivery?.error)).toEqual(Array(AT_ONCE * 2).fill(200));
+	const replies = await repliesTo(both);
+	// A person told their answer could not be recorded tries again, as the reply asks; every other
+	// answer must count, once (a question told "recorded" that never resumes fails the wait below).
+	let pending = numbers.filter((_, i) => replies[2 * i] === REPLIES.failed && replies[2 * i + 1] === REPLIES.failed);
+	const retried = [...pending];
+	for (let round = 0; round < 3 && pending.length > 0; round++) {
+		const again = await repliesTo(expectTapped(await Promise.all(pending.map((n) => tapOrError(emulator, { seq: questions.get(n)!.seq, label: 'Approve', uid: APPROVER, url: triggerUrl, timeoutMs: TRIGGER_TIMEOUT_MS })))));
+		pending = pending.filter((_, k) => again[k] === REPLIES.failed);
+	}
+	await executionsIn(IN_CHAT.id, 'success', AT_ONCE);
+	const tasks = tasksTitled(emulator, 'Chat request');
+	console.log(
+		`${AT_ONCE * 2} simultaneous approver taps (n8n ${INSTALL.version}): ${tasks.length} tasks, replies ${JSON.stringify(tally(replies))}, ` +
+			`${retried.length} tapped again after "could not be recorded"`,
+	);
+	// One task per question, by the approver, with one of the two answers.
+	expect(tasks).toHaveLength(AT_ONCE);
+	numbers.forEach((n, i) => {
+		const mine = tasks.filter((t) => t.startsWith(`Chat request ${n}:`));
+		expect(mine).toHaveLength(1);
+		expect([taskTitle('Chat request', n, true, APPROVER), taskTitle('Chat request', n, false, APPROVER)]).toContain(mine[0]);
+		chatRecordedPerQuestion.push([replies[2 * i], replies[2 * i + 1]].filter((r) => r.startsWith('Answer recorded')).length);
+	});
+	// A tap after the answer is told the question is closed, and changes nothing.
+	const late = expectTapped(await Promise.all(numbers.map((n) => tapOrError(emulator, { seq: questions.get(n)!.seq, label: 'Approve', uid: APPROVER, url: triggerUrl, timeoutMs: TRIGGER_TIMEOUT_MS }))));
+	expect(await repliesTo(late)).toEqual(Array(AT_ONCE).fill(REPLIES.closed));
+	expect(tasksTitled(emulator, 'Chat request')).toEqual(tasks);
+	// The answers were relayed, not run as events: the trigger's own workflow never ran.
+	expect(await rest.executions(TRIGGER.id)).toEqual([]);
+});
+
+// KNOWN DEFECT, left to the node's side (measured 2026-11-25 on 2.41.1: 20 of 20 questions told both
+// simultaneous taps "recorded", by link and in the chat, while only one answer counted; on a loaded
+// machine some in-chat pairs were told "could not be recorded" though one of them counted, the
+// trigger's relay having given up first). n8n's waiting webhook (cli/src/webhooks/waiting-webhooks.ts)
+// checks `execution.status` without a lock, so two answers arriving together both reach the node's
+// webhook, which answers "recorded" to each before n8n resumes the execution once. Exactly the tap
+// that counted should be told so. test.failing: this turns red once the node tells the truth; then
+// make it a plain test.
+test.failing('of two simultaneous answers, only the one that counted is told it was recorded', () => {
+	expect(linkRecordedPerQuestion).toHaveLength(AT_ONCE);
+	expect(chatRecordedPerQuestion).toHaveLength(AT_ONCE);
+	expect([...linkRecordedPerQuestion, ...chatRecordedPerQuestion]).toEqual(Array(AT_ONCE * 2).fill(1));
+});
+
+test('executions waiting while n8n restarts still resume afterwards, by link and in the chat', async () => {
+	const links = range(201, 5);
+	const chats = range(301, 5);
+	await askAll(n8n.url, BY_LINK, links);
+	await askAll(n8n.url, IN_CHAT, chats);
+	const linkQuestions = await questionsPosted(emulator, 'Link request', links);
+	const chatQuestions = await questionsPosted(emulator, 'Chat request', chats);
+	const waitingIds = new Set([...linkQuestions.values(), ...chatQuestions.values()].map(executionOfQuestion));
+	await executionsIn(BY_LINK.id, 'waiting', 5, waitingIds);
+	await executionsIn(IN_CHAT.id, 'waiting', 5, waitingIds);
+
+	const port = n8n.port;
+	await n8n.stop();
+	// The links name this address: n8n comes back on the same port.
+	await n8n.start(port);
+	await until('the login route', async () => (await rest.login(), true), 120_000);
+	await waitForTriggerWebhook(triggerUrl);
+
+	const byLink = expectTapped(await Promise.all(links.map((n) => tapOrError(emulator, { seq: linkQuestions.get(n)!.seq, label: 'Approve', uid: somchai }))));
+	for (const t of byLink) expect(t.submitted?.body).toContain(ANSWERED_PAGE);
+	const inChat = expectTapped(await Promise.all(chats.map((n) => tapOrError(emulator, { seq: chatQuestions.get(n)!.seq, label: 'Decline', uid: APPROVER, url: triggerUrl, timeoutMs: TRIGGER_TIMEOUT_MS }))));
+	expect(await repliesTo(inChat)).toEqual(Array(5).fill('Answer recorded: declined'));
+
+	await executionsIn(BY_LINK.id, 'success', 5, waitingIds);
+	await executionsIn(IN_CHAT.id, 'success', 5, waitingIds);
+	const tasks = [...tasksTitled(emulator, 'Link request'), ...tasksTitled(emulator, 'Chat request')];
+	for (const n of links) expect(tasks.filter((t) => t === taskTitle('Link request', n, true, 'link'))).toHaveLength(1);
+	for (const n of chats) expect(tasks.filter((t) => t === taskTitle('Chat request', n, false, APPROVER))).toHaveLength(1);
+	for (const id of waitingIds) expect((await executionDetail(rest, id)).runs.Record).toBe(1);
+	console.log(`restart while 10 executions waited: ${links.length} resumed by link, ${chats.length} in the chat after n8n came back`);
+});
+
+// A question the emulator recorded twice would mean the node sent it twice.
+test('every question was posted once', () => {
+	const questions = emulator.messages({ route: '/bot/v2/message/push' });
+	const texts = questions.map((q: MessageRecord) => (q.messages?.at(-1) as { template: { text: string } }).template.text);
+	expect(new Set(texts).size).toBe(texts.length);
+	expect(texts).toHaveLength(AT_ONCE * 2 + 10);
+});
+
+test('on the play page, a click on a question\'s button answers it as a tap on the phone does (link and in the chat); screenshot', async () => {
+	emulator.messaging.records.length = 0;
+	emulator.messaging.taps.length = 0;
+	emulator.setConfig({ webhookUrl: triggerUrl });
+	await askAll(n8n.url, BY_LINK, [401]);
+	await askAll(n8n.url, IN_CHAT, [402]);
+	const link = (await questionsPosted(emulator, 'Link request', [401])).get(401)!;
+	const chat = (await questionsPosted(emulator, 'Chat request', [402])).get(402)!;
+	const ids = new Set([executionOfQuestion(link), executionOfQuestion(chat)]);
+	await executionsIn(BY_LINK.id, 'waiting', 1, ids);
+	await executionsIn(IN_CHAT.id, 'waiting', 1, ids);
+
+	const browser = await launchChromium({ width: 1280, height: 900 });
+	try {
+		const { page } = browser;
+		page.setDefaultTimeout(120_000);
+		await step(page, 'play-page-n8n-link', async () => {
+			await page.goto(`${emulator.url}/__emulator/`);
+			await page.selectOption('#uid', somchai);
+			await page.locator(`.entry[data-seq="${link.seq}"] .card-button`, { hasText: 'Approve' }).click();
+			await page.locator('.entry.person .bubble.tapped', { hasText: 'GET 200, POST 200' }).waitFor();
+			await page.frameLocator('#frame').getByText(ANSWERED_PAGE).waitFor();
+		});
+		await step(page, 'play-page-n8n-chat', async () => {
+			await page.selectOption('#uid', APPROVER);
+			await page.locator(`.entry[data-seq="${chat.seq}"] .card-button`, { hasText: 'Approve' }).click();
+			// The trigger's reply lands in the chat as the bot's next message.
+			await page.locator('.entry.bot .bubble.text', { hasText: 'Answer recorded: approved' }).waitFor();
+		});
+		await executionsIn(BY_LINK.id, 'success', 1, ids);
+		await executionsIn(IN_CHAT.id, 'success', 1, ids);
+		expect(tasksTitled(emulator, 'Link request')).toContain(taskTitle('Link request', 401, true, 'link'));
+		expect(tasksTitled(emulator, 'Chat request')).toContain(taskTitle('Chat request', 402, true, APPROVER));
+		if (INSTALL.version.startsWith('2.')) await page.screenshot({ path: path.join(ROOT, 'docs', 'emulator-play-page-n8n.png'), fullPage: true });
+	} finally {
+		await browser.close();
+	}
+});
