@@ -120,7 +120,13 @@ async function checkEditor(run: DevRun): Promise<void> {
 	const nodeTypes = await rest.request<Array<{ name: string }>>('GET', '/types/nodes.json');
 	const ours = new Set(nodeTypes.map((t) => t.name).filter((name) => name.startsWith('n8n-nodes-workplace.')));
 	// workplaceHitlTool: n8n's human-review variant of a node with a sendAndWait operation.
-	expect([...ours].sort()).toEqual(['n8n-nodes-workplace.workplace', 'n8n-nodes-workplace.workplaceHitlTool', 'n8n-nodes-workplace.workplaceTool', 'n8n-nodes-workplace.workplaceTrigger']);
+	expect([...ours].sort()).toEqual([
+		'n8n-nodes-workplace.workplace',
+		'n8n-nodes-workplace.workplaceHitlTool',
+		'n8n-nodes-workplace.workplaceKnowledgeTrigger',
+		'n8n-nodes-workplace.workplaceTool',
+		'n8n-nodes-workplace.workplaceTrigger',
+	]);
 
 	// Each stored credential passes its test against the emulator this run started, as the
 	// editor tests it: the stored data comes back redacted and n8n fills the secrets in.

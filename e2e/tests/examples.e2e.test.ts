@@ -128,7 +128,8 @@ it('incident-room: finds the engineer, opens a group with them, adds a topic and
 	const result = await n8n.execute(example('incident-room.json').id);
 	expect(result.data.resultData.error).toBeUndefined();
 	const [engineer] = nodeOutput(result, 'Find the on-call engineer');
-	expect(engineer).toMatchObject({ _id: '64b7f0a1c2d3e4f5a6b7c801', username: 'somchai.k' });
+	// Version 3 with Simplify on: the user's id as `id`.
+	expect(engineer).toMatchObject({ id: '64b7f0a1c2d3e4f5a6b7c801', username: 'somchai.k' });
 
 	const [group] = nodeOutput(result, 'Open the incident group');
 	const stored = emulator.bot.groups.get(String(group._id));
@@ -183,7 +184,8 @@ describe('scheduled-knowledge-base-sync (Schedule Trigger)', () => {
 		const [replaced] = nodeOutput(first, 'Replace faq.csv');
 		const after = emulator.knowledge.files.get(7);
 		expect(after?.sha256).not.toBe(shaBefore);
-		expect(replaced).toMatchObject({ id: 7, upload: { originalName: 'faq.csv', mimetype: 'text/csv', sha256: after?.sha256 } });
+		// Version 3 with Simplify on: the file as uploaded, and the upload's sha256.
+		expect(replaced).toMatchObject({ id: 7, name: 'faq.csv', type: 'text/csv', sha256: after?.sha256 });
 		const stored = readFileSync(String(after?.contentPath), 'utf8');
 		expect(stored).toContain('Which languages are supported?');
 		expect(emulator.logFor('PUT', '/api/v1/knowledge/2/files/7')).toHaveLength(1);
