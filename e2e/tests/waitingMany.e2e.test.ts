@@ -202,6 +202,9 @@ test(`${AT_ONCE} in-chat questions wait at once: a stranger's taps are refused i
 		expect(mine).toHaveLength(1);
 		expect([taskTitle('Chat request', n, true, APPROVER), taskTitle('Chat request', n, false, APPROVER)]).toContain(mine[0]);
 		chatRepliesPerQuestion.push([replies[2 * i], replies[2 * i + 1]]);
+		// The answer told "recorded" is the one the execution went on with.
+		const told = [replies[2 * i], replies[2 * i + 1]].find((r) => r.startsWith('Answer recorded'));
+		if (told) expect(mine[0]).toBe(taskTitle('Chat request', n, told === 'Answer recorded: approved', APPROVER));
 	});
 	// A tap after the answer is told the question is closed, and changes nothing.
 	const late = expectTapped(await Promise.all(numbers.map((n) => tapOrError(emulator, { seq: questions.get(n)!.seq, label: 'Approve', uid: APPROVER, url: triggerUrl, timeoutMs: TRIGGER_TIMEOUT_MS }))));

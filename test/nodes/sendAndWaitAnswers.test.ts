@@ -53,9 +53,9 @@ function questionWorkflow(parameters: INodeParameters): WorkflowJson {
 	return workflow;
 }
 
-/** The actions of the question the run posted. */
+/** The actions of the question posted last. */
 function postedActions(): IDataObject[] {
-	const [push] = bed.emulator.logFor('POST', '/bot/v2/message/push');
+	const push = bed.emulator.logFor('POST', '/bot/v2/message/push').at(-1)!;
 	const messages = (push.body as { messages: Array<{ template: { actions: IDataObject[] } }> }).messages;
 	return messages[messages.length - 1].template.actions;
 }
@@ -135,6 +135,20 @@ test('link: each waiting execution takes its own first answer', async () => {
 	expect(answers.map((a) => a.status).sort()).toEqual([200, 200, 409, 409]);
 	expect(await resumes(one)).toHaveLength(1);
 	expect(await resumes(two)).toHaveLength(1);
+});
+
+test('one execution waiting at the node again (a loop, an agent\'s second reviewed call): the new question takes its own first answer', async () => {
+	const workflow = questionWorkflow({});
+	await bed.run(workflow);
+	const [first] = postedActions().map((a) => new URL(a.linkUri as string));
+	await bed.run(workflow);
+	const [second] = postedActions().map((a) => new URL(a.linkUri as string));
+	expect(second.searchParams.get('question')).not.toBe(first.searchParams.get('question'));
+	const server = await waitingWebhook(workflow, 'execution-looping');
+	expect((await post(server, first.pathname + first.search)).status).toBe(200);
+	const answers = await Promise.all([second, second].map((link) => post(server, link.pathname + link.search)));
+	expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
+	expect(await resumes(server)).toHaveLength(2);
 });
 
 test('free text form: a second submission is told it was answered already and resumes nothing', async () => {

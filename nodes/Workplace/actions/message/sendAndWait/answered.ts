@@ -5,7 +5,25 @@
  * reach the node's webhook and both would resume it. Per process only (one
  * n8n process receiving the waiting webhooks); entries expire, and the map is
  * bounded, oldest dropped first.
+ *
+ * A wait is named by its execution, node and question: one execution can wait
+ * at the same node more than once (a loop, an AI Agent calling a reviewed tool
+ * again), so each question carries its own id in its answers' addresses.
  */
+import { randomBytes } from 'crypto';
+
+/** The query parameter of an answer's address that names its question. */
+export const QUESTION_PARAMETER = 'question';
+
+export function newQuestionId(): string {
+	return randomBytes(8).toString('hex');
+}
+
+/** The key of one wait: the execution, the node, the question ('' for an address without one). */
+export function waitKey(executionId: string, nodeId: string, question: unknown): string {
+	return `${executionId}/${nodeId}/${typeof question === 'string' ? question : ''}`;
+}
+
 export class AnsweredWaits {
 	private readonly answeredAt = new Map<string, number>();
 

@@ -19,7 +19,7 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { botSigningSecret, mayAnswer, parseApprovers, verifyRelayedAnswer } from '../../../shared/chatAnswer';
-import { answeredWaits } from './answered';
+import { answeredWaits, QUESTION_PARAMETER, waitKey } from './answered';
 import { FREE_TEXT_FIELD, readFormFields, readSubmission, type FormField } from './form';
 import { alreadyAnsweredPage, answeredPage, answerInChatPage, confirmPage, expiredPage, formPage, page } from './pages';
 import { timeRanOut, type LimitWaitTime } from './waitTill';
@@ -47,20 +47,21 @@ function sendJson(res: ServerResponse, status: number, body: IDataObject): void 
 
 const respondedAt = () => new Date().toISOString();
 
-/** The waiting node's key in answeredWaits: its execution and node (n8n runs the waiting webhook with the execution's id). */
-function waitKey(ctx: IWebhookFunctions): string | undefined {
+/** This wait's key in answeredWaits (n8n runs the waiting webhook with the waiting execution's id). */
+function keyOf(ctx: IWebhookFunctions): string | undefined {
 	const executionId = ctx.getExecutionId();
-	return executionId ? `${executionId}/${ctx.getNode().id}` : undefined;
+	const query = ctx.getRequestObject().query as IDataObject;
+	return executionId ? waitKey(executionId, ctx.getNode().id, query[QUESTION_PARAMETER]) : undefined;
 }
 
 /** Takes this answer as the one that resumes the execution; false when another came first. */
 function claimAnswer(ctx: IWebhookFunctions): boolean {
-	const key = waitKey(ctx);
+	const key = keyOf(ctx);
 	return key === undefined || answeredWaits.claim(key, Date.now());
 }
 
 function answeredAlready(ctx: IWebhookFunctions): boolean {
-	const key = waitKey(ctx);
+	const key = keyOf(ctx);
 	return key !== undefined && answeredWaits.has(key, Date.now());
 }
 
