@@ -352,7 +352,7 @@ test('answer in chat: postback buttons; a stranger is told they may not answer; 
 	]);
 	const [approve, decline] = buttons.actions.map((a) => a.data as string);
 	const nodeId = WORKFLOWS.inChat.nodes[1].id;
-	expect(approve).toMatch(new RegExp(`^n8n-answer\\|approve\\|/webhook-waiting/${id}/${nodeId}\\?answer=chat${SIGNED ? '&signature=[0-9a-f]{64}' : ''}$`));
+	expect(approve).toMatch(new RegExp(`^n8n-answer\\|approve\\|/webhook-waiting/${id}/${nodeId}\\?answer=chat&question=[0-9a-f]{16}${SIGNED ? '&signature=[0-9a-f]{64}' : ''}$`));
 	expect(decline.startsWith('n8n-answer|decline|')).toBe(true);
 	const resumeUrl = `${n8n.url}${approve.split('|')[2]}`;
 

@@ -48,13 +48,16 @@ const TRIGGER = triggerWorkflow('wpWaitManyTrig01');
 const ANSWERED_PAGE = 'Got it, thanks';
 const REPLIES = {
 	notAllowed: 'You are not one of the people who may answer this question.',
+	alreadyAnswered: 'This question was answered already: another answer came first and counts.',
 	closed: 'This question is no longer open: it was answered already or its time ran out.',
 	failed: 'Your answer could not be recorded. Please try again later.',
+	uncertain: 'Your answer may not have been recorded. Tap again if the question is still open.',
 };
 
 /** Per question, how many of its two simultaneous taps were told their answer was recorded. */
 const linkRecordedPerQuestion: number[] = [];
-const chatRecordedPerQuestion: number[] = [];
+/** Per question, the replies to its two simultaneous in-chat taps. */
+const chatRepliesPerQuestion: string[][] = [];
 
 let emulator: Emulator;
 let n8n: N8n;
@@ -176,19 +179,21 @@ test(`${AT_ONCE} in-chat questions wait at once: a stranger's taps are refused i
 	);
 	expect(both.map((t) => t.delivery?.status ?? t.delivery?.error)).toEqual(Array(AT_ONCE * 2).fill(200));
 	const replies = await repliesTo(both);
-	// A person told their answer could not be recorded tries again, as the reply asks; every other
-	// answer must count, once (a question told "recorded" that never resumes fails the wait below).
-	let pending = numbers.filter((_, i) => replies[2 * i] === REPLIES.failed && replies[2 * i + 1] === REPLIES.failed);
+	// A person told their answer could not (or may not) have been recorded taps again, as the reply
+	// asks; every other answer must count, once (a question told "recorded" that never resumes fails
+	// the wait below).
+	const unsure = (r: string) => r === REPLIES.failed || r === REPLIES.uncertain;
+	let pending = numbers.filter((_, i) => unsure(replies[2 * i]) && unsure(replies[2 * i + 1]));
 	const retried = [...pending];
 	for (let round = 0; round < 3 && pending.length > 0; round++) {
 		const again = await repliesTo(expectTapped(await Promise.all(pending.map((n) => tapOrError(emulator, { seq: questions.get(n)!.seq, label: 'Approve', uid: APPROVER, url: triggerUrl, timeoutMs: TRIGGER_TIMEOUT_MS })))));
-		pending = pending.filter((_, k) => again[k] === REPLIES.failed);
+		pending = pending.filter((_, k) => unsure(again[k]));
 	}
 	await executionsIn(IN_CHAT.id, 'success', AT_ONCE);
 	const tasks = tasksTitled(emulator, 'Chat request');
 	console.log(
 		`${AT_ONCE * 2} simultaneous approver taps (n8n ${INSTALL.version}): ${tasks.length} tasks, replies ${JSON.stringify(tally(replies))}, ` +
-			`${retried.length} tapped again after "could not be recorded"`,
+			`${retried.length} tapped again after "could not / may not have been recorded"`,
 	);
 	// One task per question, by the approver, with one of the two answers.
 	expect(tasks).toHaveLength(AT_ONCE);
@@ -196,7 +201,10 @@ test(`${AT_ONCE} in-chat questions wait at once: a stranger's taps are refused i
 		const mine = tasks.filter((t) => t.startsWith(`Chat request ${n}:`));
 		expect(mine).toHaveLength(1);
 		expect([taskTitle('Chat request', n, true, APPROVER), taskTitle('Chat request', n, false, APPROVER)]).toContain(mine[0]);
-		chatRecordedPerQuestion.push([replies[2 * i], replies[2 * i + 1]].filter((r) => r.startsWith('Answer recorded')).length);
+		chatRepliesPerQuestion.push([replies[2 * i], replies[2 * i + 1]]);
+		// The answer told "recorded" is the one the execution went on with.
+		const told = [replies[2 * i], replies[2 * i + 1]].find((r) => r.startsWith('Answer recorded'));
+		if (told) expect(mine[0]).toBe(taskTitle('Chat request', n, told === 'Answer recorded: approved', APPROVER));
 	});
 	// A tap after the answer is told the question is closed, and changes nothing.
 	const late = expectTapped(await Promise.all(numbers.map((n) => tapOrError(emulator, { seq: questions.get(n)!.seq, label: 'Approve', uid: APPROVER, url: triggerUrl, timeoutMs: TRIGGER_TIMEOUT_MS }))));
@@ -206,18 +214,23 @@ test(`${AT_ONCE} in-chat questions wait at once: a stranger's taps are refused i
 	expect(await rest.executions(TRIGGER.id)).toEqual([]);
 });
 
-// KNOWN DEFECT, left to the node's side (measured 2026-11-25 on 2.41.1: 20 of 20 questions told both
-// simultaneous taps "recorded", by link and in the chat, while only one answer counted; on a loaded
-// machine some in-chat pairs were told "could not be recorded" though one of them counted, the
-// trigger's relay having given up first). n8n's waiting webhook (cli/src/webhooks/waiting-webhooks.ts)
-// checks `execution.status` without a lock, so two answers arriving together both reach the node's
-// webhook, which answers "recorded" to each before n8n resumes the execution once. Exactly the tap
-// that counted should be told so. test.failing: this turns red once the node tells the truth; then
-// make it a plain test.
-test.failing('of two simultaneous answers, only the one that counted is told it was recorded', () => {
-	expect(linkRecordedPerQuestion).toHaveLength(AT_ONCE);
-	expect(chatRecordedPerQuestion).toHaveLength(AT_ONCE);
-	expect([...linkRecordedPerQuestion, ...chatRecordedPerQuestion]).toEqual(Array(AT_ONCE * 2).fill(1));
+// Measured 2026-11-25 before the node's fix: on 2.41.1 both simultaneous taps of 20 of 20 questions
+// were told "recorded", by link and in the chat, though one counted; on 1.85.4 both resumed the
+// execution. The waiting node now takes only the first answer per execution (per n8n process) and
+// tells a later one it was answered already; the trigger's reply follows what the node said.
+test('of two simultaneous answers, only the one that counted is told it was recorded', () => {
+	expect(linkRecordedPerQuestion).toEqual(Array(AT_ONCE).fill(1));
+	expect(chatRepliesPerQuestion).toHaveLength(AT_ONCE);
+	const recorded = (pair: string[]) => pair.filter((r) => r.startsWith('Answer recorded')).length;
+	console.log(`in-chat reply pairs: ${JSON.stringify(tally(chatRepliesPerQuestion.map((pair) => [...pair].sort().join(' | '))))}`);
+	for (const pair of chatRepliesPerQuestion) {
+		// The other tap is told it was answered already (by the node, or by n8n itself when the
+		// execution had left the wait: "no longer open"); only a relay that ran out of time says no
+		// more than that its answer may not have counted (and is then never told "recorded").
+		expect(pair.every((r) => r.startsWith('Answer recorded') || [REPLIES.alreadyAnswered, REPLIES.closed, REPLIES.uncertain].includes(r))).toBe(true);
+		if (pair.includes(REPLIES.uncertain)) expect(recorded(pair)).toBeLessThanOrEqual(1);
+		else expect(recorded(pair)).toBe(1);
+	}
 });
 
 test('executions waiting while n8n restarts still resume afterwards, by link and in the chat', async () => {

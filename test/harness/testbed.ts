@@ -200,7 +200,7 @@ export class Testbed {
 	}
 
 	/** A local HTTP server whose requests run `webhookNode` of `workflow` as n8n's webhook server does. */
-	async startWebhook(workflow: WorkflowJson, webhookNode: string, options: { activate?: boolean } = {}): Promise<WebhookServer> {
+	async startWebhook(workflow: WorkflowJson, webhookNode: string, options: { activate?: boolean; waitingExecutionId?: string } = {}): Promise<WebhookServer> {
 		return await startWebhookServer({
 			workflow,
 			webhookNode,

@@ -53,6 +53,12 @@ export interface WebhookServerOptions {
 	credentialsHelper: InMemoryCredentialsHelper;
 	/** Run the node's webhook methods as publishing the workflow does first (default true). */
 	activate?: boolean;
+	/**
+	 * Serve the node as n8n's waiting webhook does for the execution of this id
+	 * (Send and Wait): webhook() runs with that execution id, and an answer
+	 * (workflowData) starts nothing here: the test resumes the waiting run with it.
+	 */
+	waitingExecutionId?: string;
 }
 
 /**
@@ -212,7 +218,7 @@ export async function startWebhookServer(options: WebhookServerOptions): Promise
 			return { status: 422 };
 		}
 
-		const executionId = `webhook-${++counter}`;
+		const executionId = options.waitingExecutionId ?? `webhook-${++counter}`;
 		const hooks = new ExecutionLifecycleHooks('webhook', executionId, {
 			id: workflow.id,
 			name: 'webhook',
@@ -251,7 +257,7 @@ export async function startWebhookServer(options: WebhookServerOptions): Promise
 				else sendJson(res, 200, result.webhookResponse !== undefined ? result.webhookResponse : { message: 'Workflow was started' });
 			}
 		}
-		if (result.workflowData === undefined) return { result };
+		if (result.workflowData === undefined || options.waitingExecutionId !== undefined) return { result };
 
 		const execution = await runWorkflow({
 			workflow: wfJson,

@@ -89,7 +89,7 @@ test('Answer in Chat: postback buttons carrying the choice and the resume path, 
 		['postback', 'Approve', 'Approve'],
 		['postback', 'Decline', 'Decline'],
 	]);
-	expect(template.actions[0].data).toMatch(/^n8n-answer\|approve\|\/webhook-waiting\/harness-\d+\/workplace-node\?answer=chat&signature=[0-9a-f]{64}$/);
+	expect(template.actions[0].data).toMatch(/^n8n-answer\|approve\|\/webhook-waiting\/harness-\d+\/workplace-node\?answer=chat&question=[0-9a-f]{16}&signature=[0-9a-f]{64}$/);
 	expect(template.actions[1].data).toMatch(/^n8n-answer\|decline\|/);
 });
 
@@ -97,7 +97,7 @@ test('to a user: a direct message with one link per answer', async () => {
 	await bed.runNode(ask({ sendTo: 'user', userId: { __rl: true, mode: 'id', value: SEED_USER_IDS.nattaya }, responseType: 'freeText' }), { typeVersion: 2 });
 	const [sent] = bed.emulator.logFor('POST', '/bot/v1/direct/message');
 	expect(sent.body).toMatchObject({ uid: SEED_USER_IDS.nattaya, message: { type: 'text' } });
-	expect(((sent.body as IDataObject).message as IDataObject).data).toMatch(/^Deploy release 2\.4\?\n\nRespond: http:\/\/.+\/webhook-waiting\/harness-\d+\/workplace-node\?approved=true&signature=[0-9a-f]{64}$/);
+	expect(((sent.body as IDataObject).message as IDataObject).data).toMatch(/^Deploy release 2\.4\?\n\nRespond: http:\/\/.+\/webhook-waiting\/harness-\d+\/workplace-node\?approved=true&question=[0-9a-f]{16}&signature=[0-9a-f]{64}$/);
 });
 
 test('several input items ask one question: the execution waits for one answer', async () => {

@@ -9,7 +9,8 @@ import { buildResumeUrlSuffix, generateUrlSignature, prepareUrlForSigning, valid
 import { answerUrl } from '../../nodes/Workplace/actions/message/sendAndWait/answerUrl';
 import { readFormFields, readSubmission } from '../../nodes/Workplace/actions/message/sendAndWait/form';
 import { confirmPage, formPage } from '../../nodes/Workplace/actions/message/sendAndWait/pages';
-import { limitDate } from '../../nodes/Workplace/actions/message/sendAndWait/waitTill';
+import { limitDate, timeRanOut } from '../../nodes/Workplace/actions/message/sendAndWait/waitTill';
+import { AnsweredWaits } from '../../nodes/Workplace/actions/message/sendAndWait/answered';
 import {
 	answerPostbackData,
 	botSigningSecret,
@@ -22,7 +23,7 @@ import {
 	verifyRelayedAnswer,
 	type RelayedAnswer,
 } from '../../nodes/Workplace/shared/chatAnswer';
-import { relayOutcome } from '../../nodes/WorkplaceTrigger/answerRelay';
+import { relayErrorOutcome, relayOutcome } from '../../nodes/WorkplaceTrigger/answerRelay';
 
 const NODE_ID = '5f1c2b3a-0d4e-4f6a-9b8c-7d6e5f4a3b2c';
 const INSTANCE_SECRET = 'n8n-instance-hmac-secret';
@@ -172,6 +173,9 @@ describe('what the trigger tells the person, by the waiting node\'s reply', () =
 		[200, { outcome: 'answered' }, 'answered'],
 		[403, { outcome: 'notAllowed' }, 'notAllowed'],
 		[403, { outcome: 'refused' }, 'failed'],
+		[409, { outcome: 'alreadyAnswered' }, 'alreadyAnswered'],
+		[410, { outcome: 'expired' }, 'expired'],
+		[200, { outcome: 'alreadyAnswered' }, 'closed'],
 		// n8n's own "no action required" page once the execution has finished.
 		[200, '<html>No action required</html>', 'closed'],
 		[404, { message: 'not found' }, 'closed'],
@@ -179,6 +183,58 @@ describe('what the trigger tells the person, by the waiting node\'s reply', () =
 		[500, {}, 'failed'],
 	])('%i %p → %s', (status, body, outcome) => {
 		expect(relayOutcome(status, body)).toBe(outcome);
+	});
+});
+
+describe('a relay that threw: failed only when it never reached n8n, else it may have counted', () => {
+	const withCode = (code: string) => Object.assign(new Error(code), { code });
+	test.each([
+		[withCode('ECONNREFUSED'), 'failed'],
+		[withCode('ENOTFOUND'), 'failed'],
+		[Object.assign(new Error('fetch failed'), { cause: withCode('ECONNREFUSED') }), 'failed'],
+		[withCode('ECONNABORTED'), 'uncertain'],
+		[withCode('ETIMEDOUT'), 'uncertain'],
+		[withCode('ECONNRESET'), 'uncertain'],
+		[new Error('timeout of 15000ms exceeded'), 'uncertain'],
+		[undefined, 'uncertain'],
+	])('%p → %s', (error, outcome) => {
+		expect(relayErrorOutcome(error)).toBe(outcome);
+	});
+});
+
+describe('answered waits: only the first answer for an execution\'s node counts', () => {
+	test('a key is taken once; another key is free; after keepMs it is free again', () => {
+		const waits = new AnsweredWaits(10, 1000);
+		expect(waits.claim('1/node', 0)).toBe(true);
+		expect(waits.claim('1/node', 10)).toBe(false);
+		expect(waits.has('1/node', 999)).toBe(true);
+		expect(waits.claim('2/node', 10)).toBe(true);
+		expect(waits.claim('1/other', 10)).toBe(true);
+		expect(waits.has('1/node', 1000)).toBe(false);
+		expect(waits.claim('1/node', 1000)).toBe(true);
+	});
+	test('bounded: the oldest entries are dropped first, expired ones whenever one is taken', () => {
+		const waits = new AnsweredWaits(3, 1000);
+		for (const key of ['a', 'b', 'c', 'd']) expect(waits.claim(key, 0)).toBe(true);
+		expect(waits.size).toBe(3);
+		expect(waits.has('a', 0)).toBe(false);
+		expect(waits.has('d', 0)).toBe(true);
+		expect(waits.claim('e', 2000)).toBe(true);
+		expect(waits.size).toBe(1);
+	});
+});
+
+describe('Limit Wait Time ran out (an answer arriving before n8n ended the wait)', () => {
+	const now = Date.UTC(2026, 10, 25, 12);
+	test.each([
+		[undefined, false],
+		[{ limitType: 'atSpecifiedTime', maxDateAndTime: '2026-11-25T11:59:00Z' }, true],
+		[{ limitType: 'atSpecifiedTime', maxDateAndTime: '2026-11-25T12:01:00Z' }, false],
+		[{ limitType: 'atSpecifiedTime', maxDateAndTime: 'soon' }, false],
+		// Counted from when the question went out, which an answer does not know.
+		[{ limitType: 'afterTimeInterval', resumeAmount: 1, resumeUnit: 'minutes' }, false],
+	])('%p → %p', (limit, expected) => {
+		expect(timeRanOut(limit, now)).toBe(expected);
 	});
 });
 

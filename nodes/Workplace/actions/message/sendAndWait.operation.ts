@@ -6,6 +6,7 @@ import type { OperationDefinition } from '../types';
 import { invalid, requiredText, textId } from '../validation';
 import { LABEL_MAX } from './action';
 import { chat, groupLocator, send, sentOutput, topicLocator, userLocator } from './common';
+import { newQuestionId, QUESTION_PARAMETER } from './sendAndWait/answered';
 import { answerUrl } from './sendAndWait/answerUrl';
 import { FIELD_TYPES, readFormFields } from './sendAndWait/form';
 import { limitDate, type LimitWaitTime } from './sendAndWait/waitTill';
@@ -244,19 +245,22 @@ export const sendAndWait: OperationDefinition = {
 		const approvers = parseApprovers(this.getNodeParameter('options.approvers', i, ''));
 		if (approvers.length > 0 && !inChat) throw invalid(this, i, 'Approvers', 'needs Answer in Chat: a link cannot tell who opened it');
 		const sendTo = this.getNodeParameter('sendTo', i, 'group') as string;
+		// Names this question in its answers' addresses: one execution can wait at this node more than
+		// once (a loop, an AI Agent calling a reviewed tool again), and each wait takes its own first answer.
+		const question = { [QUESTION_PARAMETER]: newQuestionId() };
 
 		if (sendTo === 'user') {
 			if (inChat) throw invalid(this, i, 'Answer in Chat', 'needs a group or topic: the direct message endpoint sends no buttons');
 			const uid = textId(this, i, 'userId', 'User');
-			const links = options.map((o) => `${o.label}: ${resumeUrl(this, i, o.query)}`).join('\n');
+			const links = options.map((o) => `${o.label}: ${resumeUrl(this, i, { ...o.query, ...question })}`).join('\n');
 			return send(['bot', 'v1', 'direct', 'message'], { uid, message: { type: 'text', data: `${message}\n\n${links}` } });
 		}
 
 		const actions = options.map((o) =>
 			inChat
 				? // The tap comes back to the Workplace Trigger as a postback (shared/chatAnswer.ts).
-					{ type: 'postback', label: o.label, text: o.label, data: answerPostbackData(o.choice, resumeUrl(this, i, { answer: 'chat' })) }
-				: { type: 'uri', label: o.label, linkUri: resumeUrl(this, i, o.query) },
+					{ type: 'postback', label: o.label, text: o.label, data: answerPostbackData(o.choice, resumeUrl(this, i, { answer: 'chat', ...question })) }
+				: { type: 'uri', label: o.label, linkUri: resumeUrl(this, i, { ...o.query, ...question }) },
 		);
 		const short = [...message].length <= BUTTONS_TEXT_MAX;
 		const buttons = { type: 'template', template: { type: 'buttons', text: short ? message : 'Your answer:', actions } };

@@ -105,6 +105,15 @@ export function answeredPage(): string {
 	return page('Answer recorded', '<div class="done">✓</div><h1>Got it, thanks</h1><p class="message">Your answer was recorded. This page can be closed now.</p>');
 }
 
+/** A second answer to a question answered already: it changes nothing. */
+export function alreadyAnsweredPage(): string {
+	return page('Already answered', '<h1>This question was answered already</h1><p class="message">Another answer came first and counts; yours changed nothing. This page can be closed now.</p>');
+}
+
+export function expiredPage(): string {
+	return page('No longer open', '<h1>This question is no longer open</h1><p class="message">Its time to answer ran out; your answer changed nothing.</p>');
+}
+
 /** When the question is answered in the chat only, a link (a guess, a copied URL) answers nothing. */
 export function answerInChatPage(): string {
 	return page('Answer in the chat', '<h1>Please answer in the chat</h1><p class="message">This question takes its answer from the buttons in the chat, where it is known who answered.</p>');

@@ -30,3 +30,15 @@ export function limitDate(limit: LimitWaitTime | undefined, now: number): { date
 	if (!(unit in UNIT_MS)) return { problem: `Unit must be minutes, hours or days, got ${JSON.stringify(unit)}` };
 	return { date: new Date(now + amount * UNIT_MS[unit as keyof typeof UNIT_MS]) };
 }
+
+/**
+ * Whether a limit set as a date has passed at `now` (an answer arriving
+ * before n8n has ended the wait). A limit set as an interval is counted from
+ * when the question was sent, which the answer does not know: false.
+ */
+export function timeRanOut(limit: LimitWaitTime | undefined, now: number): boolean {
+	if (!limit || limit.limitType !== 'atSpecifiedTime') return false;
+	const value = limit.maxDateAndTime;
+	const date = typeof value === 'string' || typeof value === 'number' ? new Date(value) : undefined;
+	return date !== undefined && !Number.isNaN(date.getTime()) && date.getTime() <= now;
+}

@@ -9,12 +9,20 @@
  * with the bot credential's secret answers (shared/chatAnswer.ts); a link
  * shows a page asking to answer in the chat. Whatever goes wrong is answered
  * here and never thrown: n8n would resume the execution with an empty item.
+ *
+ * Only the first answer this process takes for an execution's node resumes it
+ * (answered.ts); a later one is told the question was answered already. A
+ * relayed answer is answered in JSON, `outcome` being answered, alreadyAnswered
+ * (409), notAllowed (403), expired (410) or refused (403), so the trigger tells
+ * the person in the chat what became of their tap.
  */
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { botSigningSecret, mayAnswer, parseApprovers, verifyRelayedAnswer } from '../../../shared/chatAnswer';
+import { answeredWaits, QUESTION_PARAMETER, waitKey } from './answered';
 import { FREE_TEXT_FIELD, readFormFields, readSubmission, type FormField } from './form';
-import { answeredPage, answerInChatPage, confirmPage, formPage, page } from './pages';
+import { alreadyAnsweredPage, answeredPage, answerInChatPage, confirmPage, expiredPage, formPage, page } from './pages';
+import { timeRanOut, type LimitWaitTime } from './waitTill';
 
 type ServerResponse = ReturnType<IWebhookFunctions['getResponseObject']>;
 
@@ -39,6 +47,42 @@ function sendJson(res: ServerResponse, status: number, body: IDataObject): void 
 
 const respondedAt = () => new Date().toISOString();
 
+/** This wait's key in answeredWaits (n8n runs the waiting webhook with the waiting execution's id). */
+function keyOf(ctx: IWebhookFunctions): string | undefined {
+	const executionId = ctx.getExecutionId();
+	const query = ctx.getRequestObject().query as IDataObject;
+	return executionId ? waitKey(executionId, ctx.getNode().id, query[QUESTION_PARAMETER]) : undefined;
+}
+
+/** Takes this answer as the one that resumes the execution; false when another came first. */
+function claimAnswer(ctx: IWebhookFunctions): boolean {
+	const key = keyOf(ctx);
+	return key === undefined || answeredWaits.claim(key, Date.now());
+}
+
+function answeredAlready(ctx: IWebhookFunctions): boolean {
+	const key = keyOf(ctx);
+	return key !== undefined && answeredWaits.has(key, Date.now());
+}
+
+/** A limit set as a date has passed, before n8n ended the wait. */
+function expired(ctx: IWebhookFunctions): boolean {
+	return timeRanOut(ctx.getNodeParameter('options.limitWaitTime.values', {}) as LimitWaitTime, Date.now());
+}
+
+/**
+ * The page for a link's answer (a POST) that cannot count: answered already,
+ * or time ran out; undefined when it may. Opening a page (a GET) is not an
+ * answer: a page opened before another answer came still shows its form.
+ */
+function closedPage(ctx: IWebhookFunctions, res: ServerResponse): IWebhookResponseData | undefined {
+	if (ctx.getRequestObject().method !== 'POST') return undefined;
+	if (answeredAlready(ctx)) sendPage(res, 409, alreadyAnsweredPage());
+	else if (expired(ctx)) sendPage(res, 410, expiredPage());
+	else return undefined;
+	return { noWebhookResponse: true };
+}
+
 /** A relayed chat answer: accepted only when vouched for, from an approver. */
 async function chatAnswer(ctx: IWebhookFunctions, res: ServerResponse): Promise<IWebhookResponseData> {
 	const req = ctx.getRequestObject();
@@ -54,6 +98,14 @@ async function chatAnswer(ctx: IWebhookFunctions, res: ServerResponse): Promise<
 	const approvers = parseApprovers(ctx.getNodeParameter('options.approvers', ''));
 	if (!mayAnswer(approvers, answer.userId)) {
 		sendJson(res, 403, { outcome: 'notAllowed' });
+		return { noWebhookResponse: true };
+	}
+	if (expired(ctx)) {
+		sendJson(res, 410, { outcome: 'expired' });
+		return { noWebhookResponse: true };
+	}
+	if (!claimAnswer(ctx)) {
+		sendJson(res, 409, { outcome: 'alreadyAnswered' });
 		return { noWebhookResponse: true };
 	}
 	sendJson(res, 200, { outcome: 'answered' });
@@ -95,6 +147,8 @@ async function formAnswer(ctx: IWebhookFunctions, res: ServerResponse, responseT
 		fields = read.fields;
 	}
 	const options = formOptions(ctx);
+	const closed = closedPage(ctx, res);
+	if (closed) return closed;
 	if (ctx.getRequestObject().method !== 'POST') {
 		sendPage(res, 200, formPage(options, fields));
 		return { noWebhookResponse: true };
@@ -107,6 +161,10 @@ async function formAnswer(ctx: IWebhookFunctions, res: ServerResponse, responseT
 		sendPage(res, 400, formPage(options, fields, givenValues(body), submission.problems));
 		return { noWebhookResponse: true };
 	}
+	if (!claimAnswer(ctx)) {
+		sendPage(res, 409, alreadyAnsweredPage());
+		return { noWebhookResponse: true };
+	}
 	sendPage(res, 200, answeredPage());
 	const data = responseType === 'freeText' ? { text: submission.data[FREE_TEXT_FIELD.label] } : submission.data;
 	return { noWebhookResponse: true, workflowData: [[{ json: { data: { ...data, respondedAt: respondedAt() } } }]] };
@@ -115,11 +173,17 @@ async function formAnswer(ctx: IWebhookFunctions, res: ServerResponse, responseT
 function approvalAnswer(ctx: IWebhookFunctions, res: ServerResponse): IWebhookResponseData {
 	const req = ctx.getRequestObject();
 	const approved = (req.query as IDataObject).approved === 'true';
+	const closed = closedPage(ctx, res);
+	if (closed) return closed;
 	if (req.method !== 'POST') {
 		const values = ctx.getNodeParameter('approvalOptions.values', {}) as IDataObject;
 		const labelOf = (value: unknown, fallback: string) => (typeof value === 'string' && value.trim() !== '' ? value.trim() : fallback);
 		const label = approved ? labelOf(values.approveLabel, 'Approve') : labelOf(values.disapproveLabel, 'Decline');
 		sendPage(res, 200, confirmPage(String(ctx.getNodeParameter('message', '')), label, approved));
+		return { noWebhookResponse: true };
+	}
+	if (!claimAnswer(ctx)) {
+		sendPage(res, 409, alreadyAnsweredPage());
 		return { noWebhookResponse: true };
 	}
 	sendPage(res, 200, answeredPage());
