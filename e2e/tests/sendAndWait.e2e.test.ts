@@ -22,7 +22,8 @@ import { startEmulator, type Emulator } from '../../emulator/server';
 import { relayBody } from '../../nodes/Workplace/shared/chatAnswer';
 import { launchChromium, RESULTS_DIR, step } from '../lib/browser';
 import { EXAMPLE_CREDENTIALS, exampleCredential } from '../lib/examples';
-import { E2E_DIR, N8n, N8nRest, ROOT, installCommunityPackage, n8nInstall, until } from '../lib/n8n';
+import { N8n, N8nRest, ROOT, installCommunityPackage, until } from '../lib/n8n';
+import { INSTALL, publishCommand } from '../lib/waiting';
 import { productionWebhookUrl, waitForTriggerWebhook } from '../lib/webhooks';
 
 const BOT = { workplaceBotApi: EXAMPLE_CREDENTIALS.workplaceBotApi };
@@ -31,7 +32,6 @@ const uuid = (n: number) => `5a0d0000-0000-4c55-9e0e-1d2a4b9f${String(n).padStar
 /** Where the page screenshots go: docs/images with SCREENSHOTS=1 (to update the docs), else test-results/. */
 const SCREENSHOTS = process.env.SCREENSHOTS ? path.join(ROOT, 'docs', 'images') : RESULTS_DIR;
 
-const INSTALL = process.env.E2E_N8N_VERSION ? n8nInstall(path.join(E2E_DIR, 'versions', process.env.E2E_N8N_VERSION)) : n8nInstall();
 const [MAJOR, MINOR] = INSTALL.version.split('.').map(Number);
 /** n8n signs resume URLs from 1.104 on. */
 const SIGNED = MAJOR >= 2 || MINOR >= 104;
@@ -234,7 +234,7 @@ beforeAll(async () => {
 	const all = [...Object.values(WORKFLOWS), TRIGGER];
 	await n8n.importWorkflows(all);
 	// 2.x publishes a workflow; 1.x activates it.
-	for (const workflow of all) await n8n.cli(MAJOR >= 2 ? ['publish:workflow', `--id=${workflow.id}`] : ['update:workflow', `--id=${workflow.id}`, '--active=true']);
+	for (const workflow of all) await n8n.cli(publishCommand(workflow.id));
 	await n8n.start();
 	rest = await signedIn(true);
 	triggerUrl = productionWebhookUrl(n8n.url, TRIGGER);
