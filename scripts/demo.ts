@@ -40,7 +40,8 @@ function summary(row: IDataObject): string {
 }
 
 async function main(): Promise<void> {
-	await initHarnessEnv();
+	// The harness's user folder and binary store are temporary: removed when the demo ends.
+	const harness = await initHarnessEnv();
 	const emulator = await startEmulator();
 	try {
 		const { nodeTypes, credentialTypes } = loadCommunityPackage(ROOT);
@@ -118,6 +119,7 @@ async function main(): Promise<void> {
 		if (failures > 0) process.exitCode = 1;
 	} finally {
 		await emulator.close();
+		harness.cleanup();
 	}
 }
 
