@@ -9,8 +9,9 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { WAIT_INDEFINITELY } from 'n8n-workflow';
 
-import { SEED_GROUP_IDS, SEED_TOPIC_IDS, SEED_USER_IDS } from '../../emulator/botSeed';
+import { SEED_USER_IDS } from '../../emulator/botSeed';
 import { emulatorCredential, singleNodeWorkflow, Testbed } from '../harness/testbed';
+import { ALERTS, ask } from './sendAndWaitQuestion';
 
 let bed: Testbed;
 beforeAll(async () => {
@@ -24,16 +25,6 @@ beforeEach(() => {
 	bed.credentialsHelper.set(emulatorCredential(bed.emulator, 'bot'));
 });
 
-const ALERTS = { gid: SEED_GROUP_IDS.incidentRoom, tid: SEED_TOPIC_IDS.incidentAlerts };
-const ask = (parameters: INodeParameters = {}): INodeParameters => ({
-	resource: 'message',
-	operation: 'sendAndWait',
-	sendTo: 'group',
-	groupId: { __rl: true, mode: 'id', value: ALERTS.gid },
-	topicId: { __rl: true, mode: 'id', value: ALERTS.tid },
-	message: 'Deploy release 2.4?',
-	...parameters,
-});
 const pushes = () => bed.emulator.logFor('POST', '/bot/v2/message/push');
 type Template = { type: string; template: { type: string; text: string; actions: IDataObject[] } };
 

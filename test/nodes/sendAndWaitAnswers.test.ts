@@ -11,12 +11,13 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { SEED_GROUP_IDS, SEED_TOPIC_IDS, SEED_USER_IDS } from '../../emulator/botSeed';
+import { SEED_USER_IDS } from '../../emulator/botSeed';
 import { botSigningSecret, parseAnswerPostback, relayBody, type Choice } from '../../nodes/Workplace/shared/chatAnswer';
 import { CHAT_REPLIES, relayOutcome } from '../../nodes/WorkplaceTrigger/answerRelay';
 import type { WebhookServer } from '../harness/webhook';
 import type { WorkflowJson } from '../harness/engine';
 import { botCredentialData, emulatorCredential, singleNodeWorkflow, Testbed } from '../harness/testbed';
+import { ask } from './sendAndWaitQuestion';
 
 let bed: Testbed;
 const servers: WebhookServer[] = [];
@@ -35,15 +36,6 @@ beforeEach(() => {
 });
 
 const APPROVER = String(SEED_USER_IDS.nattaya);
-const ask = (parameters: INodeParameters = {}): INodeParameters => ({
-	resource: 'message',
-	operation: 'sendAndWait',
-	sendTo: 'group',
-	groupId: { __rl: true, mode: 'id', value: SEED_GROUP_IDS.incidentRoom },
-	topicId: { __rl: true, mode: 'id', value: SEED_TOPIC_IDS.incidentAlerts },
-	message: 'Deploy release 2.4?',
-	...parameters,
-});
 
 /** The workflow with a node after the question, so a resume shows which answer went on. */
 function questionWorkflow(parameters: INodeParameters): WorkflowJson {
