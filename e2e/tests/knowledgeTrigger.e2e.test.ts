@@ -32,6 +32,11 @@ const admin = (method: string, path: string, body?: unknown) => knowledgeAdmin(e
 /** Lists of knowledge bases answered 200 (one per poll that got past its first request). */
 const completedListings = () => emulator.log.filter((e) => e.method === 'GET' && e.path === '/api/v1/knowledge' && e.status === 200).length;
 const executions = async () => (await rest.executions(WORKFLOW_ID)).sort((a, b) => Number(a.id) - Number(b.id));
+/** The executions once there are `count` of them and the last has finished (a trigger execution is listed while it still runs). */
+const executionsOnceFinished = async (count: number) => {
+	const list = await executions();
+	return list.length === count && !['new', 'running'].includes(list[count - 1].status) ? list : undefined;
+};
 
 beforeAll(async () => {
 	emulator = await startEmulator();
@@ -66,10 +71,7 @@ test('each kind of change is reported exactly once across polls; failed polls re
 	await admin('PATCH', '/1/files/4', { status: 'deleting' });
 	const base = await admin('POST', '', { name: 'Onboarding' });
 	await admin('DELETE', '/3');
-	const first = await until('the execution of poll 1', async () => {
-		const list = await executions();
-		return list.length > 0 && list[0].status === 'success' ? list : undefined;
-	}, 180_000);
+	const first = await until('the execution of poll 1', () => executionsOnceFinished(1), 180_000);
 	expect(first).toHaveLength(1);
 	const run1 = await rest.execution(first[0].id);
 	expect(run1.mode).toBe('trigger');
@@ -87,10 +89,7 @@ test('each kind of change is reported exactly once across polls; failed polls re
 	const listingsBefore = completedListings();
 	emulator.faults.add({ method: 'GET', path: '/api/v1/knowledge', times: Infinity, action: { kind: 'status', status: 503 } });
 	const late = await admin('POST', '/1/files', { originalName: 'late.csv', mimetype: 'text/csv', content: 'x\n1\n' });
-	const failed1 = await until('the failed poll 2', async () => {
-		const list = await executions();
-		return list.length === 2 ? list : undefined;
-	}, 180_000);
+	const failed1 = await until('the failed poll 2', () => executionsOnceFinished(2), 180_000);
 	expect(failed1[1].status).toBe('error');
 	const attempts = emulator.log.filter((e) => e.fault === 'status:503').length;
 	emulator.faults.clear();
@@ -107,19 +106,13 @@ test('each kind of change is reported exactly once across polls; failed polls re
 		skip: 1,
 		action: { kind: 'status', status: 200, body: { data: [], meta: { pagination: { page: 2, pageSize: 2, pageCount: 4, total: 7 } } } },
 	});
-	const failed2 = await until('the failed poll 3', async () => {
-		const list = await executions();
-		return list.length === 3 ? list : undefined;
-	}, 180_000);
+	const failed2 = await until('the failed poll 3', () => executionsOnceFinished(3), 180_000);
 	expect(failed2[2].status).toBe('error');
 	expect(emulator.log.filter((e) => e.fault === 'page-cap surprise')).toHaveLength(1);
 	report.push('| 3 | replace a file of base 2; an empty page 2 of base 1 (page cap 2, metadata: 7 files) | 0 items; failed trigger execution |');
 
 	// Poll 4: both changes, once each, through the capped pages.
-	const caught = await until('the execution of poll 4', async () => {
-		const list = await executions();
-		return list.length === 4 ? list : undefined;
-	}, 180_000);
+	const caught = await until('the execution of poll 4', () => executionsOnceFinished(4), 180_000);
 	expect(caught[3].status).toBe('success');
 	expect(changesOf(await rest.execution(caught[3].id))).toEqual([
 		['fileAdded', Number(late.id)],
