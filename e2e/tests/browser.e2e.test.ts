@@ -258,7 +258,7 @@ describe('the message builder', () => {
 });
 
 describe('the Workplace Knowledge Trigger', () => {
-	test('shows Poll Times, Watch, Events and the first-poll notice, as the change alert example sets it', async () => {
+	test('shows Poll Times, Watch, Events and the first-poll hint, as the change alert example sets it', async () => {
 		await step(page, 'knowledge-trigger', async () => {
 			const node = CHANGE_ALERT.workflow.nodes.find((n) => n.type === 'n8n-nodes-workplace.workplaceKnowledgeTrigger')!;
 			await page.goto(`${n8n.url}/workflow/${CHANGE_ALERT.id}/${node.id}`);

@@ -113,13 +113,8 @@ export class WorkplaceKnowledgeTrigger implements INodeType {
 					{ name: 'Knowledge Base Removed', value: 'knowledgeBaseRemoved', description: 'Watching all: a knowledge base is gone' },
 				],
 				description: 'The changes that start the workflow, one item each',
-			},
-			{
-				displayName:
-					'The first poll after activation records what exists and starts nothing. A poll whose listing fails or comes back incomplete reports nothing; the next one catches up.',
-				name: 'pollNotice',
-				type: 'notice',
-				default: '',
+				// A hint, not a notice: it explains the trigger, it says nothing about a run's data.
+				hint: 'The first poll after activation records what exists and starts nothing. A poll whose listing fails or comes back incomplete reports nothing; the next one catches up.',
 			},
 			{
 				displayName: 'Options',
