@@ -10,6 +10,6 @@ module.exports = {
 	},
 	testTimeout: 60_000,
 	// The node tests load dist/: build it first whenever the sources changed since the last build.
-	globalSetup: '<rootDir>/test/harness/globalSetup.ts',
-	globalTeardown: '<rootDir>/test/harness/globalTeardown.ts',
+	globalSetup: '<rootDir>/test/globalSetup.ts',
+	globalTeardown: '<rootDir>/test/globalTeardown.ts',
 };

@@ -7,16 +7,14 @@
 import type { ChildProcess } from 'node:child_process';
 import * as http from 'node:http';
 import * as https from 'node:https';
-import path from 'node:path';
 
 import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeParameters, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
 import type { EmulatorAccess } from '../emulator/clientCredentials';
 import { AUTO_REQUESTS_IN_PARALLEL } from '../nodes/Workplace/transport';
-import { InMemoryCredentialsHelper, initHarnessEnv, loadCommunityPackage, runWorkflow, type BinaryMode, type HarnessEnv, type RunWorkflowResult, type WorkflowJson } from '../test/harness/engine';
-import { emulatorCredential, singleNodeWorkflow } from '../test/harness/testbed';
-
-export const ROOT = path.resolve(__dirname, '../..');
+import { InMemoryCredentialsHelper, initHarnessEnv, loadCommunityPackage, runWorkflow, type BinaryMode, type HarnessEnv, type RunWorkflowResult, type WorkflowJson } from '../testbed/engine';
+import { emulatorCredential, singleNodeWorkflow } from '../testbed/testbed';
+import { ROOT } from '../testbed/root';
 
 export const int = (name: string, fallback: number) => (process.env[name] ? Number(process.env[name]) : fallback);
 

@@ -12,7 +12,7 @@ import * as https from 'node:https';
 import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import type { EmulatorAccess } from '../emulator/clientCredentials';
-import type { WorkflowJson } from '../test/harness/engine';
+import type { WorkflowJson } from '../testbed/engine';
 import { byId, httpRequestKbGet, inParallel, kbGetLoop, measure, outputOf, RAW_JOBS, raw, run, setUpEngine, tearDownEngine, workplace } from './common';
 
 export interface SlowLinkStart {

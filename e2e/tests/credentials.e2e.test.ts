@@ -19,9 +19,9 @@ import {
 	urlOf,
 	WRONG_SECRET,
 	type CauseServers,
-} from '../../test/credentialCauses';
-import { exampleCredentials } from '../lib/examples';
-import { N8n, N8nRest, freePort, installCommunityPackage, type StoredCredential } from '../lib/n8n';
+} from '../../testbed/credentialCauses';
+import { exampleCredentials } from '../../testbed/examples';
+import { N8n, N8nRest, freePort, installCommunityPackage, type StoredCredential } from '../../testbed/n8n';
 
 let emulator: Emulator;
 let n8n: N8n;

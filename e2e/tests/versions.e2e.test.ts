@@ -15,8 +15,8 @@ import path from 'node:path';
 
 import { SEED_GROUP_IDS, SEED_USER_IDS } from '../../emulator/botSeed';
 import { startEmulator, type Emulator } from '../../emulator/server';
-import { EXAMPLE_CREDENTIALS, exampleCredentials } from '../lib/examples';
-import { E2E_DIR, N8n, installCommunityPackage, n8nInstall, nodeOutput, type N8nInstall } from '../lib/n8n';
+import { EXAMPLE_CREDENTIALS, exampleCredentials } from '../../testbed/examples';
+import { E2E_DIR, N8n, installCommunityPackage, n8nInstall, nodeOutput, type N8nInstall } from '../../testbed/n8n';
 
 const VERSIONS_DIR = path.join(E2E_DIR, 'versions');
 const installs: N8nInstall[] = [

@@ -10,8 +10,8 @@ import type { IBinaryData, INodeExecutionData } from 'n8n-workflow';
 
 import { SEED_GROUP_IDS, SEED_USER_IDS } from '../../emulator/botSeed';
 import { redactedHeader } from '../../emulator/requestLog';
-import { initHarnessEnv } from '../harness/engine';
-import { CREDENTIALS, Testbed, botCredentialData, emulatorCredential } from '../harness/testbed';
+import { initHarnessEnv } from '../../testbed/engine';
+import { CREDENTIALS, Testbed, botCredentialData, emulatorCredential } from '../../testbed/testbed';
 
 let bed: Testbed;
 

@@ -12,8 +12,8 @@ import os from 'node:os';
 
 import type { INodeParameters } from 'n8n-workflow';
 
-import { CREDENTIAL_AREAS, redirectSays, SAYS, startCauseServers, tokenFirst, urlOf, WRONG_SECRET, type CauseServers, type CredentialArea } from '../credentialCauses';
-import { CREDENTIALS, emulatorCredential, Testbed } from '../harness/testbed';
+import { CREDENTIAL_AREAS, redirectSays, SAYS, startCauseServers, tokenFirst, urlOf, WRONG_SECRET, type CauseServers, type CredentialArea } from '../../testbed/credentialCauses';
+import { CREDENTIALS, emulatorCredential, Testbed } from '../../testbed/testbed';
 
 let bed: Testbed;
 let servers: CauseServers;

@@ -8,9 +8,10 @@ import path from 'node:path';
 import type { IDataObject } from 'n8n-workflow';
 
 import { SEED_GROUP_IDS, SEED_TOPIC_IDS, SEED_USER_IDS } from '../../emulator/botSeed';
-import { EXAMPLE_ANSWERS, EXAMPLE_EVENTS, exampleTrigger, needsAiNodes } from '../../e2e/lib/examples';
-import type { RunWorkflowResult, WorkflowJson } from '../harness/engine';
-import { ROOT, Testbed } from '../harness/testbed';
+import { EXAMPLE_ANSWERS, EXAMPLE_EVENTS, exampleTrigger, needsAiNodes } from '../../testbed/examples';
+import type { RunWorkflowResult, WorkflowJson } from '../../testbed/engine';
+import { Testbed } from '../../testbed/testbed';
+import { ROOT } from '../../testbed/root';
 
 const dir = path.join(ROOT, 'examples');
 const read = (file: string) => JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as WorkflowJson;

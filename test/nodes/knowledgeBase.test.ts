@@ -3,7 +3,7 @@
  * emulator over HTTP on 127.0.0.1.
  */
 import { redactedHeader } from '../../emulator/requestLog';
-import { CREDENTIALS, Testbed, emulatorCredential } from '../harness/testbed';
+import { CREDENTIALS, Testbed, emulatorCredential } from '../../testbed/testbed';
 
 let bed: Testbed;
 

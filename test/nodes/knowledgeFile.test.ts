@@ -12,9 +12,10 @@ import { Container } from '@n8n/di';
 import { BinaryDataService } from 'n8n-core';
 import type { IBinaryData, IDataObject, INode, INodeListSearchResult, INodeParameters } from 'n8n-workflow';
 
-import { initHarnessEnv, type WorkflowJson } from '../harness/engine';
-import { exampleCredential } from '../../e2e/lib/examples';
-import { CREDENTIALS, NODE_TYPE, ROOT, Testbed, emulatorCredential } from '../harness/testbed';
+import { initHarnessEnv, type WorkflowJson } from '../../testbed/engine';
+import { exampleCredential } from '../../testbed/examples';
+import { CREDENTIALS, NODE_TYPE, Testbed, emulatorCredential } from '../../testbed/testbed';
+import { ROOT } from '../../testbed/root';
 
 let bed: Testbed;
 

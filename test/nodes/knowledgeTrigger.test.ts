@@ -11,8 +11,8 @@ import { createHash } from 'node:crypto';
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import { knowledgeAdmin } from '../../e2e/lib/knowledgeTrigger';
-import { Testbed, emulatorCredential } from '../harness/testbed';
-import type { Poller } from '../harness/engine';
+import { Testbed, emulatorCredential } from '../../testbed/testbed';
+import type { Poller } from '../../testbed/engine';
 
 let bed: Testbed;
 const matrix: string[] = [];

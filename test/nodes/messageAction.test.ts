@@ -4,7 +4,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { Testbed } from '../harness/testbed';
+import { Testbed } from '../../testbed/testbed';
 
 let bed: Testbed;
 

@@ -10,7 +10,7 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 
-import { Testbed, emulatorCredential } from '../harness/testbed';
+import { Testbed, emulatorCredential } from '../../testbed/testbed';
 
 let bed: Testbed;
 

@@ -13,8 +13,8 @@ import { redactedHeader } from '../../emulator/requestLog';
 import type { RequestLogEntry } from '../../emulator/types';
 import { Workplace } from '../../nodes/Workplace/Workplace.node';
 import { AUTO_REQUESTS_IN_PARALLEL } from '../../nodes/Workplace/transport';
-import { pairedItems } from '../harness/engine';
-import { CREDENTIALS, Testbed, emulatorCredential } from '../harness/testbed';
+import { pairedItems } from '../../testbed/engine';
+import { CREDENTIALS, Testbed, emulatorCredential } from '../../testbed/testbed';
 
 let bed: Testbed;
 

@@ -10,9 +10,10 @@ import path from 'node:path';
 
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
-import { exampleCredential } from '../../e2e/lib/examples';
-import { initHarnessEnv, type WorkflowJson } from '../harness/engine';
-import { ROOT, Testbed, emulatorCredential } from '../harness/testbed';
+import { exampleCredential } from '../../testbed/examples';
+import { initHarnessEnv, type WorkflowJson } from '../../testbed/engine';
+import { Testbed, emulatorCredential } from '../../testbed/testbed';
+import { ROOT } from '../../testbed/root';
 
 let bed: Testbed;
 const figures: string[] = [];

@@ -10,7 +10,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { WAIT_INDEFINITELY } from 'n8n-workflow';
 
 import { SEED_USER_IDS } from '../../emulator/botSeed';
-import { emulatorCredential, singleNodeWorkflow, Testbed } from '../harness/testbed';
+import { emulatorCredential, singleNodeWorkflow, Testbed } from '../../testbed/testbed';
 import { ALERTS, ask } from './sendAndWaitQuestion';
 
 let bed: Testbed;

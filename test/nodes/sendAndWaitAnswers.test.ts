@@ -14,9 +14,9 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { SEED_USER_IDS } from '../../emulator/botSeed';
 import { botSigningSecret, parseAnswerPostback, relayBody, type Choice } from '../../nodes/Workplace/shared/chatAnswer';
 import { CHAT_REPLIES, relayOutcome } from '../../nodes/WorkplaceTrigger/answerRelay';
-import type { WebhookServer } from '../harness/webhook';
-import type { WorkflowJson } from '../harness/engine';
-import { botCredentialData, emulatorCredential, singleNodeWorkflow, Testbed } from '../harness/testbed';
+import type { WebhookServer } from '../../testbed/webhookServer';
+import type { WorkflowJson } from '../../testbed/engine';
+import { botCredentialData, emulatorCredential, singleNodeWorkflow, Testbed } from '../../testbed/testbed';
 import { ask } from './sendAndWaitQuestion';
 
 let bed: Testbed;

@@ -8,7 +8,7 @@ import type { INodeParameters } from 'n8n-workflow';
 import { SEED_USER_IDS } from '../../emulator/botSeed';
 import { NO_IDS_GIVEN } from '../../nodes/Workplace/actions/simplify';
 import { RESOURCES } from '../../nodes/Workplace/actions/resources';
-import { Testbed } from '../harness/testbed';
+import { Testbed } from '../../testbed/testbed';
 
 let bed: Testbed;
 beforeAll(async () => {

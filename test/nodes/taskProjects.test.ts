@@ -8,7 +8,7 @@ import type { IDataObject, INodeParameters, INodeProperties } from 'n8n-workflow
 
 import { issueJwt } from '../../emulator/jwt';
 import { redactedHeader } from '../../emulator/requestLog';
-import { CREDENTIALS, Testbed } from '../harness/testbed';
+import { CREDENTIALS, Testbed } from '../../testbed/testbed';
 
 let bed: Testbed;
 

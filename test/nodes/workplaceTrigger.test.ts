@@ -12,9 +12,9 @@ import { gzipSync } from 'node:zlib';
 import type { IDataObject, INode, INodeCredentials, INodeParameters } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
-import type { WorkflowJson } from '../harness/engine';
-import { assertNoSecrets, botCredentialData, capturedLogs, CREDENTIALS, Testbed } from '../harness/testbed';
-import type { WebhookServer } from '../harness/webhook';
+import type { WorkflowJson } from '../../testbed/engine';
+import { assertNoSecrets, botCredentialData, capturedLogs, CREDENTIALS, Testbed } from '../../testbed/testbed';
+import type { WebhookServer } from '../../testbed/webhookServer';
 
 let bed: Testbed;
 let clientSecret: string;

@@ -11,7 +11,7 @@ import { Container } from '@n8n/di';
 import { BinaryDataService } from 'n8n-core';
 import type { IBinaryData, IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
-import { Testbed } from '../harness/testbed';
+import { Testbed } from '../../testbed/testbed';
 
 let bed: Testbed;
 

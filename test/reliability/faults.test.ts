@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import type { INodeParameters } from 'n8n-workflow';
 
 import { SEED_GROUP_IDS, SEED_USER_IDS } from '../../emulator/botSeed';
-import { Testbed, assertNoSecrets, capturedLogs, emulatorCredential } from '../harness/testbed';
+import { Testbed, assertNoSecrets, capturedLogs, emulatorCredential } from '../../testbed/testbed';
 
 let bed: Testbed;
 /** Secrets checked per run by the testbed; counted here for the summary line. */

@@ -10,8 +10,8 @@
  */
 import { readdirSync, readFileSync } from 'fs';
 import * as path from 'path';
+import { ROOT } from '../../testbed/root';
 
-const ROOT = path.resolve(__dirname, '../..');
 const guide = readFileSync(path.join(ROOT, 'CONTRIBUTING.md'), 'utf8');
 const snippets = [...guide.matchAll(/<!-- file: (\S+) -->\n```ts\n([\s\S]*?)```/g)].map(([, file, code]) => ({ file, code }));
 

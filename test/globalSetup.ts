@@ -9,14 +9,14 @@ import { execFileSync } from 'child_process';
 import { mkdtempSync } from 'fs';
 import { tmpdir } from 'os';
 import * as path from 'path';
+import { ROOT } from '../testbed/root';
 
 // Plain JS, shared with gulpfile.js.
-const { builtStamp, sourceStamp } = require('../../scripts/sourceStamp') as {
+const { builtStamp, sourceStamp } = require('../scripts/sourceStamp') as {
 	builtStamp(root: string): string | undefined;
 	sourceStamp(root: string): string;
 };
 
-const ROOT = path.resolve(__dirname, '../..');
 
 export default function globalSetup(): void {
 	// Every temporary folder of the run (n8n homes, binary stores, emulator data) goes

@@ -21,9 +21,9 @@ import { Logger } from '@n8n/backend-common';
 import { Container } from '@n8n/di';
 import { LoggerProxy } from 'n8n-workflow';
 
-import { credentialData, type EmulatorAccess } from '../../emulator/clientCredentials';
-import { startEmulator, type Emulator } from '../../emulator/server';
-import type { EmulatorConfig } from '../../emulator/types';
+import { credentialData, type EmulatorAccess } from '../emulator/clientCredentials';
+import { startEmulator, type Emulator } from '../emulator/server';
+import type { EmulatorConfig } from '../emulator/types';
 import {
 	createPoller,
 	InMemoryCredentialsHelper,
@@ -38,9 +38,9 @@ import {
 	type RunWorkflowResult,
 	type WorkflowJson,
 } from './engine';
-import { startWebhookServer, type WebhookServer } from './webhook';
+import { startWebhookServer, type WebhookServer } from './webhookServer';
+import { ROOT } from './root';
 
-export const ROOT = path.resolve(__dirname, '../..');
 export const NODE_TYPE = 'n8n-nodes-workplace.workplace';
 export const KNOWLEDGE_TRIGGER_TYPE = 'n8n-nodes-workplace.workplaceKnowledgeTrigger';
 
