@@ -122,7 +122,6 @@ export const DEFAULTS_LABEL = `reads ${AUTO_REQUESTS_IN_PARALLEL} at a time`;
 export const workplace = (parameters: INodeParameters, items: INodeExecutionData[]) => singleNodeWorkflow(parameters, { items, typeVersion: 2 });
 export const raw = (job: string, items: INodeExecutionData[]) => oneNode({ type: 'bench.raw', parameters: { job } }, items);
 export const outputOf = (result: RunWorkflowResult) => result.items('Workplace');
-export const byId = (value: string | number) => ({ __rl: true, mode: 'id', value: String(value) });
 
 /**
  * n8n's HTTP Request node (n8n-nodes-base 2.41.1, type version 4.2) sending

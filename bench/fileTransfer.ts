@@ -15,7 +15,7 @@ import type { INode, INodeParameters } from 'n8n-workflow';
 import type { EmulatorAccess } from '../emulator/clientCredentials';
 import type { WorkflowJson } from '../testbed/engine';
 import { CREDENTIALS } from '../testbed/testbed';
-import { byId } from './common';
+import { byId } from '../testbed/locator';
 
 /** A knowledge file by its knowledge base and id. */
 export interface FileRef {

@@ -35,7 +35,8 @@ import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workf
 import type { RunWorkflowResult, WorkflowJson } from '../testbed/engine';
 import { emulatorCredential } from '../testbed/testbed';
 import { writeLineChart } from './chart';
-import { askChild, byId, check, DEFAULTS_LABEL, helper, httpRequestKbGet, inParallel, int, kbGetLoop, measure, median, ms, outputOf, peakRss, printTable, RAW_JOBS, raw, run, send, setUpEngine, tearDownEngine, workplace, x, type Row } from './common';
+import { byId } from '../testbed/locator';
+import { askChild, check, DEFAULTS_LABEL, helper, httpRequestKbGet, inParallel, int, kbGetLoop, measure, median, ms, outputOf, peakRss, printTable, RAW_JOBS, raw, run, send, setUpEngine, tearDownEngine, workplace, x, type Row } from './common';
 import { ROOT } from '../testbed/root';
 import type { ChildReady } from './emulator-child';
 import { rawDownload, rawReplace, REPLACE_TARGET, transferWorkflows } from './fileTransfer';

@@ -13,7 +13,8 @@ import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import type { EmulatorAccess } from '../emulator/clientCredentials';
 import type { WorkflowJson } from '../testbed/engine';
-import { byId, httpRequestKbGet, inParallel, kbGetLoop, measure, outputOf, RAW_JOBS, raw, run, setUpEngine, tearDownEngine, workplace } from './common';
+import { byId } from '../testbed/locator';
+import { httpRequestKbGet, inParallel, kbGetLoop, measure, outputOf, RAW_JOBS, raw, run, setUpEngine, tearDownEngine, workplace } from './common';
 
 export interface SlowLinkStart {
 	kind: 'start';

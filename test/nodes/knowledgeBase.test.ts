@@ -4,6 +4,7 @@
  */
 import { redactedHeader } from '../../emulator/requestLog';
 import { CREDENTIALS, Testbed, emulatorCredential } from '../../testbed/testbed';
+import { byId } from '../../testbed/locator';
 
 let bed: Testbed;
 
@@ -22,7 +23,6 @@ beforeEach(() => {
 const kbRequests = (method?: string) =>
 	bed.emulator.log.filter((e) => e.path.startsWith('/api/v1/knowledge') && (!method || e.method === method));
 
-const byId = (id: string | number) => ({ __rl: true, mode: 'id', value: String(id) });
 
 describe('Knowledge Base → Create', () => {
 	it('sends every field as the document defines it and outputs the new knowledge base', async () => {

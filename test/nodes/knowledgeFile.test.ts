@@ -16,6 +16,7 @@ import { initHarnessEnv, type WorkflowJson } from '../../testbed/engine';
 import { exampleCredential } from '../../testbed/examples';
 import { CREDENTIALS, NODE_TYPE, Testbed, emulatorCredential } from '../../testbed/testbed';
 import { ROOT } from '../../testbed/root';
+import { byId } from '../../testbed/locator';
 
 let bed: Testbed;
 
@@ -33,7 +34,6 @@ beforeEach(async () => {
 });
 
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
-const byId = (id: string | number) => ({ __rl: true, mode: 'id', value: String(id) });
 const kbRequests = (method?: string) =>
 	bed.emulator.log.filter((e) => e.path.startsWith('/api/v1/knowledge') && (!method || e.method === method));
 const fileRequests = (kbId: number) =>

@@ -13,6 +13,7 @@ import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workf
 import { knowledgeAdmin } from '../../e2e/lib/knowledgeTrigger';
 import { Testbed, emulatorCredential } from '../../testbed/testbed';
 import type { Poller } from '../../testbed/engine';
+import { byId } from '../../testbed/locator';
 
 let bed: Testbed;
 const matrix: string[] = [];
@@ -30,7 +31,6 @@ beforeEach(() => {
 });
 
 const HANDBOOK = 1;
-const byId = (id: number) => ({ __rl: true, mode: 'id', value: String(id) });
 const ALL_EVENTS = ['fileAdded', 'fileReplaced', 'fileRemoved', 'fileStatusChanged', 'knowledgeBaseAdded', 'knowledgeBaseRemoved'];
 const watchOne = (id = HANDBOOK, extra: INodeParameters = {}): INodeParameters => ({ watch: 'knowledgeBase', knowledgeId: byId(id), events: ALL_EVENTS, ...extra });
 const watchAll = (extra: INodeParameters = {}): INodeParameters => ({ watch: 'all', events: ALL_EVENTS, ...extra });

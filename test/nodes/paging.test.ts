@@ -11,6 +11,7 @@
 import type { INodeParameters } from 'n8n-workflow';
 
 import { Testbed, emulatorCredential } from '../../testbed/testbed';
+import { byId } from '../../testbed/locator';
 
 let bed: Testbed;
 
@@ -43,7 +44,6 @@ beforeEach(() => {
 	expect(fileIds).toHaveLength(TOTAL);
 });
 
-const byId = (id: number) => ({ __rl: true, mode: 'id', value: String(id) });
 
 type Resource = 'knowledge bases' | 'knowledge files';
 type Mode = 'strapi' | 'none';

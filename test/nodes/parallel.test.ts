@@ -15,6 +15,7 @@ import { Workplace } from '../../nodes/Workplace/Workplace.node';
 import { AUTO_REQUESTS_IN_PARALLEL } from '../../nodes/Workplace/transport';
 import { pairedItems } from '../../testbed/engine';
 import { CREDENTIALS, Testbed, emulatorCredential } from '../../testbed/testbed';
+import { byId } from '../../testbed/locator';
 
 let bed: Testbed;
 
@@ -32,7 +33,6 @@ beforeEach(() => {
 	bed.credentialsHelper.events.length = 0;
 });
 
-const byId = (id: string | number) => ({ __rl: true, mode: 'id', value: String(id) });
 const FILE_PATH = /^\/api\/v1\/knowledge\/1\/files\/\d+$/;
 
 /** Knowledge File → Get of every item's `fileId`; version 1's Requests in Parallel when given. */

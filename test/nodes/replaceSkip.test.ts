@@ -14,6 +14,7 @@ import { exampleCredential } from '../../testbed/examples';
 import { initHarnessEnv, type WorkflowJson } from '../../testbed/engine';
 import { Testbed, emulatorCredential } from '../../testbed/testbed';
 import { ROOT } from '../../testbed/root';
+import { byId } from '../../testbed/locator';
 
 let bed: Testbed;
 const figures: string[] = [];
@@ -30,7 +31,6 @@ beforeEach(() => {
 	bed.credentialsHelper.set(emulatorCredential(bed.emulator, 'knowledgeBase'));
 });
 
-const byId = (id: number) => ({ __rl: true, mode: 'id', value: String(id) });
 const FAQ_CSV = 7;
 const replace = (skipIfUnchanged?: boolean): INodeParameters => ({
 	resource: 'knowledgeFile',

@@ -10,6 +10,7 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { SEED_GROUP_IDS, SEED_USER_IDS } from '../../emulator/botSeed';
 import { Testbed, assertNoSecrets, capturedLogs, emulatorCredential } from '../../testbed/testbed';
+import { byId } from '../../testbed/locator';
 
 let bed: Testbed;
 /** Secrets checked per run by the testbed; counted here for the summary line. */
@@ -31,7 +32,6 @@ beforeEach(() => {
 
 /** Short waits: backoff capped at 0.2 s, Retry-After over 2 s fails at once. */
 const FAST: INodeParameters = { maxWaitSeconds: 0.2 };
-const byId = (id: string | number) => ({ __rl: true, mode: 'id', value: String(id) });
 const kbGet = (id: string | number = 1, retryOptions: INodeParameters = FAST): INodeParameters => ({
 	resource: 'knowledgeBase',
 	operation: 'get',
