@@ -152,11 +152,11 @@ export async function initHarnessEnv(options: HarnessEnvOptions = {}): Promise<H
 }
 
 // ---------------------------------------------------------------------------
-// 1. Loading node + credential classes from compiled JS (community-package style)
+// 1. Loading node + credential classes as n8n loads a community package
 // ---------------------------------------------------------------------------
 
 export interface ClassRef {
-	/** Absolute path to a compiled .js file. */
+	/** Absolute path of the module: a built .js file, or under ts-jest its .ts source. */
 	path: string;
 	/** Exported class name; defaults to the file name minus `.node.js` / `.credentials.js`. */
 	className?: string;
@@ -203,16 +203,27 @@ export interface LoadedPackage {
 	credentialClasses: ClassRef[];
 }
 
-/** Reads `package.json#n8n` of a (built) community package, like n8n's PackageDirectoryLoader. */
-export function readCommunityPackage(packageDir: string): LoadedPackage {
+/**
+ * Reads `package.json#n8n` of a community package, like n8n's PackageDirectoryLoader:
+ * the built files it names (`dist/nodes/X.node.js`), or with `fromSources` the
+ * TypeScript file each is built from (`nodes/X.node.ts`), which only a loader that
+ * compiles TypeScript (ts-jest) can require.
+ */
+export function readCommunityPackage(packageDir: string, fromSources = false): LoadedPackage {
 	const pkg = JSON.parse(readFileSync(path.join(packageDir, 'package.json'), 'utf8')) as {
 		name: string;
 		n8n?: { nodes?: string[]; credentials?: string[] };
 	};
+	const classAt = (entry: string): ClassRef => {
+		const built = path.resolve(packageDir, entry);
+		if (!fromSources) return { path: built };
+		const source = path.resolve(packageDir, entry.replace(/^dist\//, '').replace(/\.js$/, '.ts'));
+		return { path: source, className: path.basename(built).replace(/\.(node|credentials)\.js$/, '') };
+	};
 	return {
 		packageName: pkg.name,
-		nodeClasses: (pkg.n8n?.nodes ?? []).map((p) => ({ path: path.resolve(packageDir, p) })),
-		credentialClasses: (pkg.n8n?.credentials ?? []).map((p) => ({ path: path.resolve(packageDir, p) })),
+		nodeClasses: (pkg.n8n?.nodes ?? []).map(classAt),
+		credentialClasses: (pkg.n8n?.credentials ?? []).map(classAt),
 	};
 }
 
@@ -316,12 +327,10 @@ export class HarnessCredentialTypes implements ICredentialTypes {
 	}
 }
 
-export function loadCommunityPackage(
-	packageDir: string,
-	nodeTypes = new HarnessNodeTypes(),
-	credentialTypes = new HarnessCredentialTypes(),
-) {
-	const pkg = readCommunityPackage(packageDir);
+export function loadCommunityPackage(packageDir: string, fromSources = false) {
+	const nodeTypes = new HarnessNodeTypes();
+	const credentialTypes = new HarnessCredentialTypes();
+	const pkg = readCommunityPackage(packageDir, fromSources);
 	const nodeNames = pkg.nodeClasses.map((ref) => nodeTypes.loadFromFile(ref, pkg.packageName));
 	const credentialNames = pkg.credentialClasses.map((ref) => credentialTypes.loadFromFile(ref));
 	return { nodeTypes, credentialTypes, nodeNames, credentialNames, packageName: pkg.packageName };

@@ -13,23 +13,19 @@ import os from 'node:os';
 import type { INodeParameters } from 'n8n-workflow';
 
 import { CREDENTIAL_AREAS, redirectSays, SAYS, startCauseServers, tokenFirst, urlOf, WRONG_SECRET, type CauseServers, type CredentialArea } from '../../testbed/credentialCauses';
-import { CREDENTIALS, emulatorCredential, Testbed } from '../../testbed/testbed';
+import { CREDENTIALS, emulatorCredential, suiteTestbed } from '../../testbed/testbed';
 
-let bed: Testbed;
+const bed = suiteTestbed();
 let servers: CauseServers;
 
 beforeAll(async () => {
-	bed = await Testbed.start();
 	servers = await startCauseServers();
 });
 afterAll(async () => {
 	await servers?.close();
-	await bed?.close();
 });
 beforeEach(() => {
-	bed.emulator.reset();
 	servers.reachedElsewhere.length = 0;
-	for (const area of CREDENTIAL_AREAS) bed.credentialsHelper.set(emulatorCredential(bed.emulator, area));
 });
 
 /** Sets fields of an area's credential (the others stay the emulator's valid ones). */

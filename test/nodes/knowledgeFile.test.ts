@@ -14,24 +14,11 @@ import type { IBinaryData, IDataObject, INode, INodeListSearchResult, INodeParam
 
 import { initHarnessEnv, type WorkflowJson } from '../../testbed/engine';
 import { exampleCredential } from '../../testbed/examples';
-import { CREDENTIALS, NODE_TYPE, Testbed, emulatorCredential } from '../../testbed/testbed';
+import { CREDENTIALS, NODE_TYPE, suiteTestbed } from '../../testbed/testbed';
 import { ROOT } from '../../testbed/root';
 import { byId } from '../../testbed/locator';
 
-let bed: Testbed;
-
-beforeAll(async () => {
-	bed = await Testbed.start({}, 'filesystem');
-});
-afterAll(async () => {
-	await bed?.close();
-});
-beforeEach(async () => {
-	await initHarnessEnv({ binaryDataMode: 'filesystem' });
-	bed.emulator.reset();
-	bed.emulator.setConfig({ paginationMode: 'strapi', deleteResponse: 'empty' });
-	bed.credentialsHelper.set(emulatorCredential(bed.emulator, 'knowledgeBase'));
-});
+const bed = suiteTestbed({ binaryMode: 'filesystem', emulator: { paginationMode: 'strapi', deleteResponse: 'empty' } });
 
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 const kbRequests = (method?: string) =>

@@ -11,23 +11,15 @@ import { createHash } from 'node:crypto';
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import { knowledgeAdmin } from '../../e2e/lib/knowledgeTrigger';
-import { Testbed, emulatorCredential } from '../../testbed/testbed';
+import { suiteTestbed } from '../../testbed/testbed';
 import type { Poller } from '../../testbed/engine';
 import { byId } from '../../testbed/locator';
 
-let bed: Testbed;
+const bed = suiteTestbed();
 const matrix: string[] = [];
 
-beforeAll(async () => {
-	bed = await Testbed.start();
-});
 afterAll(async () => {
-	await bed?.close();
 	console.log(`knowledge trigger change matrix:\n${matrix.join('\n')}`);
-});
-beforeEach(() => {
-	bed.emulator.reset();
-	bed.credentialsHelper.set(emulatorCredential(bed.emulator, 'knowledgeBase'));
 });
 
 const HANDBOOK = 1;

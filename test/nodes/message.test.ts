@@ -11,17 +11,16 @@ import { Socket, type AddressInfo } from 'node:net';
 import type { IBinaryData, IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import { SEED_GROUP_IDS, SEED_TOPIC_IDS, SEED_USER_IDS } from '../../emulator/botSeed';
-import { emulatorCredential, Testbed } from '../../testbed/testbed';
+import { suiteTestbed } from '../../testbed/testbed';
 import { LIMIT_ROWS } from '../messageLimits';
 import { byId } from '../../testbed/locator';
 
-let bed: Testbed;
+const bed = suiteTestbed();
 /** A webhook that takes every delivery: the emulator needs somewhere to deliver events (and their reply tokens) to. */
 let webhook: Server;
 let webhookUrl: string;
 
 beforeAll(async () => {
-	bed = await Testbed.start();
 	webhook = createServer((req, res) => {
 		req.resume();
 		req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
@@ -31,11 +30,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
 	await new Promise((resolve) => webhook?.close(resolve));
-	await bed?.close();
-});
-beforeEach(() => {
-	bed.emulator.reset();
-	bed.credentialsHelper.set(emulatorCredential(bed.emulator, 'bot'));
 });
 
 const U = SEED_USER_IDS;

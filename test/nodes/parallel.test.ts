@@ -14,24 +14,10 @@ import type { RequestLogEntry } from '../../emulator/types';
 import { Workplace } from '../../nodes/Workplace/Workplace.node';
 import { AUTO_REQUESTS_IN_PARALLEL } from '../../nodes/Workplace/transport';
 import { pairedItems } from '../../testbed/engine';
-import { CREDENTIALS, Testbed, emulatorCredential } from '../../testbed/testbed';
+import { CREDENTIALS, suiteTestbed } from '../../testbed/testbed';
 import { byId } from '../../testbed/locator';
 
-let bed: Testbed;
-
-beforeAll(async () => {
-	bed = await Testbed.start();
-});
-afterAll(async () => {
-	await bed?.close();
-});
-beforeEach(() => {
-	bed.emulator.reset();
-	bed.credentialsHelper.set(emulatorCredential(bed.emulator, 'knowledgeBase'));
-	bed.credentialsHelper.set(emulatorCredential(bed.emulator, 'bot'));
-	bed.credentialsHelper.set(emulatorCredential(bed.emulator, 'taskProjects'));
-	bed.credentialsHelper.events.length = 0;
-});
+const bed = suiteTestbed();
 
 const FILE_PATH = /^\/api\/v1\/knowledge\/1\/files\/\d+$/;
 

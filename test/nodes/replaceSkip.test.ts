@@ -12,23 +12,15 @@ import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workf
 
 import { exampleCredential } from '../../testbed/examples';
 import { initHarnessEnv, type WorkflowJson } from '../../testbed/engine';
-import { Testbed, emulatorCredential } from '../../testbed/testbed';
+import { suiteTestbed } from '../../testbed/testbed';
 import { ROOT } from '../../testbed/root';
 import { byId } from '../../testbed/locator';
 
-let bed: Testbed;
+const bed = suiteTestbed({ binaryMode: 'filesystem' });
 const figures: string[] = [];
 
-beforeAll(async () => {
-	bed = await Testbed.start({}, 'filesystem');
-});
 afterAll(async () => {
-	await bed?.close();
 	console.log(figures.join('\n'));
-});
-beforeEach(() => {
-	bed.emulator.reset();
-	bed.credentialsHelper.set(emulatorCredential(bed.emulator, 'knowledgeBase'));
 });
 
 const FAQ_CSV = 7;

@@ -16,23 +16,13 @@ import { botSigningSecret, parseAnswerPostback, relayBody, type Choice } from '.
 import { CHAT_REPLIES, relayOutcome } from '../../nodes/WorkplaceTrigger/answerRelay';
 import type { WebhookServer } from '../../testbed/webhookServer';
 import type { WorkflowJson } from '../../testbed/engine';
-import { botCredentialData, emulatorCredential, singleNodeWorkflow, Testbed } from '../../testbed/testbed';
+import { botCredentialData, singleNodeWorkflow, suiteTestbed } from '../../testbed/testbed';
 import { ask } from './sendAndWaitQuestion';
 
-let bed: Testbed;
+const bed = suiteTestbed();
 const servers: WebhookServer[] = [];
-beforeAll(async () => {
-	bed = await Testbed.start();
-});
 afterEach(async () => {
 	await Promise.all(servers.splice(0).map((s) => s.close()));
-});
-afterAll(async () => {
-	await bed?.close();
-});
-beforeEach(() => {
-	bed.emulator.reset();
-	bed.credentialsHelper.set(emulatorCredential(bed.emulator, 'bot'));
 });
 
 const APPROVER = String(SEED_USER_IDS.nattaya);

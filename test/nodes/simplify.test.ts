@@ -8,17 +8,10 @@ import type { INodeParameters } from 'n8n-workflow';
 import { SEED_USER_IDS } from '../../emulator/botSeed';
 import { NO_IDS_GIVEN } from '../../nodes/Workplace/actions/simplify';
 import { RESOURCES } from '../../nodes/Workplace/actions/resources';
-import { Testbed } from '../../testbed/testbed';
+import { suiteTestbed } from '../../testbed/testbed';
 import { byId } from '../../testbed/locator';
 
-let bed: Testbed;
-beforeAll(async () => {
-	bed = await Testbed.start();
-});
-afterAll(async () => {
-	await bed?.close();
-});
-beforeEach(() => bed.emulator.reset());
+const bed = suiteTestbed();
 
 const firstBase = () => [...bed.emulator.knowledge.bases.values()][0];
 

@@ -11,19 +11,11 @@ import { Container } from '@n8n/di';
 import { BinaryDataService } from 'n8n-core';
 import type { IBinaryData, IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
-import { Testbed } from '../../testbed/testbed';
+import { suiteTestbed } from '../../testbed/testbed';
 import { byId } from '../../testbed/locator';
 
-let bed: Testbed;
-
-beforeAll(async () => {
-	// Files on disk, so a 100 MB fixture is not held in the execution data.
-	bed = await Testbed.start({}, 'filesystem');
-});
-afterAll(async () => {
-	await bed?.close();
-});
-beforeEach(() => bed.emulator.reset());
+// Files on disk, so a 100 MB fixture is not held in the execution data.
+const bed = suiteTestbed({ binaryMode: 'filesystem' });
 
 const v = '={{ $json.v }}';
 const AREA = { areaX: 0, areaY: 10, areaWidth: 520, areaHeight: 1040 };
