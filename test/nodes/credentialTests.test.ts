@@ -3,7 +3,7 @@
  * (the nodes' testedBy functions), against the emulator and small local servers
  * over real HTTP and TLS: for each cause of failure, the test says the same
  * words as the node says when a run fails for that cause, and nothing is sent
- * past a redirect. The causes and words: test/credentialCauses.ts (real n8n:
+ * past a redirect. The causes and words: testbed/credentialCauses.ts (real n8n:
  * e2e/tests/credentials.e2e.test.ts).
  */
 import { createServer } from 'node:http';
