@@ -9,7 +9,7 @@ module.exports = {
 		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.dev.json', diagnostics: false }],
 	},
 	testTimeout: 60_000,
-	// The node tests load dist/: build it first whenever the sources changed since the last build.
-	globalSetup: '<rootDir>/test/harness/globalSetup.ts',
-	globalTeardown: '<rootDir>/test/harness/globalTeardown.ts',
+	// One temporary folder for the whole run, removed at its end.
+	globalSetup: '<rootDir>/test/globalSetup.ts',
+	globalTeardown: '<rootDir>/test/globalTeardown.ts',
 };

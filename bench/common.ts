@@ -7,16 +7,14 @@
 import type { ChildProcess } from 'node:child_process';
 import * as http from 'node:http';
 import * as https from 'node:https';
-import path from 'node:path';
 
 import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeParameters, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
 import type { EmulatorAccess } from '../emulator/clientCredentials';
 import { AUTO_REQUESTS_IN_PARALLEL } from '../nodes/Workplace/transport';
-import { InMemoryCredentialsHelper, initHarnessEnv, loadCommunityPackage, runWorkflow, type BinaryMode, type HarnessEnv, type RunWorkflowResult, type WorkflowJson } from '../test/harness/engine';
-import { emulatorCredential, singleNodeWorkflow } from '../test/harness/testbed';
-
-export const ROOT = path.resolve(__dirname, '../..');
+import { InMemoryCredentialsHelper, initHarnessEnv, loadCommunityPackage, runWorkflow, type BinaryMode, type HarnessEnv, type RunWorkflowResult, type WorkflowJson } from '../testbed/engine';
+import { emulatorCredential, singleNodeWorkflow } from '../testbed/testbed';
+import { ROOT } from '../testbed/root';
 
 export const int = (name: string, fallback: number) => (process.env[name] ? Number(process.env[name]) : fallback);
 
@@ -124,7 +122,6 @@ export const DEFAULTS_LABEL = `reads ${AUTO_REQUESTS_IN_PARALLEL} at a time`;
 export const workplace = (parameters: INodeParameters, items: INodeExecutionData[]) => singleNodeWorkflow(parameters, { items, typeVersion: 2 });
 export const raw = (job: string, items: INodeExecutionData[]) => oneNode({ type: 'bench.raw', parameters: { job } }, items);
 export const outputOf = (result: RunWorkflowResult) => result.items('Workplace');
-export const byId = (value: string | number) => ({ __rl: true, mode: 'id', value: String(value) });
 
 /**
  * n8n's HTTP Request node (n8n-nodes-base 2.41.1, type version 4.2) sending

@@ -7,7 +7,7 @@
  */
 import type { EmulatorAccess } from '../emulator/clientCredentials';
 import { startEmulator } from '../emulator/server';
-import { addLargeFile, type SeededFile } from './largeFile';
+import { addLargeFile, type SeededFile } from '../testbed/largeFile';
 
 export interface ChildReady extends EmulatorAccess {
 	kind: 'ready';

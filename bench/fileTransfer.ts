@@ -13,9 +13,9 @@ import FormData from 'form-data';
 import type { INode, INodeParameters } from 'n8n-workflow';
 
 import type { EmulatorAccess } from '../emulator/clientCredentials';
-import type { WorkflowJson } from '../test/harness/engine';
-import { CREDENTIALS } from '../test/harness/testbed';
-import { byId } from './common';
+import type { WorkflowJson } from '../testbed/engine';
+import { CREDENTIALS } from '../testbed/testbed';
+import { byId } from '../testbed/locator';
 
 /** A knowledge file by its knowledge base and id. */
 export interface FileRef {

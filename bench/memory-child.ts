@@ -10,7 +10,7 @@ import * as http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { peakResidentBytes } from '../e2e/lib/peakMemory';
+import { peakResidentBytes } from '../testbed/peakMemory';
 import type { EmulatorAccess } from '../emulator/clientCredentials';
 import { peakRss, run, setUpEngine, tearDownEngine } from './common';
 import { rawDownload, rawReplace, transferWorkflows, type FileRef } from './fileTransfer';

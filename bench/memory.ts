@@ -24,8 +24,9 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-import type { SeededFile } from './largeFile';
-import { askChild, median, printTable, ROOT, type Row } from './common';
+import type { SeededFile } from '../testbed/largeFile';
+import { askChild, median, printTable, type Row } from './common';
+import { ROOT } from '../testbed/root';
 import type { ChildReady } from './emulator-child';
 import { REPLACE_TARGET } from './fileTransfer';
 import type { MemoryFigures, MemoryTask, Variant } from './memory-child';

@@ -26,13 +26,14 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-import { exampleCredentials } from '../e2e/lib/examples';
-import { N8n, installCommunityPackage, nodeOutput, type ExecuteResult } from '../e2e/lib/n8n';
-import { downloadWorkflow, executeWithPeakRss, httpRequestDownloadWorkflow, readWorkflow, uploadWorkflow, type StoredWorkflow } from '../e2e/lib/peakMemory';
+import { exampleCredentials } from '../testbed/examples';
+import { N8n, installCommunityPackage, nodeOutput, type ExecuteResult } from '../testbed/n8n';
+import { downloadWorkflow, executeWithPeakRss, httpRequestDownloadWorkflow, readWorkflow, uploadWorkflow, type StoredWorkflow } from '../testbed/peakMemory';
 import { startEmulator } from '../emulator/server';
-import { int, median, printTable, ROOT, type Row } from './common';
+import { int, median, printTable, type Row } from './common';
+import { ROOT } from '../testbed/root';
 import { REPLACE_TARGET } from './fileTransfer';
-import { addLargeFile } from './largeFile';
+import { addLargeFile } from '../testbed/largeFile';
 
 const MB = 1_000_000;
 const sizes = (name: string, fallback: number[]) => (process.env[name] ? process.env[name].split(',').map(Number) : fallback);

@@ -13,7 +13,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { Session, type Profiler } from 'node:inspector/promises';
 import path from 'node:path';
 
-import { askChild, byId, httpRequestKbGet, inParallel, int, outputOf, ROOT, run, setUpEngine, tearDownEngine, workplace } from './common';
+import { byId } from '../testbed/locator';
+import { askChild, httpRequestKbGet, inParallel, int, outputOf, run, setUpEngine, tearDownEngine, workplace } from './common';
+import { ROOT } from '../testbed/root';
 import type { ChildReady } from './emulator-child';
 
 const ITEMS = int('BENCH_ITEMS', 1000);

@@ -32,36 +32,12 @@ import path from 'node:path';
 
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
-import type { RunWorkflowResult, WorkflowJson } from '../test/harness/engine';
-import { emulatorCredential } from '../test/harness/testbed';
+import type { RunWorkflowResult, WorkflowJson } from '../testbed/engine';
+import { emulatorCredential } from '../testbed/testbed';
 import { writeLineChart } from './chart';
-import {
-	askChild,
-	byId,
-	check,
-	DEFAULTS_LABEL,
-	helper,
-	httpRequestKbGet,
-	inParallel,
-	int,
-	kbGetLoop,
-	measure,
-	median,
-	ms,
-	outputOf,
-	peakRss,
-	printTable,
-	RAW_JOBS,
-	raw,
-	ROOT,
-	run,
-	send,
-	setUpEngine,
-	tearDownEngine,
-	workplace,
-	x,
-	type Row,
-} from './common';
+import { byId } from '../testbed/locator';
+import { askChild, check, DEFAULTS_LABEL, helper, httpRequestKbGet, inParallel, int, kbGetLoop, measure, median, ms, outputOf, peakRss, printTable, RAW_JOBS, raw, run, send, setUpEngine, tearDownEngine, workplace, x, type Row } from './common';
+import { ROOT } from '../testbed/root';
 import type { ChildReady } from './emulator-child';
 import { rawDownload, rawReplace, REPLACE_TARGET, transferWorkflows } from './fileTransfer';
 import { slowLink } from './slow-link';

@@ -12,8 +12,9 @@ import * as https from 'node:https';
 import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import type { EmulatorAccess } from '../emulator/clientCredentials';
-import type { WorkflowJson } from '../test/harness/engine';
-import { byId, httpRequestKbGet, inParallel, kbGetLoop, measure, outputOf, RAW_JOBS, raw, run, setUpEngine, tearDownEngine, workplace } from './common';
+import type { WorkflowJson } from '../testbed/engine';
+import { byId } from '../testbed/locator';
+import { httpRequestKbGet, inParallel, kbGetLoop, measure, outputOf, RAW_JOBS, raw, run, setUpEngine, tearDownEngine, workplace } from './common';
 
 export interface SlowLinkStart {
 	kind: 'start';

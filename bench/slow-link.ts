@@ -17,7 +17,8 @@ import type { IDataObject } from 'n8n-workflow';
 import type { EmulatorAccess } from '../emulator/clientCredentials';
 import { MAX_REQUESTS_IN_PARALLEL } from '../nodes/Workplace/transport';
 import { writeLineChart } from './chart';
-import { askChild, check, DEFAULTS_LABEL, int, ms, ROOT, x, type Row } from './common';
+import { askChild, check, DEFAULTS_LABEL, int, ms, x, type Row } from './common';
+import { ROOT } from '../testbed/root';
 import type { ProxyConfig, ProxyReady } from './delay-proxy-child';
 import type { SlowLinkResults, SlowLinkStart } from './slow-link-child';
 

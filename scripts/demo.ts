@@ -8,7 +8,7 @@ import path from 'node:path';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { EXAMPLE_ANSWERS, EXAMPLE_EVENTS, exampleCredentials, exampleTrigger, needsAiNodes } from '../e2e/lib/examples';
+import { EXAMPLE_ANSWERS, EXAMPLE_EVENTS, exampleCredentials, exampleTrigger, needsAiNodes } from '../testbed/examples';
 import { startEmulator } from '../emulator/server';
 import {
 	InMemoryCredentialsHelper,
@@ -20,10 +20,10 @@ import {
 	type RunWorkflowResult,
 	type StoredCredential,
 	type WorkflowJson,
-} from '../test/harness/engine';
-import { startWebhookServer } from '../test/harness/webhook';
+} from '../testbed/engine';
+import { startWebhookServer } from '../testbed/webhookServer';
+import { ROOT } from '../testbed/root';
 
-const ROOT = path.resolve(__dirname, '../..');
 
 function cell(value: unknown, width: number): string {
 	const text = Array.isArray(value) ? value.join(',') : String(value ?? '');

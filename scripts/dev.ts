@@ -28,9 +28,10 @@ import { Writable } from 'node:stream';
 
 import { optionsFromEnv } from '../emulator/main';
 import { startEmulator, type Emulator } from '../emulator/server';
-import { exampleCredentials, exampleTrigger, exampleWorkflows, type ExampleWorkflow } from '../e2e/lib/examples';
-import { N8n, N8nRest, OWNER, ROOT, freePort, installCommunityPackage } from '../e2e/lib/n8n';
-import { productionWebhookUrl, waitForTriggerWebhook } from '../e2e/lib/webhooks';
+import { exampleCredentials, exampleTrigger, exampleWorkflows, type ExampleWorkflow } from '../testbed/examples';
+import { N8n, N8nRest, OWNER, freePort, installCommunityPackage } from '../testbed/n8n';
+import { ROOT } from '../testbed/root';
+import { productionWebhookUrl, waitForTriggerWebhook } from '../testbed/n8nWebhooks';
 
 /** The example the play page delivers to, when it is there; else the first one with a Workplace Trigger. */
 const PLAY_EXAMPLE = 'bot-answers.json';

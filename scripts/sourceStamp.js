@@ -1,7 +1,7 @@
 // A fingerprint of everything `npm run build` turns into dist/: the shipped
 // sources (nodes/, credentials/) and the files that steer the build. The build
-// writes it to dist/ (gulp build:assets); test/harness/globalSetup.ts compares
-// it before any test loads dist/, and builds again when they differ.
+// writes it to dist/ (gulp build:assets); scripts/dev.sh compares it and
+// builds again only when they differ.
 const { createHash } = require('crypto');
 const fs = require('fs');
 const path = require('path');

@@ -5,8 +5,8 @@
  */
 import { randomUUID } from 'node:crypto';
 
-import { EXAMPLE_CREDENTIALS } from './examples';
-import type { ExecuteResult } from './n8n';
+import { EXAMPLE_CREDENTIALS } from '../../testbed/examples';
+import type { ExecuteResult } from '../../testbed/n8n';
 
 export const TRIGGER = 'Workplace Knowledge Trigger';
 export const ALL_EVENTS = ['fileAdded', 'fileReplaced', 'fileRemoved', 'fileStatusChanged', 'knowledgeBaseAdded', 'knowledgeBaseRemoved'];

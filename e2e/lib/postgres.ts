@@ -15,7 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 
-import { freePort, stopProcess } from './n8n';
+import { freePort, stopProcess } from '../../testbed/n8n';
 
 const run = promisify(execFile);
 

@@ -9,7 +9,7 @@ import { connect } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
-import { freePort, stopProcess } from './n8n';
+import { freePort, stopProcess } from '../../testbed/n8n';
 
 export const REDIS_BIN = 'redis-server';
 

@@ -15,8 +15,8 @@ import path from 'node:path';
 import { SEED_GROUP_IDS } from '../../emulator/botSeed';
 import type { MessageRecord } from '../../emulator/messaging/state';
 import type { Emulator, TapResult } from '../../emulator/server';
-import { EXAMPLE_CREDENTIALS } from './examples';
-import { E2E_DIR, type N8nRest, n8nInstall, until } from './n8n';
+import { EXAMPLE_CREDENTIALS } from '../../testbed/examples';
+import { E2E_DIR, type N8nRest, n8nInstall, until } from '../../testbed/n8n';
 
 export const QUESTION_GROUP = SEED_GROUP_IDS.incidentRoom;
 const BOT = { workplaceBotApi: EXAMPLE_CREDENTIALS.workplaceBotApi };

@@ -19,8 +19,8 @@ import { rmSync } from 'node:fs';
 import { SEED_USER_IDS } from '../../emulator/botSeed';
 import { SCRIPTED_MODEL, messageText, type ChatCompletionRequest, type ScriptedTurn } from '../../emulator/routes/openai';
 import { startEmulator, type Emulator } from '../../emulator/server';
-import { EXAMPLE_CREDENTIALS, exampleCredential } from '../lib/examples';
-import { N8n, installCommunityPackage, nodeOutput, type ExecuteResult } from '../lib/n8n';
+import { EXAMPLE_CREDENTIALS, exampleCredential } from '../../testbed/examples';
+import { N8n, installCommunityPackage, nodeOutput, type ExecuteResult } from '../../testbed/n8n';
 
 const WORKFLOW_ID = 'wpAiAgentE2eTool';
 const FIND_TOOL = 'Find user by username';

@@ -18,8 +18,8 @@ import { rmSync } from 'node:fs';
 import type { MessageRecord } from '../../emulator/messaging/state';
 import { SCRIPTED_MODEL, messageText, type ChatCompletionRequest, type ScriptedTurn } from '../../emulator/routes/openai';
 import { startEmulator, type Emulator } from '../../emulator/server';
-import { exampleCredential, exampleWorkflows } from '../lib/examples';
-import { N8n, N8nRest, installCommunityPackage, until } from '../lib/n8n';
+import { exampleCredential, exampleWorkflows } from '../../testbed/examples';
+import { N8n, N8nRest, installCommunityPackage, until } from '../../testbed/n8n';
 
 const WORKFLOW_ID = 'wpAiAgentReview01';
 const TOOL = 'Create_task';

@@ -22,11 +22,11 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 
-import { addLargeFile } from '../../bench/largeFile';
+import { addLargeFile } from '../../testbed/largeFile';
 import { startEmulator, type Emulator } from '../../emulator/server';
-import { EXAMPLE_CREDENTIALS, exampleCredentials, exampleWorkflows } from '../lib/examples';
-import { N8n, N8nRest, installCommunityPackage, nodeOutput, type ExecuteResult } from '../lib/n8n';
-import { downloadWorkflow, executeWithPeakRss, uploadWorkflow } from '../lib/peakMemory';
+import { EXAMPLE_CREDENTIALS, exampleCredentials, exampleWorkflows } from '../../testbed/examples';
+import { N8n, N8nRest, installCommunityPackage, nodeOutput, type ExecuteResult } from '../../testbed/n8n';
+import { downloadWorkflow, executeWithPeakRss, uploadWorkflow } from '../../testbed/peakMemory';
 
 const KB_CREDENTIAL = { workplaceKnowledgeBaseApi: EXAMPLE_CREDENTIALS.workplaceKnowledgeBaseApi };
 const TARGET_FILE = 1; // a file of knowledge base 1, replaced with the download of file 7 (faq.csv, knowledge base 2)

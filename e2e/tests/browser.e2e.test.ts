@@ -15,8 +15,9 @@ import { redactedHeader } from '../../emulator/requestLog';
 import { startEmulator, type Emulator } from '../../emulator/server';
 import type { ResourceDefinition } from '../../nodes/Workplace/actions/types';
 import { dismissDialogs, launchChromium, step, type Chromium } from '../lib/browser';
-import { EXAMPLE_CREDENTIALS, exampleCredential, exampleWorkflows } from '../lib/examples';
-import { N8n, N8nRest, OWNER, ROOT, installCommunityPackage } from '../lib/n8n';
+import { EXAMPLE_CREDENTIALS, exampleCredential, exampleWorkflows } from '../../testbed/examples';
+import { N8n, N8nRest, OWNER, installCommunityPackage } from '../../testbed/n8n';
+import { ROOT } from '../../testbed/root';
 
 // The package as n8n loads it: the table from dist/, not from the sources.
 const { RESOURCES } = require(path.join(ROOT, 'dist', 'nodes', 'Workplace', 'actions', 'resources.js')) as {

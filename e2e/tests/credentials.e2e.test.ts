@@ -2,7 +2,7 @@
  * The credential test of every credential type through n8n's REST API
  * (POST /rest/credentials/test, what the editor's Test button does) on a
  * running n8n 2.41.1 with the package installed as a community package: the
- * emulator's credentials pass; each cause of failure (test/credentialCauses.ts)
+ * emulator's credentials pass; each cause of failure (testbed/credentialCauses.ts)
  * is said in the node's words; a redirect is not followed; no secret, right or
  * wrong, appears in a response or in n8n's log.
  */
@@ -19,9 +19,9 @@ import {
 	urlOf,
 	WRONG_SECRET,
 	type CauseServers,
-} from '../../test/credentialCauses';
-import { exampleCredentials } from '../lib/examples';
-import { N8n, N8nRest, freePort, installCommunityPackage, type StoredCredential } from '../lib/n8n';
+} from '../../testbed/credentialCauses';
+import { exampleCredentials } from '../../testbed/examples';
+import { N8n, N8nRest, freePort, installCommunityPackage, type StoredCredential } from '../../testbed/n8n';
 
 let emulator: Emulator;
 let n8n: N8n;

@@ -16,9 +16,10 @@ import path from 'node:path';
 
 import { DEV_CREDENTIALS } from '../../emulator/main';
 import type { MessageRecord } from '../../emulator/messaging/state';
-import { exampleWorkflows } from '../lib/examples';
-import { N8nRest, OWNER, ROOT, freePort, until } from '../lib/n8n';
-import { productionWebhookUrl } from '../lib/webhooks';
+import { exampleWorkflows } from '../../testbed/examples';
+import { N8nRest, OWNER, freePort, until } from '../../testbed/n8n';
+import { ROOT } from '../../testbed/root';
+import { productionWebhookUrl } from '../../testbed/n8nWebhooks';
 
 const userFolder = mkdtempSync(path.join(os.tmpdir(), 'workplace-dev-'));
 afterAll(() => rmSync(userFolder, { recursive: true, force: true }));

@@ -16,9 +16,9 @@
 import { rmSync } from 'node:fs';
 
 import { startEmulator, type Emulator } from '../../emulator/server';
-import { exampleCredential } from '../lib/examples';
+import { exampleCredential } from '../../testbed/examples';
 import { changesOf, knowledgeAdmin, knowledgeTriggerWorkflow } from '../lib/knowledgeTrigger';
-import { N8n, N8nRest, installCommunityPackage, until } from '../lib/n8n';
+import { N8n, N8nRest, installCommunityPackage, until } from '../../testbed/n8n';
 
 const WORKFLOW_ID = 'wpKnowledgePoll01';
 

@@ -20,9 +20,9 @@ import { SEED_GROUP_IDS, SEED_TOPIC_IDS, SEED_USER_IDS } from '../../emulator/bo
 import { directChatId, mainTopicId, type MessageRecord } from '../../emulator/messaging/state';
 import type { Delivery, PlayRequest } from '../../emulator/messaging/webhook';
 import { startEmulator, type Emulator } from '../../emulator/server';
-import { EXAMPLE_CREDENTIALS, exampleCredential } from '../lib/examples';
-import { N8n, N8nRest, installCommunityPackage, until, type ExecutionSummary } from '../lib/n8n';
-import { productionWebhookUrl, waitForTriggerWebhook } from '../lib/webhooks';
+import { EXAMPLE_CREDENTIALS, exampleCredential } from '../../testbed/examples';
+import { N8n, N8nRest, installCommunityPackage, until, type ExecutionSummary } from '../../testbed/n8n';
+import { productionWebhookUrl, waitForTriggerWebhook } from '../../testbed/n8nWebhooks';
 
 const CONCURRENT = 50;
 const WORKFLOW_ID = 'wpMessagingE2e01';

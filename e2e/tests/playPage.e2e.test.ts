@@ -17,7 +17,7 @@ import { SEED_GROUP_IDS, SEED_TOPIC_IDS, SEED_USER_IDS } from '../../emulator/bo
 import { directChatId } from '../../emulator/messaging/state';
 import { startEmulator, type Emulator } from '../../emulator/server';
 import { launchChromium, step, type Chromium } from '../lib/browser';
-import { ROOT } from '../lib/n8n';
+import { ROOT } from '../../testbed/root';
 
 interface Seen {
 	method: string;

@@ -22,8 +22,8 @@ import { rmSync } from 'node:fs';
 
 import { startEmulator, type Emulator } from '../../emulator/server';
 import { SEED_USER_IDS } from '../../emulator/botSeed';
-import { EXAMPLE_CREDENTIALS, exampleCredential } from '../lib/examples';
-import { N8n, N8nRest, installCommunityPackage, until } from '../lib/n8n';
+import { EXAMPLE_CREDENTIALS, exampleCredential } from '../../testbed/examples';
+import { N8n, N8nRest, installCommunityPackage, until } from '../../testbed/n8n';
 import { Postgres } from '../lib/postgres';
 import { Redis } from '../lib/redis';
 

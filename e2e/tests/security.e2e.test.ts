@@ -15,10 +15,10 @@ import { gzipSync } from 'node:zlib';
 import { selectors } from 'playwright-core';
 
 import { startEmulator, type Emulator } from '../../emulator/server';
-import { EXAMPLE_CREDENTIALS, exampleCredential } from '../lib/examples';
+import { EXAMPLE_CREDENTIALS, exampleCredential } from '../../testbed/examples';
 import { dismissDialogs, launchChromium, RESULTS_DIR, step } from '../lib/browser';
-import { N8n, N8nRest, OWNER, installCommunityPackage, until, type ExecutionSummary } from '../lib/n8n';
-import { productionWebhookUrl, waitForTriggerWebhook } from '../lib/webhooks';
+import { N8n, N8nRest, OWNER, installCommunityPackage, until, type ExecutionSummary } from '../../testbed/n8n';
+import { productionWebhookUrl, waitForTriggerWebhook } from '../../testbed/n8nWebhooks';
 
 const WORKFLOW_ID = 'wpSecurityE2e001';
 const workflow = {

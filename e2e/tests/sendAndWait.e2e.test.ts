@@ -21,10 +21,11 @@ import type { Delivery, PlayRequest } from '../../emulator/messaging/webhook';
 import { startEmulator, type Emulator } from '../../emulator/server';
 import { relayBody } from '../../nodes/Workplace/shared/chatAnswer';
 import { launchChromium, RESULTS_DIR, step } from '../lib/browser';
-import { EXAMPLE_CREDENTIALS, exampleCredential } from '../lib/examples';
-import { N8n, N8nRest, ROOT, installCommunityPackage, until } from '../lib/n8n';
+import { EXAMPLE_CREDENTIALS, exampleCredential } from '../../testbed/examples';
+import { N8n, N8nRest, installCommunityPackage, until } from '../../testbed/n8n';
+import { ROOT } from '../../testbed/root';
 import { INSTALL, publishCommand } from '../lib/waiting';
-import { productionWebhookUrl, waitForTriggerWebhook } from '../lib/webhooks';
+import { productionWebhookUrl, waitForTriggerWebhook } from '../../testbed/n8nWebhooks';
 
 const BOT = { workplaceBotApi: EXAMPLE_CREDENTIALS.workplaceBotApi };
 const ALERTS = { gid: SEED_GROUP_IDS.incidentRoom, tid: SEED_TOPIC_IDS.incidentAlerts };

@@ -15,8 +15,9 @@ import path from 'node:path';
 
 import { SEED_GROUP_IDS, SEED_USER_IDS } from '../../emulator/botSeed';
 import { startEmulator, type Emulator } from '../../emulator/server';
-import { EXAMPLE_CREDENTIALS, exampleCredentials } from '../lib/examples';
-import { E2E_DIR, N8n, installCommunityPackage, n8nInstall, nodeOutput, type N8nInstall } from '../lib/n8n';
+import { EXAMPLE_CREDENTIALS, exampleCredentials } from '../../testbed/examples';
+import { E2E_DIR, N8n, installCommunityPackage, n8nInstall, nodeOutput, type N8nInstall } from '../../testbed/n8n';
+import { byId } from '../../testbed/locator';
 
 const VERSIONS_DIR = path.join(E2E_DIR, 'versions');
 const installs: N8nInstall[] = [
@@ -43,19 +44,18 @@ function op(name: string, area: Area, parameters: Record<string, unknown>, posit
 	};
 }
 
-const rl = (value: string) => ({ __rl: true, mode: 'id', value });
 
 /** Every operation once; chains where one needs what another made, all starting from Run. */
 const OPERATIONS = [
 	op('KB create', 'workplaceKnowledgeBaseApi', { resource: 'knowledgeBase', operation: 'create', name: 'Version matrix', source: 'internal', supportedLanguages: ['en'], createFulfillment: false }, 1),
-	op('KB get', 'workplaceKnowledgeBaseApi', { resource: 'knowledgeBase', operation: 'get', knowledgeId: rl('={{ $json.id }}') }, 2),
-	op('KB delete', 'workplaceKnowledgeBaseApi', { resource: 'knowledgeBase', operation: 'delete', knowledgeId: rl('={{ $json.id }}') }, 3),
+	op('KB get', 'workplaceKnowledgeBaseApi', { resource: 'knowledgeBase', operation: 'get', knowledgeId: byId('={{ $json.id }}') }, 2),
+	op('KB delete', 'workplaceKnowledgeBaseApi', { resource: 'knowledgeBase', operation: 'delete', knowledgeId: byId('={{ $json.id }}') }, 3),
 	op('KB get many', 'workplaceKnowledgeBaseApi', { resource: 'knowledgeBase', operation: 'getAll', returnAll: false, limit: 2 }, 11),
-	op('File get many', 'workplaceKnowledgeBaseApi', { resource: 'knowledgeFile', operation: 'getAll', knowledgeId: rl(String(KB)), returnAll: false, limit: 1 }, 21),
-	op('File get', 'workplaceKnowledgeBaseApi', { resource: 'knowledgeFile', operation: 'get', knowledgeId: rl(String(KB)), fileId: rl('={{ $json.id }}') }, 22),
-	op('File download', 'workplaceKnowledgeBaseApi', { resource: 'knowledgeFile', operation: 'download', knowledgeId: rl(String(KB)), fileId: rl('={{ $json.id }}'), binaryPropertyName: 'data' }, 23),
-	op('File replace', 'workplaceKnowledgeBaseApi', { resource: 'knowledgeFile', operation: 'replace', knowledgeId: rl(String(KB)), fileId: rl("={{ $('File get').item.json.id }}"), binaryPropertyName: 'data', options: {} }, 24),
-	op('File delete', 'workplaceKnowledgeBaseApi', { resource: 'knowledgeFile', operation: 'delete', knowledgeId: rl(String(KB)), fileId: rl("={{ $('File get').item.json.id }}") }, 25),
+	op('File get many', 'workplaceKnowledgeBaseApi', { resource: 'knowledgeFile', operation: 'getAll', knowledgeId: byId(String(KB)), returnAll: false, limit: 1 }, 21),
+	op('File get', 'workplaceKnowledgeBaseApi', { resource: 'knowledgeFile', operation: 'get', knowledgeId: byId(String(KB)), fileId: byId('={{ $json.id }}') }, 22),
+	op('File download', 'workplaceKnowledgeBaseApi', { resource: 'knowledgeFile', operation: 'download', knowledgeId: byId(String(KB)), fileId: byId('={{ $json.id }}'), binaryPropertyName: 'data' }, 23),
+	op('File replace', 'workplaceKnowledgeBaseApi', { resource: 'knowledgeFile', operation: 'replace', knowledgeId: byId(String(KB)), fileId: byId("={{ $('File get').item.json.id }}"), binaryPropertyName: 'data', options: {} }, 24),
+	op('File delete', 'workplaceKnowledgeBaseApi', { resource: 'knowledgeFile', operation: 'delete', knowledgeId: byId(String(KB)), fileId: byId("={{ $('File get').item.json.id }}") }, 25),
 	op('User find', 'workplaceBotApi', { resource: 'user', operation: 'findByUsername', username: 'nattaya.p', options: { excludeDeleted: true, exactMatch: true } }, 31),
 	op('Task create', 'workplaceTaskProjectsApi', { resource: 'task', operation: 'create', taskTitle: 'Version matrix task', additionalFields: { assigneeId: '={{ $json._id }}' } }, 32),
 	op('Topic create', 'workplaceTaskProjectsApi', { resource: 'topic', operation: 'create', taskTitle: 'Version matrix topic', additionalFields: {} }, 41),
@@ -141,7 +141,7 @@ const knowledgeWorkflow = {
 			parameters: {
 				pollTimes: { item: [{ mode: 'everyMinute' }] },
 				watch: 'knowledgeBase',
-				knowledgeId: rl('1'),
+				knowledgeId: byId('1'),
 				events: ['fileAdded', 'fileReplaced', 'fileRemoved', 'fileStatusChanged'],
 				options: {},
 			},

@@ -17,9 +17,10 @@ import path from 'node:path';
 import { SEED_USER_IDS } from '../../emulator/botSeed';
 import type { MessageRecord } from '../../emulator/messaging/state';
 import { startEmulator, type Emulator, type TapResult } from '../../emulator/server';
-import { exampleCredential } from '../lib/examples';
+import { exampleCredential } from '../../testbed/examples';
 import { launchChromium, step } from '../lib/browser';
-import { N8n, N8nRest, ROOT, installCommunityPackage, until } from '../lib/n8n';
+import { N8n, N8nRest, installCommunityPackage, until } from '../../testbed/n8n';
+import { ROOT } from '../../testbed/root';
 import {
 	INSTALL,
 	askAll,
@@ -34,7 +35,7 @@ import {
 	tasksTitled,
 	triggerWorkflow,
 } from '../lib/waiting';
-import { productionWebhookUrl, waitForTriggerWebhook } from '../lib/webhooks';
+import { productionWebhookUrl, waitForTriggerWebhook } from '../../testbed/n8nWebhooks';
 
 const AT_ONCE = 20;
 const { somchai, nattaya, pimchanok } = SEED_USER_IDS;

@@ -11,12 +11,12 @@ import { rmSync } from 'node:fs';
 
 import { SEED_USER_IDS } from '../../emulator/botSeed';
 import { startEmulator, type Emulator, type TapResult } from '../../emulator/server';
-import { exampleCredential } from '../lib/examples';
-import { N8n, N8nRest, freePort, installCommunityPackage, until } from '../lib/n8n';
+import { exampleCredential } from '../../testbed/examples';
+import { N8n, N8nRest, freePort, installCommunityPackage, until } from '../../testbed/n8n';
 import { Postgres } from '../lib/postgres';
 import { Redis } from '../lib/redis';
 import { askAll, executionDetail, executionOfQuestion, questionWorkflow, questionsPosted, tapOrError, taskTitle, tasksTitled, triggerWorkflow } from '../lib/waiting';
-import { productionWebhookUrl, waitForTriggerWebhook } from '../lib/webhooks';
+import { productionWebhookUrl, waitForTriggerWebhook } from '../../testbed/n8nWebhooks';
 
 const AT_ONCE = 20;
 const WORKERS = 2;

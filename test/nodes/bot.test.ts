@@ -10,23 +10,10 @@ import type { IBinaryData, INodeExecutionData } from 'n8n-workflow';
 
 import { SEED_GROUP_IDS, SEED_USER_IDS } from '../../emulator/botSeed';
 import { redactedHeader } from '../../emulator/requestLog';
-import { initHarnessEnv } from '../harness/engine';
-import { CREDENTIALS, Testbed, botCredentialData, emulatorCredential } from '../harness/testbed';
+import { initHarnessEnv } from '../../testbed/engine';
+import { CREDENTIALS, suiteTestbed, botCredentialData } from '../../testbed/testbed';
 
-let bed: Testbed;
-
-beforeAll(async () => {
-	bed = await Testbed.start();
-});
-afterAll(async () => {
-	await bed?.close();
-});
-beforeEach(() => {
-	bed.emulator.reset();
-	// A fresh credential for every test: no token yet.
-	bed.credentialsHelper.set(emulatorCredential(bed.emulator, 'bot'));
-	bed.credentialsHelper.events.length = 0;
-});
+const bed = suiteTestbed();
 
 const U = SEED_USER_IDS;
 const G = SEED_GROUP_IDS;

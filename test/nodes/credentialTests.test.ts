@@ -3,7 +3,7 @@
  * (the nodes' testedBy functions), against the emulator and small local servers
  * over real HTTP and TLS: for each cause of failure, the test says the same
  * words as the node says when a run fails for that cause, and nothing is sent
- * past a redirect. The causes and words: test/credentialCauses.ts (real n8n:
+ * past a redirect. The causes and words: testbed/credentialCauses.ts (real n8n:
  * e2e/tests/credentials.e2e.test.ts).
  */
 import { createServer } from 'node:http';
@@ -12,24 +12,20 @@ import os from 'node:os';
 
 import type { INodeParameters } from 'n8n-workflow';
 
-import { CREDENTIAL_AREAS, redirectSays, SAYS, startCauseServers, tokenFirst, urlOf, WRONG_SECRET, type CauseServers, type CredentialArea } from '../credentialCauses';
-import { CREDENTIALS, emulatorCredential, Testbed } from '../harness/testbed';
+import { CREDENTIAL_AREAS, redirectSays, SAYS, startCauseServers, tokenFirst, urlOf, WRONG_SECRET, type CauseServers, type CredentialArea } from '../../testbed/credentialCauses';
+import { CREDENTIALS, emulatorCredential, suiteTestbed } from '../../testbed/testbed';
 
-let bed: Testbed;
+const bed = suiteTestbed();
 let servers: CauseServers;
 
 beforeAll(async () => {
-	bed = await Testbed.start();
 	servers = await startCauseServers();
 });
 afterAll(async () => {
 	await servers?.close();
-	await bed?.close();
 });
 beforeEach(() => {
-	bed.emulator.reset();
 	servers.reachedElsewhere.length = 0;
-	for (const area of CREDENTIAL_AREAS) bed.credentialsHelper.set(emulatorCredential(bed.emulator, area));
 });
 
 /** Sets fields of an area's credential (the others stay the emulator's valid ones). */

@@ -8,9 +8,12 @@ import path from 'node:path';
 import type { IDataObject } from 'n8n-workflow';
 
 import { SEED_GROUP_IDS, SEED_TOPIC_IDS, SEED_USER_IDS } from '../../emulator/botSeed';
-import { EXAMPLE_ANSWERS, EXAMPLE_EVENTS, exampleTrigger, needsAiNodes } from '../../e2e/lib/examples';
-import type { RunWorkflowResult, WorkflowJson } from '../harness/engine';
-import { ROOT, Testbed } from '../harness/testbed';
+import { EXAMPLE_ANSWERS, EXAMPLE_EVENTS, exampleTrigger, needsAiNodes } from '../../testbed/examples';
+import type { RunWorkflowResult, WorkflowJson } from '../../testbed/engine';
+import { suiteTestbed } from '../../testbed/testbed';
+import { ROOT } from '../../testbed/root';
+import { Workplace } from '../../nodes/Workplace/Workplace.node';
+import { WorkplaceTrigger } from '../../nodes/WorkplaceTrigger/WorkplaceTrigger.node';
 
 const dir = path.join(ROOT, 'examples');
 const read = (file: string) => JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as WorkflowJson;
@@ -22,14 +25,7 @@ it('only the AI Agent example is left to real n8n', () => {
 	expect(all.filter((file) => needsAiNodes(read(file)))).toEqual(['ai-agent-task-approval.json']);
 });
 
-let bed: Testbed;
-beforeAll(async () => {
-	bed = await Testbed.start();
-});
-afterAll(async () => {
-	await bed?.close();
-});
-beforeEach(() => bed.emulator.reset());
+const bed = suiteTestbed();
 
 it('has example workflows', () => {
 	expect(examples.length).toBeGreaterThanOrEqual(7);
@@ -75,12 +71,7 @@ async function runExample(file: string): Promise<RunWorkflowResult[]> {
 /** The newest version each of the package's nodes offers (what a node added in the editor gets). */
 function newestVersions(): Record<string, number> {
 	const newest: Record<string, number> = {};
-	for (const [file, name] of [
-		['dist/nodes/Workplace/Workplace.node.js', 'Workplace'],
-		['dist/nodes/WorkplaceTrigger/WorkplaceTrigger.node.js', 'WorkplaceTrigger'],
-	]) {
-		// eslint-disable-next-line @typescript-eslint/no-require-imports
-		const NodeClass = (require(path.join(ROOT, file)) as Record<string, new () => { description: { name: string; version: number | number[] } }>)[name];
+	for (const NodeClass of [Workplace, WorkplaceTrigger]) {
 		const { description } = new NodeClass();
 		newest[`n8n-nodes-workplace.${description.name}`] = Math.max(...[description.version].flat());
 	}

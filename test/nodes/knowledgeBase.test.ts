@@ -3,26 +3,14 @@
  * emulator over HTTP on 127.0.0.1.
  */
 import { redactedHeader } from '../../emulator/requestLog';
-import { CREDENTIALS, Testbed, emulatorCredential } from '../harness/testbed';
+import { CREDENTIALS, suiteTestbed } from '../../testbed/testbed';
+import { byId } from '../../testbed/locator';
 
-let bed: Testbed;
-
-beforeAll(async () => {
-	bed = await Testbed.start();
-});
-afterAll(async () => {
-	await bed?.close();
-});
-beforeEach(() => {
-	bed.emulator.reset();
-	bed.emulator.setConfig({ paginationMode: 'strapi', deleteResponse: 'empty' });
-	bed.credentialsHelper.set(emulatorCredential(bed.emulator, 'knowledgeBase'));
-});
+const bed = suiteTestbed({ emulator: { paginationMode: 'strapi', deleteResponse: 'empty' } });
 
 const kbRequests = (method?: string) =>
 	bed.emulator.log.filter((e) => e.path.startsWith('/api/v1/knowledge') && (!method || e.method === method));
 
-const byId = (id: string | number) => ({ __rl: true, mode: 'id', value: String(id) });
 
 describe('Knowledge Base → Create', () => {
 	it('sends every field as the document defines it and outputs the new knowledge base', async () => {

@@ -12,27 +12,15 @@ import { Container } from '@n8n/di';
 import { BinaryDataService } from 'n8n-core';
 import type { IBinaryData, IDataObject, INode, INodeListSearchResult, INodeParameters } from 'n8n-workflow';
 
-import { initHarnessEnv, type WorkflowJson } from '../harness/engine';
-import { exampleCredential } from '../../e2e/lib/examples';
-import { CREDENTIALS, NODE_TYPE, ROOT, Testbed, emulatorCredential } from '../harness/testbed';
+import { initHarnessEnv, type WorkflowJson } from '../../testbed/engine';
+import { exampleCredential } from '../../testbed/examples';
+import { CREDENTIALS, NODE_TYPE, suiteTestbed } from '../../testbed/testbed';
+import { ROOT } from '../../testbed/root';
+import { byId } from '../../testbed/locator';
 
-let bed: Testbed;
-
-beforeAll(async () => {
-	bed = await Testbed.start({}, 'filesystem');
-});
-afterAll(async () => {
-	await bed?.close();
-});
-beforeEach(async () => {
-	await initHarnessEnv({ binaryDataMode: 'filesystem' });
-	bed.emulator.reset();
-	bed.emulator.setConfig({ paginationMode: 'strapi', deleteResponse: 'empty' });
-	bed.credentialsHelper.set(emulatorCredential(bed.emulator, 'knowledgeBase'));
-});
+const bed = suiteTestbed({ binaryMode: 'filesystem', emulator: { paginationMode: 'strapi', deleteResponse: 'empty' } });
 
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
-const byId = (id: string | number) => ({ __rl: true, mode: 'id', value: String(id) });
 const kbRequests = (method?: string) =>
 	bed.emulator.log.filter((e) => e.path.startsWith('/api/v1/knowledge') && (!method || e.method === method));
 const fileRequests = (kbId: number) =>

@@ -11,26 +11,18 @@ import { createHash } from 'node:crypto';
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import { knowledgeAdmin } from '../../e2e/lib/knowledgeTrigger';
-import { Testbed, emulatorCredential } from '../harness/testbed';
-import type { Poller } from '../harness/engine';
+import { suiteTestbed } from '../../testbed/testbed';
+import type { Poller } from '../../testbed/engine';
+import { byId } from '../../testbed/locator';
 
-let bed: Testbed;
+const bed = suiteTestbed();
 const matrix: string[] = [];
 
-beforeAll(async () => {
-	bed = await Testbed.start();
-});
 afterAll(async () => {
-	await bed?.close();
 	console.log(`knowledge trigger change matrix:\n${matrix.join('\n')}`);
-});
-beforeEach(() => {
-	bed.emulator.reset();
-	bed.credentialsHelper.set(emulatorCredential(bed.emulator, 'knowledgeBase'));
 });
 
 const HANDBOOK = 1;
-const byId = (id: number) => ({ __rl: true, mode: 'id', value: String(id) });
 const ALL_EVENTS = ['fileAdded', 'fileReplaced', 'fileRemoved', 'fileStatusChanged', 'knowledgeBaseAdded', 'knowledgeBaseRemoved'];
 const watchOne = (id = HANDBOOK, extra: INodeParameters = {}): INodeParameters => ({ watch: 'knowledgeBase', knowledgeId: byId(id), events: ALL_EVENTS, ...extra });
 const watchAll = (extra: INodeParameters = {}): INodeParameters => ({ watch: 'all', events: ALL_EVENTS, ...extra });

@@ -11,16 +11,16 @@ import { Socket, type AddressInfo } from 'node:net';
 import type { IBinaryData, IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import { SEED_GROUP_IDS, SEED_TOPIC_IDS, SEED_USER_IDS } from '../../emulator/botSeed';
-import { emulatorCredential, Testbed } from '../harness/testbed';
+import { suiteTestbed } from '../../testbed/testbed';
 import { LIMIT_ROWS } from '../messageLimits';
+import { byId } from '../../testbed/locator';
 
-let bed: Testbed;
+const bed = suiteTestbed();
 /** A webhook that takes every delivery: the emulator needs somewhere to deliver events (and their reply tokens) to. */
 let webhook: Server;
 let webhookUrl: string;
 
 beforeAll(async () => {
-	bed = await Testbed.start();
 	webhook = createServer((req, res) => {
 		req.resume();
 		req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
@@ -30,17 +30,11 @@ beforeAll(async () => {
 });
 afterAll(async () => {
 	await new Promise((resolve) => webhook?.close(resolve));
-	await bed?.close();
-});
-beforeEach(() => {
-	bed.emulator.reset();
-	bed.credentialsHelper.set(emulatorCredential(bed.emulator, 'bot'));
 });
 
 const U = SEED_USER_IDS;
 const G = SEED_GROUP_IDS;
 const T = SEED_TOPIC_IDS;
-const id = (value: string) => ({ __rl: true, mode: 'id', value });
 const PNG = Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), Buffer.alloc(4096, 9)]);
 const PDF = Buffer.from('%PDF-1.4\n% quarterly report\n');
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
@@ -53,8 +47,8 @@ function fileItem(data: Buffer, mimeType: string, fileName: string, json: IDataO
 const push = (p: INodeParameters = {}): INodeParameters => ({
 	resource: 'message',
 	operation: 'sendToGroup',
-	groupId: id(G.incidentRoom),
-	topicId: id(T.incidentAlerts),
+	groupId: byId(G.incidentRoom),
+	topicId: byId(T.incidentAlerts),
 	...p,
 });
 
@@ -116,7 +110,7 @@ describe('Send to Group or Topic (v2 push)', () => {
 	});
 
 	it('leaves tid out when the topic is empty: the group\'s main chat (contradiction 15)', async () => {
-		const run = await bed.runNode(push({ topicId: id(''), messages: { message: [{ type: 'text', text: 'Hello room' }] } }));
+		const run = await bed.runNode(push({ topicId: byId(''), messages: { message: [{ type: 'text', text: 'Hello room' }] } }));
 		expect(run.error).toBeUndefined();
 		const [request] = sends();
 		expect(request.body).toEqual({ gid: G.incidentRoom, messages: [{ type: 'text', text: 'Hello room' }] });
@@ -203,8 +197,8 @@ describe('bad input: every violation names item, message, button and field; noth
 			'Invalid "Title" of column 2 in message 1, item 0: must be at most 40 characters (got 41)',
 		],
 		['messages JSON that is not JSON', push({ messageSource: 'json', messagesJson: '[{' }), 'Invalid "Messages" in item 0: is not valid JSON'],
-		['a topic id with a space', push({ topicId: id('a b'), messages: { message: [{ type: 'text', text: 'hi' }] } }), 'Invalid "Topic" in item 0: must not contain spaces or other whitespace'],
-		['no group', push({ groupId: id('={{ $json.groupId }}'), messages: { message: [{ type: 'text', text: 'hi' }] } }), 'Invalid "Group" in item 0: is required'],
+		['a topic id with a space', push({ topicId: byId('a b'), messages: { message: [{ type: 'text', text: 'hi' }] } }), 'Invalid "Topic" in item 0: must not contain spaces or other whitespace'],
+		['no group', push({ groupId: byId('={{ $json.groupId }}'), messages: { message: [{ type: 'text', text: 'hi' }] } }), 'Invalid "Group" in item 0: is required'],
 	];
 
 	it.each(cases)('%s', async (_label, parameters, message) => {
@@ -242,7 +236,7 @@ describe('bad input: every violation names item, message, button and field; noth
 
 describe('Send to User and Send Picture or File to Group or Topic (v1)', () => {
 	it('text to a user\'s direct chat, as JSON; the v1 answer\'s message id is read (contradiction 14)', async () => {
-		const run = await bed.runNode({ resource: 'message', operation: 'sendToUser', userId: id(U.nattaya), content: 'text', text: 'Your leave is approved' });
+		const run = await bed.runNode({ resource: 'message', operation: 'sendToUser', userId: byId(U.nattaya), content: 'text', text: 'Your leave is approved' });
 		expect(run.error).toBeUndefined();
 		expect(sends()[0].body).toEqual({ uid: U.nattaya, message: { type: 'text', data: 'Your leave is approved' } });
 		const [record] = bed.emulator.messages({ uid: U.nattaya });
@@ -252,17 +246,17 @@ describe('Send to User and Send Picture or File to Group or Topic (v1)', () => {
 
 	it('answers with only {"status":"success"} are success too', async () => {
 		bed.emulator.setConfig({ v1SendAnswer: 'status' });
-		const run = await bed.runNode({ resource: 'message', operation: 'sendToUser', userId: id(U.nattaya), content: 'text', text: 'Hi' });
+		const run = await bed.runNode({ resource: 'message', operation: 'sendToUser', userId: byId(U.nattaya), content: 'text', text: 'Hi' });
 		expect(run.json[0]).toMatchObject({ sent: true, messageId: null, response: { status: 'success' } });
 	});
 
 	it('a picture with a caption and a file, streamed as multipart with their bytes intact', async () => {
 		const picture = await bed.runNode(
-			{ resource: 'message', operation: 'sendToUser', userId: id(U.nattaya), content: 'picture', caption: 'The chart' },
+			{ resource: 'message', operation: 'sendToUser', userId: byId(U.nattaya), content: 'picture', caption: 'The chart' },
 			{ items: [fileItem(PNG, 'image/png', 'chart.png')] },
 		);
 		const file = await bed.runNode(
-			{ resource: 'message', operation: 'sendToUser', userId: id(U.nattaya), content: 'file' },
+			{ resource: 'message', operation: 'sendToUser', userId: byId(U.nattaya), content: 'file' },
 			{ items: [fileItem(PDF, 'application/pdf', 'report.pdf')] },
 		);
 		expect(picture.error).toBeUndefined();
@@ -274,11 +268,11 @@ describe('Send to User and Send Picture or File to Group or Topic (v1)', () => {
 
 	it('a picture and a file to a group topic, and to the main chat without tid', async () => {
 		const topic = await bed.runNode(
-			{ resource: 'message', operation: 'sendFileToGroup', groupId: id(G.incidentRoom), topicId: id(T.incidentAlerts), sendAs: 'picture', caption: 'Latency' },
+			{ resource: 'message', operation: 'sendFileToGroup', groupId: byId(G.incidentRoom), topicId: byId(T.incidentAlerts), sendAs: 'picture', caption: 'Latency' },
 			{ items: [fileItem(PNG, 'image/png', 'latency.png')] },
 		);
 		const main = await bed.runNode(
-			{ resource: 'message', operation: 'sendFileToGroup', groupId: id(G.incidentRoom), topicId: id(''), sendAs: 'file' },
+			{ resource: 'message', operation: 'sendFileToGroup', groupId: byId(G.incidentRoom), topicId: byId(''), sendAs: 'file' },
 			{ items: [fileItem(PDF, 'application/pdf', 'postmortem.pdf')] },
 		);
 		expect(topic.error).toBeUndefined();
@@ -290,11 +284,11 @@ describe('Send to User and Send Picture or File to Group or Topic (v1)', () => {
 
 	it('a picture that is not an image, or a missing binary field, fails before anything is sent', async () => {
 		const pdf = await bed.runNode(
-			{ resource: 'message', operation: 'sendFileToGroup', groupId: id(G.incidentRoom), sendAs: 'picture' },
+			{ resource: 'message', operation: 'sendFileToGroup', groupId: byId(G.incidentRoom), sendAs: 'picture' },
 			{ items: [fileItem(PDF, 'application/pdf', 'a.pdf')] },
 		);
 		expect(pdf.error?.message).toBe('Invalid "Input Binary Field" in item 0: a picture must be an image, got application/pdf');
-		const none = await bed.runNode({ resource: 'message', operation: 'sendToUser', userId: id(U.nattaya), content: 'file', binaryPropertyName: 'report' });
+		const none = await bed.runNode({ resource: 'message', operation: 'sendToUser', userId: byId(U.nattaya), content: 'file', binaryPropertyName: 'report' });
 		expect(none.error?.message).toBe('Invalid "Input Binary Field" in item 0: the item has no binary field "report"');
 		expect(sends()).toHaveLength(0);
 	});
@@ -482,7 +476,7 @@ describe('sending is never repeated blindly', () => {
 	it('a reset after a streamed picture reached the service: not resent', async () => {
 		bed.emulator.faults.add({ method: 'POST', path: '/bot/v1/group/picture', phase: 'after', action: { kind: 'reset' } });
 		const run = await bed.runNode(
-			{ resource: 'message', operation: 'sendFileToGroup', groupId: id(G.incidentRoom), sendAs: 'picture' },
+			{ resource: 'message', operation: 'sendFileToGroup', groupId: byId(G.incidentRoom), sendAs: 'picture' },
 			{ items: [fileItem(PNG, 'image/png', 'graph.png')] },
 		);
 		expect(run.error?.message).toMatch(/^The connection to the service was reset; the message may have been delivered even so/);

@@ -4,17 +4,9 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { Testbed } from '../harness/testbed';
+import { suiteTestbed } from '../../testbed/testbed';
 
-let bed: Testbed;
-
-beforeAll(async () => {
-	bed = await Testbed.start();
-});
-afterAll(async () => {
-	await bed?.close();
-});
-beforeEach(() => bed.emulator.reset());
+const bed = suiteTestbed();
 
 const build = (params: IDataObject, items?: IDataObject[]) =>
 	bed.runNode(

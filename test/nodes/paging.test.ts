@@ -10,15 +10,12 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 
-import { Testbed, emulatorCredential } from '../harness/testbed';
+import { suiteTestbed } from '../../testbed/testbed';
+import { byId } from '../../testbed/locator';
 
-let bed: Testbed;
+const bed = suiteTestbed();
 
-beforeAll(async () => {
-	bed = await Testbed.start();
-});
 afterAll(async () => {
-	await bed?.close();
 	// The matrix's request counts, for the record.
 	console.log(`paging matrix (${table.length} runs):\n${table.join('\n')}`);
 });
@@ -33,8 +30,6 @@ let baseIds: number[];
 let fileIds: number[];
 
 beforeEach(() => {
-	bed.emulator.reset();
-	bed.credentialsHelper.set(emulatorCredential(bed.emulator, 'knowledgeBase'));
 	bed.emulator.knowledge.addKnowledgeBases(TOTAL - bed.emulator.knowledge.bases.size);
 	bed.emulator.knowledge.addFiles(FILES_BASE, TOTAL);
 	baseIds = bed.emulator.knowledge.listBases().map((b) => b.id);
@@ -43,7 +38,6 @@ beforeEach(() => {
 	expect(fileIds).toHaveLength(TOTAL);
 });
 
-const byId = (id: number) => ({ __rl: true, mode: 'id', value: String(id) });
 
 type Resource = 'knowledge bases' | 'knowledge files';
 type Mode = 'strapi' | 'none';

@@ -13,26 +13,12 @@ import { redactedHeader } from '../../emulator/requestLog';
 import type { RequestLogEntry } from '../../emulator/types';
 import { Workplace } from '../../nodes/Workplace/Workplace.node';
 import { AUTO_REQUESTS_IN_PARALLEL } from '../../nodes/Workplace/transport';
-import { pairedItems } from '../harness/engine';
-import { CREDENTIALS, Testbed, emulatorCredential } from '../harness/testbed';
+import { pairedItems } from '../../testbed/engine';
+import { CREDENTIALS, suiteTestbed } from '../../testbed/testbed';
+import { byId } from '../../testbed/locator';
 
-let bed: Testbed;
+const bed = suiteTestbed();
 
-beforeAll(async () => {
-	bed = await Testbed.start();
-});
-afterAll(async () => {
-	await bed?.close();
-});
-beforeEach(() => {
-	bed.emulator.reset();
-	bed.credentialsHelper.set(emulatorCredential(bed.emulator, 'knowledgeBase'));
-	bed.credentialsHelper.set(emulatorCredential(bed.emulator, 'bot'));
-	bed.credentialsHelper.set(emulatorCredential(bed.emulator, 'taskProjects'));
-	bed.credentialsHelper.events.length = 0;
-});
-
-const byId = (id: string | number) => ({ __rl: true, mode: 'id', value: String(id) });
 const FILE_PATH = /^\/api\/v1\/knowledge\/1\/files\/\d+$/;
 
 /** Knowledge File → Get of every item's `fileId`; version 1's Requests in Parallel when given. */

@@ -10,26 +10,19 @@ import path from 'node:path';
 
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
-import { exampleCredential } from '../../e2e/lib/examples';
-import { initHarnessEnv, type WorkflowJson } from '../harness/engine';
-import { ROOT, Testbed, emulatorCredential } from '../harness/testbed';
+import { exampleCredential } from '../../testbed/examples';
+import { initHarnessEnv, type WorkflowJson } from '../../testbed/engine';
+import { suiteTestbed } from '../../testbed/testbed';
+import { ROOT } from '../../testbed/root';
+import { byId } from '../../testbed/locator';
 
-let bed: Testbed;
+const bed = suiteTestbed({ binaryMode: 'filesystem' });
 const figures: string[] = [];
 
-beforeAll(async () => {
-	bed = await Testbed.start({}, 'filesystem');
-});
 afterAll(async () => {
-	await bed?.close();
 	console.log(figures.join('\n'));
 });
-beforeEach(() => {
-	bed.emulator.reset();
-	bed.credentialsHelper.set(emulatorCredential(bed.emulator, 'knowledgeBase'));
-});
 
-const byId = (id: number) => ({ __rl: true, mode: 'id', value: String(id) });
 const FAQ_CSV = 7;
 const replace = (skipIfUnchanged?: boolean): INodeParameters => ({
 	resource: 'knowledgeFile',

@@ -10,20 +10,10 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { WAIT_INDEFINITELY } from 'n8n-workflow';
 
 import { SEED_USER_IDS } from '../../emulator/botSeed';
-import { emulatorCredential, singleNodeWorkflow, Testbed } from '../harness/testbed';
+import { singleNodeWorkflow, suiteTestbed } from '../../testbed/testbed';
 import { ALERTS, ask } from './sendAndWaitQuestion';
 
-let bed: Testbed;
-beforeAll(async () => {
-	bed = await Testbed.start();
-});
-afterAll(async () => {
-	await bed?.close();
-});
-beforeEach(() => {
-	bed.emulator.reset();
-	bed.credentialsHelper.set(emulatorCredential(bed.emulator, 'bot'));
-});
+const bed = suiteTestbed();
 
 const pushes = () => bed.emulator.logFor('POST', '/bot/v2/message/push');
 type Template = { type: string; template: { type: string; text: string; actions: IDataObject[] } };

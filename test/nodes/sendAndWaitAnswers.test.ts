@@ -14,25 +14,15 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { SEED_USER_IDS } from '../../emulator/botSeed';
 import { botSigningSecret, parseAnswerPostback, relayBody, type Choice } from '../../nodes/Workplace/shared/chatAnswer';
 import { CHAT_REPLIES, relayOutcome } from '../../nodes/WorkplaceTrigger/answerRelay';
-import type { WebhookServer } from '../harness/webhook';
-import type { WorkflowJson } from '../harness/engine';
-import { botCredentialData, emulatorCredential, singleNodeWorkflow, Testbed } from '../harness/testbed';
+import type { WebhookServer } from '../../testbed/webhookServer';
+import type { WorkflowJson } from '../../testbed/engine';
+import { botCredentialData, singleNodeWorkflow, suiteTestbed } from '../../testbed/testbed';
 import { ask } from './sendAndWaitQuestion';
 
-let bed: Testbed;
+const bed = suiteTestbed();
 const servers: WebhookServer[] = [];
-beforeAll(async () => {
-	bed = await Testbed.start();
-});
 afterEach(async () => {
 	await Promise.all(servers.splice(0).map((s) => s.close()));
-});
-afterAll(async () => {
-	await bed?.close();
-});
-beforeEach(() => {
-	bed.emulator.reset();
-	bed.credentialsHelper.set(emulatorCredential(bed.emulator, 'bot'));
 });
 
 const APPROVER = String(SEED_USER_IDS.nattaya);

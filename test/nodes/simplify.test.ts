@@ -8,21 +8,14 @@ import type { INodeParameters } from 'n8n-workflow';
 import { SEED_USER_IDS } from '../../emulator/botSeed';
 import { NO_IDS_GIVEN } from '../../nodes/Workplace/actions/simplify';
 import { RESOURCES } from '../../nodes/Workplace/actions/resources';
-import { Testbed } from '../harness/testbed';
+import { suiteTestbed } from '../../testbed/testbed';
+import { byId } from '../../testbed/locator';
 
-let bed: Testbed;
-beforeAll(async () => {
-	bed = await Testbed.start();
-});
-afterAll(async () => {
-	await bed?.close();
-});
-beforeEach(() => bed.emulator.reset());
+const bed = suiteTestbed();
 
-const id = (value: string | number) => ({ __rl: true, mode: 'id', value });
 const firstBase = () => [...bed.emulator.knowledge.bases.values()][0];
 
-const fileGetMany = (): INodeParameters => ({ resource: 'knowledgeFile', operation: 'getAll', knowledgeId: id(firstBase().id), returnAll: true });
+const fileGetMany = (): INodeParameters => ({ resource: 'knowledgeFile', operation: 'getAll', knowledgeId: byId(firstBase().id), returnAll: true });
 
 describe('Simplify', () => {
 	it('is on by default in version 3: a file has its name as uploaded, size, type, status and its knowledge base\'s id and name', async () => {
@@ -67,7 +60,7 @@ describe('Simplify', () => {
 		expect(run.json[0]).not.toHaveProperty('_id');
 	});
 
-	const send: INodeParameters = { resource: 'message', operation: 'sendToUser', userId: id(SEED_USER_IDS.nattaya), content: 'text', text: 'Hi' };
+	const send: INodeParameters = { resource: 'message', operation: 'sendToUser', userId: byId(SEED_USER_IDS.nattaya), content: 'text', text: 'Hi' };
 
 	it('a send returns the ids the service gave', async () => {
 		const run = await bed.runNode(send, { typeVersion: 3 });

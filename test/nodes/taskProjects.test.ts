@@ -8,18 +8,12 @@ import type { IDataObject, INodeParameters, INodeProperties } from 'n8n-workflow
 
 import { issueJwt } from '../../emulator/jwt';
 import { redactedHeader } from '../../emulator/requestLog';
-import { CREDENTIALS, Testbed } from '../harness/testbed';
+import { Workplace } from '../../nodes/Workplace/Workplace.node';
+import { CREDENTIALS, suiteTestbed } from '../../testbed/testbed';
 
-let bed: Testbed;
+const bed = suiteTestbed();
 
-beforeAll(async () => {
-	bed = await Testbed.start();
-});
-afterAll(async () => {
-	await bed?.close();
-});
 beforeEach(() => {
-	bed.emulator.reset();
 	useToken(bed.emulator.credentials.jwt);
 });
 
@@ -562,10 +556,6 @@ describe('Workplace Task Projects API credential test', () => {
 
 describe('as an AI Agent tool', () => {
 	it('is usable as a tool, and every task and topic field has a description a model can read', () => {
-		// eslint-disable-next-line @typescript-eslint/no-require-imports
-		const { Workplace } = require('../../dist/nodes/Workplace/Workplace.node.js') as {
-			Workplace: new () => { description: { usableAsTool?: boolean; properties: INodeProperties[] } };
-		};
 		const description = new Workplace().description;
 		expect(description.usableAsTool).toBe(true);
 		const shown = description.properties.filter((p) => {

@@ -12,23 +12,19 @@ import { gzipSync } from 'node:zlib';
 import type { IDataObject, INode, INodeCredentials, INodeParameters } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
-import type { WorkflowJson } from '../harness/engine';
-import { assertNoSecrets, botCredentialData, capturedLogs, CREDENTIALS, Testbed } from '../harness/testbed';
-import type { WebhookServer } from '../harness/webhook';
+import type { WorkflowJson } from '../../testbed/engine';
+import { assertNoSecrets, botCredentialData, capturedLogs, CREDENTIALS, suiteTestbed } from '../../testbed/testbed';
+import type { WebhookServer } from '../../testbed/webhookServer';
 
-let bed: Testbed;
+const bed = suiteTestbed();
 let clientSecret: string;
 const servers: WebhookServer[] = [];
 
 beforeAll(async () => {
-	bed = await Testbed.start();
 	clientSecret = bed.emulator.credentials.clientSecret;
 });
 afterEach(async () => {
 	await Promise.all(servers.splice(0).map((s) => s.close()));
-});
-afterAll(async () => {
-	await bed?.close();
 });
 
 const TRIGGER_TYPE = 'n8n-nodes-workplace.workplaceTrigger';

@@ -11,21 +11,13 @@ import { Container } from '@n8n/di';
 import { BinaryDataService } from 'n8n-core';
 import type { IBinaryData, IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
-import { Testbed } from '../harness/testbed';
+import { suiteTestbed } from '../../testbed/testbed';
+import { byId } from '../../testbed/locator';
 
-let bed: Testbed;
-
-beforeAll(async () => {
-	// Files on disk, so a 100 MB fixture is not held in the execution data.
-	bed = await Testbed.start({}, 'filesystem');
-});
-afterAll(async () => {
-	await bed?.close();
-});
-beforeEach(() => bed.emulator.reset());
+// Files on disk, so a 100 MB fixture is not held in the execution data.
+const bed = suiteTestbed({ binaryMode: 'filesystem' });
 
 const v = '={{ $json.v }}';
-const rl = (value: string) => ({ __rl: true, mode: 'id', value });
 const AREA = { areaX: 0, areaY: 10, areaWidth: 520, areaHeight: 1040 };
 
 const kbCreate = (p: INodeParameters = {}): INodeParameters => ({
@@ -36,14 +28,14 @@ const kbCreate = (p: INodeParameters = {}): INodeParameters => ({
 	supportedLanguages: ['en'],
 	...p,
 });
-const kbGet = (p: INodeParameters = {}): INodeParameters => ({ resource: 'knowledgeBase', operation: 'get', knowledgeId: rl(v), ...p });
-const kbDelete = (): INodeParameters => ({ resource: 'knowledgeBase', operation: 'delete', knowledgeId: rl(v) });
+const kbGet = (p: INodeParameters = {}): INodeParameters => ({ resource: 'knowledgeBase', operation: 'get', knowledgeId: byId(v), ...p });
+const kbDelete = (): INodeParameters => ({ resource: 'knowledgeBase', operation: 'delete', knowledgeId: byId(v) });
 const kbGetAll = (p: INodeParameters = {}): INodeParameters => ({ resource: 'knowledgeBase', operation: 'getAll', returnAll: false, ...p });
 const file = (operation: string, p: INodeParameters = {}): INodeParameters => ({
 	resource: 'knowledgeFile',
 	operation,
-	knowledgeId: rl('1'),
-	fileId: rl('1'),
+	knowledgeId: byId('1'),
+	fileId: byId('1'),
 	...p,
 });
 const task = (p: INodeParameters = {}, additionalFields: INodeParameters = {}): INodeParameters => ({
@@ -132,7 +124,7 @@ const ROWS: Row[] = [
 	{ label: 'KB get: id 2^53 + 1 as digits', parameters: kbGet(), value: '9007199254740993', field: 'Knowledge Base' },
 	{ label: 'KB delete: id 2^53 as digits', parameters: kbDelete(), value: '9007199254740992', field: 'Knowledge Base' },
 	{ label: 'KB delete: id beyond 2^53 as a number', parameters: kbDelete(), value: 9007199254740993, field: 'Knowledge Base' },
-	{ label: 'file get: file id 2^53 + 1', parameters: file('get', { fileId: rl(v) }), value: '9007199254740993', field: 'File' },
+	{ label: 'file get: file id 2^53 + 1', parameters: file('get', { fileId: byId(v) }), value: '9007199254740993', field: 'File' },
 	{ label: 'task: priority "constructor"', parameters: task({}, { priority: v }), value: 'constructor', field: 'Priority' },
 	{ label: 'task: priority "__proto__"', parameters: task({}, { priority: v }), value: '__proto__', field: 'Priority' },
 	{ label: 'task: priority "toString"', parameters: task({}, { priority: v }), value: 'toString', field: 'Priority' },
@@ -146,15 +138,15 @@ const ROWS: Row[] = [
 	{ label: 'action: library url vbscript:', parameters: action({ type: 'library', usedIn: 'button', label: 'Open', url: v }), value: 'vbscript:msgbox(1)', field: 'URL' },
 	{ label: 'KB get many: limit 0', parameters: kbGetAll({ limit: v }), value: 0, field: 'Limit' },
 	{ label: 'KB get many: limit not a number', parameters: kbGetAll({ limit: v }), value: 'ten', field: 'Limit' },
-	{ label: 'Retry: max attempts 0', parameters: kbGet({ knowledgeId: rl('1'), retryOptions: { maxAttempts: v } }), value: 0, field: 'Max Attempts' },
-	{ label: 'Retry: max attempts fractional', parameters: kbGet({ knowledgeId: rl('1'), retryOptions: { maxAttempts: v } }), value: 2.5, field: 'Max Attempts' },
-	{ label: 'Retry: negative max wait', parameters: kbGet({ knowledgeId: rl('1'), retryOptions: { maxWaitSeconds: v } }), value: -1, field: 'Max Wait (Seconds)' },
+	{ label: 'Retry: max attempts 0', parameters: kbGet({ knowledgeId: byId('1'), retryOptions: { maxAttempts: v } }), value: 0, field: 'Max Attempts' },
+	{ label: 'Retry: max attempts fractional', parameters: kbGet({ knowledgeId: byId('1'), retryOptions: { maxAttempts: v } }), value: 2.5, field: 'Max Attempts' },
+	{ label: 'Retry: negative max wait', parameters: kbGet({ knowledgeId: byId('1'), retryOptions: { maxWaitSeconds: v } }), value: -1, field: 'Max Wait (Seconds)' },
 	{ label: 'Retry: timeout not a number', parameters: task({ retryOptions: { timeoutSeconds: v } }), value: 'soon', field: 'Timeout (Seconds)' },
 	// Knowledge File
-	{ label: 'file get: non-numeric knowledge id', parameters: file('get', { knowledgeId: rl(v) }), value: 'kb-1', field: 'Knowledge Base' },
-	{ label: 'file get: file id with /', parameters: file('get', { fileId: rl(v) }), value: '1/../2', field: 'File' },
-	{ label: 'file delete: file id with ?', parameters: file('delete', { fileId: rl(v) }), value: '2?force=1', field: 'File' },
-	{ label: 'file download: file id with #', parameters: file('download', { fileId: rl(v), binaryPropertyName: 'data' }), value: '3#', field: 'File' },
+	{ label: 'file get: non-numeric knowledge id', parameters: file('get', { knowledgeId: byId(v) }), value: 'kb-1', field: 'Knowledge Base' },
+	{ label: 'file get: file id with /', parameters: file('get', { fileId: byId(v) }), value: '1/../2', field: 'File' },
+	{ label: 'file delete: file id with ?', parameters: file('delete', { fileId: byId(v) }), value: '2?force=1', field: 'File' },
+	{ label: 'file download: file id with #', parameters: file('download', { fileId: byId(v), binaryPropertyName: 'data' }), value: '3#', field: 'File' },
 	{ label: 'file download: no output field', parameters: file('download', { binaryPropertyName: v }), value: '', field: 'Put Output File in Field' },
 	{ label: 'file get many: unknown status', parameters: file('getAll', { returnAll: true, filters: { status: v } }), value: 'archived', field: 'Status' },
 	{ label: 'file get many: unknown name match', parameters: file('getAll', { returnAll: true, filters: { originalName: 'x', originalNameMatch: v } }), value: 'startsWith', field: 'Original Name Match' },

@@ -9,29 +9,16 @@ import type { AddressInfo } from 'node:net';
 import type { INodeParameters } from 'n8n-workflow';
 
 import { SEED_GROUP_IDS, SEED_USER_IDS } from '../../emulator/botSeed';
-import { Testbed, assertNoSecrets, capturedLogs, emulatorCredential } from '../harness/testbed';
+import { assertNoSecrets, capturedLogs, emulatorCredential, suiteTestbed, type Testbed } from '../../testbed/testbed';
+import { byId } from '../../testbed/locator';
 
-let bed: Testbed;
+const bed = suiteTestbed();
 /** Secrets checked per run by the testbed; counted here for the summary line. */
 let secretsFound = 0;
 let faultsInjected = 0;
 
-beforeAll(async () => {
-	bed = await Testbed.start();
-});
-afterAll(async () => {
-	await bed?.close();
-});
-beforeEach(() => {
-	bed.emulator.reset();
-	bed.credentialsHelper.set(emulatorCredential(bed.emulator, 'knowledgeBase'));
-	bed.credentialsHelper.set(emulatorCredential(bed.emulator, 'taskProjects'));
-	bed.credentialsHelper.set(emulatorCredential(bed.emulator, 'bot'));
-});
-
 /** Short waits: backoff capped at 0.2 s, Retry-After over 2 s fails at once. */
 const FAST: INodeParameters = { maxWaitSeconds: 0.2 };
-const byId = (id: string | number) => ({ __rl: true, mode: 'id', value: String(id) });
 const kbGet = (id: string | number = 1, retryOptions: INodeParameters = FAST): INodeParameters => ({
 	resource: 'knowledgeBase',
 	operation: 'get',

@@ -5,13 +5,16 @@
  * (the tree under "The shape of the node", the transport table, the Layout
  * table's rows for nodes/) is compared with the files under nodes/ as they are,
  * and what it says about resources (where their engine tests are, which
- * credential each is shown) with the built node. The walk itself is executed by
+ * credential each is shown) with the node's sources. The walk itself is executed by
  * walkthrough.test.ts.
  */
 import { readdirSync, readFileSync } from 'fs';
 import * as path from 'path';
 
-const ROOT = path.resolve(__dirname, '../..');
+import { RESOURCES } from '../../nodes/Workplace/actions/resources';
+import { Workplace } from '../../nodes/Workplace/Workplace.node';
+import { ROOT } from '../../testbed/root';
+
 const guide = readFileSync(path.join(ROOT, 'CONTRIBUTING.md'), 'utf8');
 const snippets = [...guide.matchAll(/<!-- file: (\S+) -->\n```ts\n([\s\S]*?)```/g)].map(([, file, code]) => ({ file, code }));
 
@@ -125,13 +128,6 @@ describe("CONTRIBUTING.md's layout", () => {
 });
 
 describe("CONTRIBUTING.md's Adding an operation, on resources", () => {
-	// The built node, as every node test loads it (globalSetup keeps dist/ up to date).
-	const { RESOURCES } = require(path.join(ROOT, 'dist/nodes/Workplace/actions/resources.js')) as {
-		RESOURCES: Array<{ value: string; operations: Array<{ request?: unknown }> }>;
-	};
-	const { Workplace } = require(path.join(ROOT, 'dist/nodes/Workplace/Workplace.node.js')) as {
-		Workplace: new () => { description: { credentials?: Array<{ name: string; displayOptions?: { show?: { resource?: string[] } } }> } };
-	};
 	const adding = section('Adding an operation');
 
 	it('names the suites that hold every resource\'s engine tests (step 6)', () => {

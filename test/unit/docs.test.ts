@@ -6,8 +6,8 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'fs';
 import * as path from 'path';
+import { ROOT } from '../../testbed/root';
 
-const ROOT = path.resolve(__dirname, '../..');
 const read = (file: string) => readFileSync(path.join(ROOT, file), 'utf8');
 
 const DOCUMENTS = [

@@ -22,8 +22,8 @@ import {
 } from 'fs';
 import { tmpdir } from 'os';
 import * as path from 'path';
+import { ROOT } from '../../testbed/root';
 
-const ROOT = path.resolve(__dirname, '../..');
 const guide = readFileSync(path.join(ROOT, 'CONTRIBUTING.md'), 'utf8');
 
 /** The code blocks the guide marks `<!-- <kind>: <path> -->` (e.g. "new file", "add to"). */
@@ -38,7 +38,7 @@ const additions = marked('add to');
 let scratch: string;
 
 beforeAll(() => {
-	// Under the run's TMPDIR (test/harness/globalSetup.ts), which globalTeardown removes even if afterAll does not run.
+	// Under the run's TMPDIR (test/globalSetup.ts), which globalTeardown removes even if afterAll does not run.
 	scratch = mkdtempSync(path.join(tmpdir(), 'walkthrough-'));
 	const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, encoding: 'utf8' })
 		.split('\0')

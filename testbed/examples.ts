@@ -6,8 +6,9 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
-import { credentialData, type CredentialType, type EmulatorAccess } from '../../emulator/clientCredentials';
-import { ROOT, type StoredCredential } from './n8n';
+import { credentialData, type CredentialType, type EmulatorAccess } from '../emulator/clientCredentials';
+import { type StoredCredential } from './n8n';
+import { ROOT } from './root';
 
 export const EXAMPLES_DIR = path.join(ROOT, 'examples');
 

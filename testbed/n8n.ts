@@ -15,11 +15,10 @@ import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { ROOT } from './root';
 
 const run = promisify(execFile);
 
-/** The project's root (this file runs from e2e/lib or build/e2e/lib). */
-export const ROOT = findRoot(__dirname);
 export const E2E_DIR = path.join(ROOT, 'e2e');
 export const N8N_BIN = path.join(E2E_DIR, 'node_modules', 'n8n', 'bin', 'n8n');
 export const PACKAGE_NAME = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { name: string }).name;
@@ -31,16 +30,6 @@ export const OWNER = {
 	lastName: 'Developer',
 	password: 'Workplace-dev-2026',
 } as const;
-
-function findRoot(from: string): string {
-	let dir = from;
-	while (!existsSync(path.join(dir, 'e2e', 'package.json'))) {
-		const up = path.dirname(dir);
-		if (up === dir) throw new Error(`no project root above ${from}`);
-		dir = up;
-	}
-	return dir;
-}
 
 export async function freePort(): Promise<number> {
 	return await new Promise((resolve, reject) => {

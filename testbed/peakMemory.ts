@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 
 import { EXAMPLE_CREDENTIALS } from './examples';
 import { parseRawOutput, type ExecuteResult, type N8n } from './n8n';
+import { byId } from './locator';
 
 /** A process's peak resident set size in bytes, as the kernel counts it; undefined once it is gone. */
 export function peakResidentBytes(pid: number | 'self' = 'self'): number | undefined {
@@ -54,7 +55,6 @@ export async function executeWithPeakRss(n8n: N8n, workflowId: string, env: Reco
 export type StoredWorkflow = { id: string; name: string; nodes: Array<Record<string, unknown>>; connections: Record<string, unknown>; settings: Record<string, unknown> };
 
 const KB_CREDENTIAL = { workplaceKnowledgeBaseApi: EXAMPLE_CREDENTIALS.workplaceKnowledgeBaseApi };
-const byId = (value: number) => ({ __rl: true, mode: 'id', value: String(value) });
 
 /** Manual Trigger → Workplace Knowledge File Download of `fileId` in `knowledgeId` (node "Download"). */
 export function downloadWorkflow(id: string, knowledgeId: number, fileId: number): StoredWorkflow {

@@ -1,10 +1,11 @@
 /**
- * The project's test bed: the emulator on 127.0.0.1, this package's built
- * nodes and credentials loaded from dist/ as n8n loads a community package, and
- * credentials pointing at the emulator. Workflows run in n8n-core's real engine.
+ * The project's test bed: the emulator on 127.0.0.1, this package's nodes and
+ * credentials loaded as n8n loads a community package (from package.json#n8n)
+ * but from their TypeScript sources, and credentials pointing at the emulator.
+ * Workflows run in n8n-core's real engine. The jest suites use it, and jest
+ * (ts-jest) compiles the sources: a suite that also imports a module of nodes/
+ * gets the very module the engine runs, never a second copy from dist/.
  */
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import { inspect } from 'node:util';
 
 import type {
@@ -21,11 +22,12 @@ import { Logger } from '@n8n/backend-common';
 import { Container } from '@n8n/di';
 import { LoggerProxy } from 'n8n-workflow';
 
-import { credentialData, type EmulatorAccess } from '../../emulator/clientCredentials';
-import { startEmulator, type Emulator } from '../../emulator/server';
-import type { EmulatorConfig } from '../../emulator/types';
+import { credentialData, type EmulatorAccess } from '../emulator/clientCredentials';
+import { startEmulator, type Emulator } from '../emulator/server';
+import type { EmulatorConfig } from '../emulator/types';
 import {
 	createPoller,
+	type HarnessNodeTypes,
 	InMemoryCredentialsHelper,
 	initHarnessEnv,
 	loadCommunityPackage,
@@ -38,9 +40,9 @@ import {
 	type RunWorkflowResult,
 	type WorkflowJson,
 } from './engine';
-import { startWebhookServer, type WebhookServer } from './webhook';
+import { startWebhookServer, type WebhookServer } from './webhookServer';
+import { ROOT } from './root';
 
-export const ROOT = path.resolve(__dirname, '../..');
 export const NODE_TYPE = 'n8n-nodes-workplace.workplace';
 export const KNOWLEDGE_TRIGGER_TYPE = 'n8n-nodes-workplace.workplaceKnowledgeTrigger';
 
@@ -103,24 +105,74 @@ function captureLogs(): void {
 	} as Parameters<typeof LoggerProxy.init>[0]);
 }
 
-export class Testbed {
-	private constructor(
-		readonly emulator: Emulator,
-		readonly credentialsHelper: InMemoryCredentialsHelper,
-		private readonly nodeTypes: ReturnType<typeof loadCommunityPackage>['nodeTypes'],
-	) {}
+export interface SuiteOptions {
+	/** n8n's binary data mode, set again before each test (a test may switch it); default in memory. */
+	binaryMode?: BinaryMode;
+	/** Emulator settings applied after each test's reset. */
+	emulator?: Partial<EmulatorConfig>;
+}
 
-	static async start(config: Partial<EmulatorConfig> = {}, binaryMode: BinaryMode = 'default'): Promise<Testbed> {
-		if (!existsSync(path.join(ROOT, 'dist/nodes/Workplace/Workplace.node.js'))) {
-			throw new Error('dist/ is missing: run `npm run build` before the tests (npm test does)');
-		}
+/**
+ * The suite's test bed: started before its first test and closed after its
+ * last. Before each test the emulator is reset (then given `options.emulator`),
+ * every credential is stored afresh (a bot credential with no token yet), the
+ * recorded credential events are cleared and the binary data mode set back.
+ */
+export function suiteTestbed(options: SuiteOptions = {}): Testbed {
+	const bed = new Testbed();
+	beforeAll(async () => await bed.start(options.binaryMode));
+	afterAll(async () => await bed.close());
+	beforeEach(async () => await bed.reset(options));
+	return bed;
+}
+
+interface Started {
+	emulator: Emulator;
+	credentialsHelper: InMemoryCredentialsHelper;
+	nodeTypes: HarnessNodeTypes;
+}
+
+export class Testbed {
+	private parts?: Started;
+
+	private started(): Started {
+		if (!this.parts) throw new Error('The test bed is not started (suiteTestbed starts it in beforeAll)');
+		return this.parts;
+	}
+
+	get emulator(): Emulator {
+		return this.started().emulator;
+	}
+
+	get credentialsHelper(): InMemoryCredentialsHelper {
+		return this.started().credentialsHelper;
+	}
+
+	private get nodeTypes(): HarnessNodeTypes {
+		return this.started().nodeTypes;
+	}
+
+	async start(binaryMode: BinaryMode = 'default'): Promise<void> {
 		await initHarnessEnv({ binaryDataMode: binaryMode });
 		captureLogs();
-		const emulator = await startEmulator(config);
-		const { nodeTypes, credentialTypes } = loadCommunityPackage(ROOT);
-		const credentialsHelper = new InMemoryCredentialsHelper(credentialTypes);
-		for (const area of CREDENTIAL_AREAS) credentialsHelper.set(emulatorCredential(emulator, area));
-		return new Testbed(emulator, credentialsHelper, nodeTypes);
+		const emulator = await startEmulator();
+		const { nodeTypes, credentialTypes } = loadCommunityPackage(ROOT, true);
+		this.parts = { emulator, credentialsHelper: new InMemoryCredentialsHelper(credentialTypes), nodeTypes };
+		this.storeCredentials();
+	}
+
+	/** What every test of a suite starts from (see suiteTestbed). */
+	async reset(options: SuiteOptions = {}): Promise<void> {
+		await initHarnessEnv({ binaryDataMode: options.binaryMode ?? 'default' });
+		this.emulator.reset();
+		if (options.emulator) this.emulator.setConfig(options.emulator);
+		this.storeCredentials();
+		this.credentialsHelper.events.length = 0;
+	}
+
+	/** Every area's credential, pointing at the emulator with its valid secrets and no token yet. */
+	private storeCredentials(): void {
+		for (const area of CREDENTIAL_AREAS) this.credentialsHelper.set(emulatorCredential(this.emulator, area));
 	}
 
 	/** Every secret the run could leak; tests assert none appears in outputs or errors. */
@@ -246,11 +298,12 @@ export class Testbed {
 	}
 
 	async close(): Promise<void> {
-		await this.emulator.close();
+		await this.parts?.emulator.close();
+		this.parts = undefined;
 	}
 }
 
-/** A fresh bot credential for the emulator: client id and secret, no token yet. */
+/** The areas of CREDENTIALS. */
 const CREDENTIAL_AREAS = Object.keys(CREDENTIALS) as Array<keyof typeof CREDENTIALS>;
 
 /** The test credential of one area (CREDENTIALS), pointing at the emulator with its valid secrets. */

@@ -18,13 +18,11 @@ import {
 	BinaryDataService,
 	CredentialTestContext,
 	Credentials,
-	ExecuteContext,
 	LoadOptionsContext,
 	ExecutionLifecycleHooks,
 	PollContext,
 	TriggersAndPollers,
 	ExternalSecretsProxy,
-	RoutingNode,
 	WorkflowExecute,
 } from 'n8n-core';
 import {
@@ -42,7 +40,6 @@ import type {
 	ICredentialsDecrypted,
 	ICredentialsExpressionResolveValues,
 	ICredentialTestFunction,
-	ICredentialTestRequest,
 	ICredentialType,
 	ICredentialTypes,
 	IDataObject,
@@ -152,11 +149,11 @@ export async function initHarnessEnv(options: HarnessEnvOptions = {}): Promise<H
 }
 
 // ---------------------------------------------------------------------------
-// 1. Loading node + credential classes from compiled JS (community-package style)
+// 1. Loading node + credential classes as n8n loads a community package
 // ---------------------------------------------------------------------------
 
 export interface ClassRef {
-	/** Absolute path to a compiled .js file. */
+	/** Absolute path of the module: a built .js file, or under ts-jest its .ts source. */
 	path: string;
 	/** Exported class name; defaults to the file name minus `.node.js` / `.credentials.js`. */
 	className?: string;
@@ -203,16 +200,27 @@ export interface LoadedPackage {
 	credentialClasses: ClassRef[];
 }
 
-/** Reads `package.json#n8n` of a (built) community package, like n8n's PackageDirectoryLoader. */
-export function readCommunityPackage(packageDir: string): LoadedPackage {
+/**
+ * Reads `package.json#n8n` of a community package, like n8n's PackageDirectoryLoader:
+ * the built files it names (`dist/nodes/X.node.js`), or with `fromSources` the
+ * TypeScript file each is built from (`nodes/X.node.ts`), which only a loader that
+ * compiles TypeScript (ts-jest) can require.
+ */
+export function readCommunityPackage(packageDir: string, fromSources = false): LoadedPackage {
 	const pkg = JSON.parse(readFileSync(path.join(packageDir, 'package.json'), 'utf8')) as {
 		name: string;
 		n8n?: { nodes?: string[]; credentials?: string[] };
 	};
+	const classAt = (entry: string): ClassRef => {
+		const built = path.resolve(packageDir, entry);
+		if (!fromSources) return { path: built };
+		const source = path.resolve(packageDir, entry.replace(/^dist\//, '').replace(/\.js$/, '.ts'));
+		return { path: source, className: path.basename(built).replace(/\.(node|credentials)\.js$/, '') };
+	};
 	return {
 		packageName: pkg.name,
-		nodeClasses: (pkg.n8n?.nodes ?? []).map((p) => ({ path: path.resolve(packageDir, p) })),
-		credentialClasses: (pkg.n8n?.credentials ?? []).map((p) => ({ path: path.resolve(packageDir, p) })),
+		nodeClasses: (pkg.n8n?.nodes ?? []).map(classAt),
+		credentialClasses: (pkg.n8n?.credentials ?? []).map(classAt),
 	};
 }
 
@@ -316,12 +324,10 @@ export class HarnessCredentialTypes implements ICredentialTypes {
 	}
 }
 
-export function loadCommunityPackage(
-	packageDir: string,
-	nodeTypes = new HarnessNodeTypes(),
-	credentialTypes = new HarnessCredentialTypes(),
-) {
-	const pkg = readCommunityPackage(packageDir);
+export function loadCommunityPackage(packageDir: string, fromSources = false) {
+	const nodeTypes = new HarnessNodeTypes();
+	const credentialTypes = new HarnessCredentialTypes();
+	const pkg = readCommunityPackage(packageDir, fromSources);
 	const nodeNames = pkg.nodeClasses.map((ref) => nodeTypes.loadFromFile(ref, pkg.packageName));
 	const credentialNames = pkg.credentialClasses.map((ref) => credentialTypes.loadFromFile(ref));
 	return { nodeTypes, credentialTypes, nodeNames, credentialNames, packageName: pkg.packageName };
@@ -353,12 +359,6 @@ const PLACEHOLDER_NODE: INode = {
 	position: [0, 0],
 	parameters: {},
 };
-
-/**
- * The CLI's CredentialsTester runs the test request on a copy of n8n-nodes-base.noOp with a
- * single `temp` property; its preAuthentication recognises a credential test by exactly that.
- */
-const CREDENTIAL_TEST_NODE_TYPE = 'n8n-nodes-base.noOp';
 
 export class InMemoryCredentialsHelper extends ICredentialsHelper {
 	private readonly store = new Map<string, StoredCredential>();
@@ -594,9 +594,7 @@ export class InMemoryCredentialsHelper extends ICredentialsHelper {
 		if (expirable?.name === undefined) return undefined;
 		if (typeof credType.preAuthentication !== 'function') return undefined;
 
-		const isTestingCredentials =
-			node?.parameters?.temp === '' && node?.type === CREDENTIAL_TEST_NODE_TYPE;
-		if (!(credentials[expirable.name] === '' || credentialsExpired || isTestingCredentials)) {
+		if (!(credentials[expirable.name] === '' || credentialsExpired)) {
 			return undefined;
 		}
 
@@ -890,21 +888,17 @@ export function pairedItems(item: INodeExecutionData): IPairedItemData[] {
 
 /**
  * The CLI's CredentialsTester.getCredentialTestFunction for nodes: the first
- * node (any version) whose `credentials` entry for this type has `testedBy`,
- * either a function name in `methods.credentialTest` or a request.
+ * node (any version) whose `credentials` entry for this type names a function
+ * of `methods.credentialTest` in `testedBy` (this package's credentials have
+ * no `test` request of their own; their nodes test them).
  */
-function findTestedBy(
-	credentialType: string,
-	nodeTypes: INodeTypes | undefined,
-): ICredentialTestFunction | { testRequest: ICredentialTestRequest } | undefined {
-	if (!nodeTypes) return undefined;
+function findTestedBy(credentialType: string, nodeTypes: INodeTypes): ICredentialTestFunction | undefined {
 	for (const name of Object.keys(nodeTypes.getKnownTypes())) {
 		const type = nodeTypes.getByName(name);
 		const versions: INodeType[] = 'nodeVersions' in type ? Object.values(type.nodeVersions).reverse() : [type];
 		for (const nodeType of versions) {
 			for (const { name: credName, testedBy } of nodeType.description.credentials ?? []) {
-				if (credName !== credentialType || !testedBy) continue;
-				if (typeof testedBy !== 'string') return { testRequest: testedBy };
+				if (credName !== credentialType || typeof testedBy !== 'string') continue;
 				const fn = nodeType.methods?.credentialTest?.[testedBy];
 				if (fn) return fn;
 			}
@@ -913,135 +907,24 @@ function findTestedBy(
 	return undefined;
 }
 
-/**
- * Executes `credentialType.test` (ICredentialTestRequest) through n8n-core's RoutingNode:
- * a throwaway node type whose single property carries `routing.request = test.request`,
- * run with an ExecuteContext. RoutingNode resolves `={{$credentials.x}}` in baseURL/url,
- * calls preAuthentication + authenticate via the credentials helper and performs the request.
- * Non-2xx → error; `rules` are evaluated like n8n does (responseCode on error,
- * responseSuccessBody on success).
- */
+/** The credential's Test button, as the CLI's CredentialsTester: the node's function, called on a CredentialTestContext. */
 export async function testCredential(
 	credentialsHelper: InMemoryCredentialsHelper,
 	credentialId: string,
-	/** Node types searched for `testedBy` when the credential type has no `test`. */
-	nodeTypes?: INodeTypes,
+	/** Node types searched for `testedBy`. */
+	nodeTypes: INodeTypes,
 ): Promise<INodeCredentialTestResult> {
 	const stored = credentialsHelper.getStored(credentialId);
 	if (!stored) throw new UnexpectedError(`Unknown credential ${credentialId}`);
-	const credType = credentialsHelper.credentialTypes.getByName(stored.type);
-	const found = credType.test ? { testRequest: credType.test } : findTestedBy(stored.type, nodeTypes);
-	if (!found) return { status: 'Error', message: 'No testing function found for this credential.' };
-
+	const test = findTestedBy(stored.type, nodeTypes);
+	if (!test) return { status: 'Error', message: 'No testing function found for this credential.' };
 	const credentialsDecrypted: ICredentialsDecrypted = {
 		id: stored.id,
 		name: stored.name,
 		type: stored.type,
 		data: credentialsHelper.applyDefaults(stored.type, structuredClone(stored.data)),
 	};
-
-	if (typeof found === 'function') {
-		// As the CLI's CredentialsTester: the node's function, called on a CredentialTestContext.
-		return await found.call(new CredentialTestContext(), credentialsDecrypted);
-	}
-	const testRequest: ICredentialTestRequest = found.testRequest;
-
-	const testNodeTypeName = CREDENTIAL_TEST_NODE_TYPE;
-	const testNodeType: INodeType = {
-		description: {
-			displayName: 'Credential Test',
-			name: testNodeTypeName,
-			group: ['transform'],
-			version: 1,
-			description: '',
-			defaults: {},
-			inputs: ['main' as never],
-			outputs: ['main' as never],
-			credentials: [{ name: stored.type, required: true }],
-			properties: [
-				{
-					displayName: 'Temp',
-					name: 'temp',
-					type: 'string',
-					default: '',
-					routing: { request: testRequest.request },
-				},
-			],
-		},
-	};
-	const node: INode = {
-		id: 'credential-test',
-		name: 'Credential Test',
-		type: testNodeTypeName,
-		typeVersion: 1,
-		position: [0, 0],
-		parameters: {},
-		credentials: { [stored.type]: { id: stored.id, name: stored.name } },
-	};
-	const testNodeTypes = new HarnessNodeTypes();
-	testNodeTypes.add(testNodeType);
-	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes: testNodeTypes });
-
-	const mode: WorkflowExecuteMode = 'internal';
-	const hooks = new ExecutionLifecycleHooks(mode, 'credential-test', {
-		id: 'credential-test',
-		name: 'credential-test',
-		nodes: [node],
-		connections: {},
-	} as unknown as IWorkflowBase);
-	const additionalData = buildAdditionalData({
-		credentialsHelper,
-		hooks,
-		executionId: 'credential-test',
-		workflowId: 'credential-test',
-	});
-	const runExecutionData = createRunExecutionData({ executionData: null });
-	const executeData: IExecuteData = { node, data: { main: [[{ json: {} }]] }, source: null };
-	const context = new ExecuteContext(
-		workflow,
-		node,
-		additionalData,
-		mode,
-		runExecutionData,
-		0,
-		[{ json: {} }],
-		{ main: [[{ json: {} }]] },
-		executeData,
-		[],
-	);
-	const routingNode = new RoutingNode(context, testNodeType, credentialsDecrypted);
-
-	let response: INodeExecutionData[][] | null | undefined;
-	try {
-		response = await routingNode.runNode();
-	} catch (e) {
-		const error = e as { cause?: { response?: { status: number; statusText?: string }; code?: string }; message: string };
-		const res = error.cause?.response;
-		if (res) {
-			for (const rule of testRequest.rules ?? []) {
-				if (rule.type === 'responseCode' && rule.properties.value === res.status) {
-					return { status: 'Error', message: rule.properties.message };
-				}
-			}
-			if (res.status < 200 || res.status > 299) {
-				return { status: 'Error', message: res.statusText || `Received HTTP status code: ${res.status}` };
-			}
-		} else if (error.cause?.code) {
-			return { status: 'Error', message: error.cause.code };
-		}
-		return { status: 'Error', message: error.message };
-	}
-
-	for (const rule of testRequest.rules ?? []) {
-		if (rule.type === 'responseSuccessBody') {
-			const body = response?.[0]?.[0]?.json ?? {};
-			const value = rule.properties.key
-				.split('.')
-				.reduce<unknown>((acc, k) => (acc as IDataObject | undefined)?.[k], body);
-			if (value === rule.properties.value) return { status: 'Error', message: rule.properties.message };
-		}
-	}
-	return { status: 'OK', message: 'Connection successful!' };
+	return await test.call(new CredentialTestContext(), credentialsDecrypted);
 }
 
 // ---------------------------------------------------------------------------
