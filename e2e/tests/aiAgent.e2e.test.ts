@@ -16,8 +16,8 @@
  */
 import { rmSync } from 'node:fs';
 
-import { SEED_USER_IDS } from '../../emulator/botSeed';
-import { SCRIPTED_MODEL, messageText, type ChatCompletionRequest, type ScriptedTurn } from '../../emulator/routes/openai';
+import { SEED_USER_IDS } from '../../emulator/bot/seed';
+import { SCRIPTED_MODEL, messageText, type ChatCompletionRequest, type ScriptedTurn } from '../../emulator/standIns/openAiChat';
 import { startEmulator, type Emulator } from '../../emulator/server';
 import { EXAMPLE_CREDENTIALS, exampleCredential } from '../lib/examples';
 import { N8n, installCommunityPackage, nodeOutput, type ExecuteResult } from '../lib/n8n';

@@ -3,7 +3,7 @@
  * its statuses: wrong types / missing required → 400, field rules → 422.
  * Each check returns every problem at once so a client can show them all.
  */
-import { isPlainObject } from './areaHelpers';
+import { isPlainObject } from '../common/helpers';
 
 export interface ErrorDetail {
 	path: string;

@@ -5,12 +5,12 @@
  * a stream and recorded by sha256 and size.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
-import type { EmulatorConfig } from '../types';
-import { type ChatLookup, type ChatTarget, type MessagingState, type RecordedFile, mainTopicId } from '../messaging/state';
-import { MESSAGE_LIMITS } from '../messaging/schema';
-import { GROUP_PICTURE_TYPES } from './botGroupCreate';
-import { botError, isPlainObject, mediaType } from './areaHelpers';
-import { FileTooLargeError, type ReadForm, readForm } from './botMultipart';
+import type { EmulatorConfig } from '../../types';
+import { type ChatLookup, type ChatTarget, type MessagingState, type RecordedFile, mainTopicId } from '../state';
+import { MESSAGE_LIMITS } from './schema';
+import { GROUP_PICTURE_TYPES } from '../createGroup';
+import { botError, isPlainObject, mediaType } from '../../common/helpers';
+import { FileTooLargeError, type ReadForm, readForm } from '../multipart';
 
 export interface MessageRouteDeps {
 	config: EmulatorConfig;

@@ -7,9 +7,9 @@
  */
 import type { FastifyError, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import type { AreaRegistrar, EmulatorConfig } from '../types';
-import { activeSeedUserIds } from '../botSeed';
-import { verifyJwt } from '../jwt';
-import { bearerToken, clientErrorStatus, isPlainObject, mediaType, randomAlnum } from './areaHelpers';
+import { activeSeedUserIds } from '../bot/seed';
+import { verifyJwt } from './jwt';
+import { bearerToken, clientErrorStatus, isPlainObject, mediaType, randomAlnum } from '../common/helpers';
 import {
 	type Body,
 	type ErrorDetail,
@@ -17,7 +17,7 @@ import {
 	taskTypeErrors,
 	topicFieldErrors,
 	topicTypeErrors,
-} from './taskProjectsValidation';
+} from './validation';
 
 export interface ChecklistItem {
 	description: string;

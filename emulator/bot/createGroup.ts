@@ -4,9 +4,9 @@
  * buffered; every part is recorded for the request log).
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { type BotGroup, type BotUser, type GroupPicture, defaultGroupSettings } from '../botSeed';
-import { objectId } from './areaHelpers';
-import { readForm } from './botMultipart';
+import { type BotGroup, type BotUser, type GroupPicture, defaultGroupSettings } from './seed';
+import { objectId } from '../common/helpers';
+import { readForm } from './multipart';
 
 export const GROUP_PICTURE_MAX_BYTES = 5 * 1024 * 1024;
 export const GROUP_PICTURE_TYPES: readonly string[] = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'];

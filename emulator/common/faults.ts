@@ -7,9 +7,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Socket } from 'node:net';
 import type { Readable } from 'node:stream';
 import { areaErrorBody, areaOf } from './areaErrors';
-import type { FaultAction, FaultRule, RequestLogEntry } from './types';
+import type { FaultAction, FaultRule, RequestLogEntry } from '../types';
 
-export type { FaultAction, FaultRule } from './types';
+export type { FaultAction, FaultRule } from '../types';
 
 interface ActiveRule {
 	rule: FaultRule;

@@ -7,7 +7,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import * as http from 'node:http';
 import * as https from 'node:https';
-import { isPlainObject } from '../routes/areaHelpers';
+import { isPlainObject } from '../common/helpers';
 import type { EmulatorConfig } from '../types';
 import { type ChatTarget, type MessagingState, directChatId, mainTopicId } from './state';
 

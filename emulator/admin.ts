@@ -3,8 +3,8 @@
  * credentials, config); the messaging side has its own in messaging/admin.ts.
  */
 import type { FastifyInstance } from 'fastify';
-import { type FaultRegistry, ruleFromJson, ruleToJson } from './faults';
-import type { RequestLog } from './requestLog';
+import { type FaultRegistry, ruleFromJson, ruleToJson } from './common/faults';
+import type { RequestLog } from './common/requestLog';
 import type { EmulatorConfig } from './types';
 
 export interface AdminDeps {

@@ -4,7 +4,7 @@
  * "<path> <what is wrong>" (e.g. `messages[0].template.actions[4]: at most 4
  * actions`), or undefined when the value is good. Unknown fields are ignored.
  */
-import { isPlainObject } from '../routes/areaHelpers';
+import { isPlainObject } from '../../common/helpers';
 
 /** Limits the emulator enforces. Published ones from the digest; the rest are the emulator's own choice (README). */
 export const MESSAGE_LIMITS = {

@@ -8,8 +8,8 @@ import * as path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { knowledgeError } from '../areaErrors';
-import { baseView, fileView, type KnowledgeBaseRecord, type KnowledgeFileRecord, type KnowledgeState, type Language } from '../knowledgeState';
+import { knowledgeError } from '../common/areaErrors';
+import { baseView, fileView, type KnowledgeBaseRecord, type KnowledgeFileRecord, type KnowledgeState, type Language } from './state';
 import type { AreaRegistrar, EmulatorConfig, LoggedPart } from '../types';
 
 const BASE = '/api/v1/knowledge';

@@ -5,7 +5,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { EmulatorConfig } from '../types';
-import { clientErrorStatus, isPlainObject, mediaType } from './areaHelpers';
+import { clientErrorStatus, isPlainObject, mediaType } from '../common/helpers';
 
 export interface BotToken {
 	clientId: string;

@@ -5,10 +5,10 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { EmulatorConfig } from '../types';
-import { type BotUser } from '../botSeed';
+import { type BotUser } from './seed';
 import type { MessagingState } from './state';
 import { PlayError, type PlayRequest, playUser } from './webhook';
-import { playPage } from './page';
+import { playPage } from './playPage';
 import { buttonsOf } from './buttons';
 import { type ChatNames, renderChat } from './chatView';
 import { TapError, tap } from './tap';

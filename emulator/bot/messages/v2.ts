@@ -4,10 +4,10 @@
  * as the live service may: `v2ReplyRoute` and `fileImageRoute` (config).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions, onRequestHookHandler } from 'fastify';
-import { messagesProblem } from '../messaging/schema';
-import { PICTURE_SIZES, type PictureSize } from '../messaging/pictures';
-import { botError } from './areaHelpers';
-import { type MessageRouteDeps, Refusal, chatOf, handle, invalid, requireJson, requiredText } from './botMessages';
+import { messagesProblem } from './schema';
+import { PICTURE_SIZES, type PictureSize } from '../pictures';
+import { botError } from '../../common/helpers';
+import { type MessageRouteDeps, Refusal, chatOf, handle, invalid, requireJson, requiredText } from './v1';
 
 /** Answers as the not-found handler does for a route that does not exist. */
 function vanishesUnless(enabled: () => boolean): onRequestHookHandler {

@@ -6,7 +6,7 @@
  * the items of a v1 quick reply. Records were checked when they were accepted,
  * so the shapes here are the ones the schema allows.
  */
-import { isPlainObject } from '../routes/areaHelpers';
+import { isPlainObject } from '../common/helpers';
 import type { MessageRecord } from './state';
 
 /** What a tap does: a v2 action, or a v1 quick-reply item (which comes back as a text message). */

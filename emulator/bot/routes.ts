@@ -6,13 +6,13 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import type { AreaContext, EmulatorConfig } from '../types';
-import type { MessagingState } from '../messaging/state';
-import { BOT_USER_ID, type BotGroup, type BotUser, seedBotGroups, seedBotTopics, seedBotUsers } from '../botSeed';
-import { bearerToken, botError, clientErrorStatus, isPlainObject, mediaType, objectId } from './areaHelpers';
-import { type BotToken, type TokenStore, registerOauthRoute } from './botOauth';
-import { createGroupHandler } from './botGroupCreate';
-import { registerV1MessageRoutes } from './botMessages';
-import { registerV2MessageRoutes } from './botMessagesV2';
+import type { MessagingState } from './state';
+import { BOT_USER_ID, type BotGroup, type BotUser, seedBotGroups, seedBotTopics, seedBotUsers } from './seed';
+import { bearerToken, botError, clientErrorStatus, isPlainObject, mediaType, objectId } from '../common/helpers';
+import { type BotToken, type TokenStore, registerOauthRoute } from './oauth';
+import { createGroupHandler } from './createGroup';
+import { registerV1MessageRoutes } from './messages/v1';
+import { registerV2MessageRoutes } from './messages/v2';
 
 export interface BotTopic {
 	_id: string;

@@ -4,7 +4,7 @@
  * accepted, and the reply tokens it handed out inside delivered events.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import type { BotGroup, BotUser } from '../botSeed';
+import type { BotGroup, BotUser } from './seed';
 import type { EmulatorConfig } from '../types';
 import { PictureStore } from './pictures';
 
