@@ -19,14 +19,16 @@ import { issueJwt as signJwt, type IssueJwtOptions } from './taskProjects/jwt';
 import { KnowledgeState } from './knowledge/state';
 import { RateLimiter, credentialOf } from './common/rateLimit';
 import { RequestLog, isAdminPath, parseQuery, splitUrl } from './common/requestLog';
-import { createBotState, registerBotRoutes, type BotState } from './bot/routes';
+import { registerBotRoutes } from './bot/routes';
+import { activeSeedUserIds } from './bot/seed';
 import { registerKnowledgeRoutes } from './knowledge/routes';
-import { MessagingState, type MessageRecord } from './bot/state';
+import { type BotState, MessagingState, type MessageRecord, createBotState } from './bot/state';
 import { registerMessagingAdminRoutes } from './bot/admin';
 import { type Delivery, type PlayRequest, playUser } from './bot/webhook';
 import { type TapRequest, type TapResult, tap } from './bot/tap';
 import { createOpenAiState, registerOpenAiRoutes, type OpenAiState } from './standIns/openAiChat';
-import { createTaskProjectsState, registerTaskProjectsRoutes, type TaskProjectsState } from './taskProjects/routes';
+import { registerTaskProjectsRoutes } from './taskProjects/routes';
+import { type TaskProjectsState, createTaskProjectsState } from './taskProjects/state';
 import type { EmulatorConfig, FaultRule, RequestLogEntry } from './types';
 
 export type { MessageRecord, ChatTarget } from './bot/state';
@@ -136,8 +138,8 @@ export async function startEmulator(options: StartOptions = {}): Promise<Emulato
 	const faults = new FaultRegistry();
 	const limiter = new RateLimiter(config);
 	const knowledge = new KnowledgeState(config);
-	const taskProjects = createTaskProjectsState();
-	const bot = createBotState(config);
+	const taskProjects = createTaskProjectsState(activeSeedUserIds());
+	const bot = createBotState();
 	// Reads bot.users/groups/topics at call time, so it follows reset()'s in-place refill.
 	const messaging = new MessagingState(config, bot);
 	const openAi = createOpenAiState();
@@ -215,8 +217,8 @@ export async function startEmulator(options: StartOptions = {}): Promise<Emulato
 	const reset = () => {
 		Object.assign(config, initialConfig);
 		knowledge.reset();
-		refill(taskProjects, createTaskProjectsState());
-		refill(bot, createBotState(config));
+		refill(taskProjects, createTaskProjectsState(activeSeedUserIds()));
+		refill(bot, createBotState());
 		messaging.reset();
 		Object.assign(openAi, createOpenAiState(), { script: undefined });
 		log.clear();

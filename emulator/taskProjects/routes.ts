@@ -7,8 +7,8 @@
  */
 import type { FastifyError, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import type { AreaRegistrar, EmulatorConfig } from '../types';
-import { activeSeedUserIds } from '../bot/seed';
 import { verifyJwt } from './jwt';
+import type { ChecklistItem, Task, TaskProjectsState, Topic } from './state';
 import { bearerToken, clientErrorStatus, isPlainObject, mediaType, randomAlnum } from '../common/helpers';
 import {
 	type Body,
@@ -18,90 +18,6 @@ import {
 	topicFieldErrors,
 	topicTypeErrors,
 } from './validation';
-
-export interface ChecklistItem {
-	description: string;
-	isDone: boolean;
-}
-
-export interface Task {
-	id: string;
-	taskTitle: string;
-	taskDescription: string | null;
-	priority: number | null;
-	dueDate: string | null;
-	assigneeId: string | null;
-	checklist: ChecklistItem[];
-	parentId: string | null;
-	/** `open` on creation; the seed holds one `closed` task to exercise the 409. */
-	status: 'open' | 'closed';
-	createdAt: string;
-	updatedAt: string;
-}
-
-export interface Topic {
-	id: string;
-	taskTitle: string;
-	taskDescription: string | null;
-	priority: number | null;
-	dueDate: string | null;
-	labelIds: string[];
-	attachments: Record<string, unknown>[];
-	status: 'open' | 'closed';
-	createdAt: string;
-	updatedAt: string;
-}
-
-export interface TaskProjectsState {
-	tasks: Map<string, Task>;
-	topics: Map<string, Topic>;
-	/** Assignable user ids (the bot seed's active users). */
-	users: Set<string>;
-	labels: Set<string>;
-}
-
-export const SEED_LABEL_IDS = ['lbl_urgent', 'lbl_backend', 'lbl_ops', 'lbl_frontend'] as const;
-export const SEED_TOPIC_ID = 'top_seed0001';
-export const SEED_OPEN_TASK_ID = 'tsk_seed0001';
-/** A closed task: creating a subtask under it answers 409. */
-export const CLOSED_TASK_ID = 'tsk_closed0001';
-
-const SEED_TIME = '2025-01-06T09:00:00.000Z';
-
-export function createTaskProjectsState(): TaskProjectsState {
-	const topic: Topic = {
-		id: SEED_TOPIC_ID,
-		taskTitle: 'Q1 platform reliability',
-		taskDescription: 'Seed topic of the emulator',
-		priority: 2,
-		dueDate: '2025-03-31T17:00:00Z',
-		labelIds: ['lbl_ops'],
-		attachments: [],
-		status: 'open',
-		createdAt: SEED_TIME,
-		updatedAt: SEED_TIME,
-	};
-	const task = (id: string, taskTitle: string, status: Task['status']): Task => ({
-		id,
-		taskTitle,
-		taskDescription: null,
-		priority: 3,
-		dueDate: null,
-		assigneeId: null,
-		checklist: [],
-		parentId: SEED_TOPIC_ID,
-		status,
-		createdAt: SEED_TIME,
-		updatedAt: SEED_TIME,
-	});
-	const tasks = [task(SEED_OPEN_TASK_ID, 'Rotate on-call schedule', 'open'), task(CLOSED_TASK_ID, 'Migrate status page', 'closed')];
-	return {
-		tasks: new Map(tasks.map((t) => [t.id, t])),
-		topics: new Map([[topic.id, topic]]),
-		users: activeSeedUserIds(),
-		labels: new Set(SEED_LABEL_IDS),
-	};
-}
 
 function sendError(reply: FastifyReply, status: number, error: string, message: string, details: ErrorDetail[] = []) {
 	return reply.code(status).send({ error, message, details });

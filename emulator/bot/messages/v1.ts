@@ -6,50 +6,17 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import type { EmulatorConfig } from '../../types';
-import { type ChatLookup, type ChatTarget, type MessagingState, type RecordedFile, mainTopicId } from '../state';
+import { type ChatTarget, type RecordedFile, mainTopicId } from '../state';
 import { MESSAGE_LIMITS } from './schema';
 import { GROUP_PICTURE_TYPES } from '../createGroup';
-import { botError, isPlainObject, mediaType } from '../../common/helpers';
+import { isPlainObject, mediaType } from '../../common/helpers';
+import { Refusal, chatOf, handle, invalid, type MessageRouteDeps, requireJson, requiredText } from './refusal';
 import { FileTooLargeError, type ReadForm, readForm } from '../multipart';
-
-export interface MessageRouteDeps {
-	config: EmulatorConfig;
-	messaging: MessagingState;
-}
-
-/** A refusal: status, code and message of the bot error body. */
-export class Refusal {
-	constructor(
-		readonly status: number,
-		readonly code: string,
-		readonly message: string,
-	) {}
-}
-
-export const invalid = (message: string) => new Refusal(400, 'invalid_request', message);
-
-export function requireJson(request: FastifyRequest): Record<string, unknown> {
-	if (mediaType(request) !== 'application/json') throw invalid('Content-Type must be application/json');
-	if (!isPlainObject(request.body)) throw invalid('Body must be a JSON object');
-	return request.body;
-}
-
-/** A non-empty string field (of a JSON body or a form). */
-export function requiredText(value: unknown, name: string, max?: number): string {
-	if (typeof value !== 'string' || value.trim() === '') throw invalid(`${name} is required (a non-empty string)`);
-	if (max !== undefined && [...value].length > max) throw invalid(`${name} must be at most ${max} characters`);
-	return value;
-}
 
 /** An optional topic id: absent or a string (empty = the group's main chat, contradiction 15). */
 function optionalTid(value: unknown): string | undefined {
 	if (value === undefined || typeof value === 'string') return value;
 	throw invalid('tid must be a string (empty or absent for the main chat)');
-}
-
-export function chatOf(lookup: ChatLookup): ChatTarget {
-	if ('target' in lookup) return lookup.target;
-	throw new Refusal(lookup.status, lookup.code, lookup.message);
 }
 
 /** message {type: 'text', data} of the v1 JSON push routes. */
@@ -90,18 +57,6 @@ function filePart(form: ReadForm, image: boolean): RecordedFile {
 		throw new Refusal(400, 'invalid_file', `A picture must be PNG, JPEG, GIF or WebP; got ${contentType}`);
 	}
 	return { part: name, filename, contentType, size, sha256 };
-}
-
-/** Wraps a handler so a thrown Refusal becomes the bot error body. */
-export function handle(work: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>) {
-	return async (request: FastifyRequest, reply: FastifyReply) => {
-		try {
-			return await work(request, reply);
-		} catch (err) {
-			if (err instanceof Refusal) return botError(reply, err.status, err.code, err.message);
-			throw err;
-		}
-	};
 }
 
 export function registerV1MessageRoutes(app: FastifyInstance, opts: RouteShorthandOptions, { config, messaging }: MessageRouteDeps): void {

@@ -6,8 +6,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions, onRequestHookHandler } from 'fastify';
 import { messagesProblem } from './schema';
 import { PICTURE_SIZES, type PictureSize } from '../pictures';
-import { botError } from '../../common/helpers';
-import { type MessageRouteDeps, Refusal, chatOf, handle, invalid, requireJson, requiredText } from './v1';
+import { botError } from '../../common/areaErrors';
+import { type MessageRouteDeps, Refusal, chatOf, handle, invalid, requireJson, requiredText } from './refusal';
 
 /** Answers as the not-found handler does for a route that does not exist. */
 function vanishesUnless(enabled: () => boolean): onRequestHookHandler {
