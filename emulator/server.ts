@@ -1,7 +1,9 @@
 /**
- * The emulator's HTTP app: one fastify server carrying the knowledge, task-projects
- * and bot areas, with a request log, fault injection, a rate limiter and admin
- * routes under /__emulator for out-of-process control.
+ * The emulator's HTTP app: one fastify server carrying the service's knowledge,
+ * task-projects and bot areas (each a folder with its own state and routes),
+ * with a request log, fault injection, a rate limiter and admin routes under
+ * /__emulator for out-of-process control. Beside them, apart, the stand-ins
+ * that are not the service (standIns/: the AI Agent test's chat model).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,6 +32,7 @@ import { createOpenAiState, registerOpenAiRoutes, type OpenAiState } from './sta
 import { registerTaskProjectsRoutes } from './taskProjects/routes';
 import { type TaskProjectsState, createTaskProjectsState } from './taskProjects/state';
 import type { EmulatorConfig, FaultRule, RequestLogEntry } from './types';
+import { MAX_UPLOAD_BYTES } from '../nodes/Workplace/actions/knowledgeFile/uploadRules';
 
 export type { MessageRecord, ChatTarget } from './bot/state';
 export type { Delivery, PlayRequest } from './bot/webhook';
@@ -102,7 +105,7 @@ function buildConfig(options: StartOptions): { config: EmulatorConfig; ownsDataD
 		clientSecret: options.clientSecret ?? random('secret_'),
 		tokenTtlSeconds: options.tokenTtlSeconds ?? 3600,
 		dataDir: options.dataDir ?? mkdtempSync(join(tmpdir(), 'workplace-emulator-')),
-		maxUploadBytes: options.maxUploadBytes ?? 100 * 1024 * 1024,
+		maxUploadBytes: options.maxUploadBytes ?? MAX_UPLOAD_BYTES,
 		paginationMode: options.paginationMode ?? 'strapi',
 		maxPageSize: options.maxPageSize ?? 100,
 		defaultPageSize: options.defaultPageSize ?? 25,
@@ -205,10 +208,11 @@ export async function startEmulator(options: StartOptions = {}): Promise<Emulato
 		return reply.code(404).type(contentType).send(body);
 	});
 
-	// Each area in its own scope, so its hooks and error handler stay its own.
+	// Each area of the service in its own scope, so its hooks and error handler stay its own.
 	await app.register(async (scope) => registerKnowledgeRoutes(scope, { config, state: knowledge }));
 	await app.register(async (scope) => registerTaskProjectsRoutes(scope, { config, state: taskProjects }));
 	await app.register(async (scope) => registerBotRoutes(scope, { config, state: bot, messaging }));
+	// Not the service: stand-ins for what a user connects beside it (standIns/).
 	await app.register(async (scope) => registerOpenAiRoutes(scope, { config, state: openAi }));
 
 	const setConfig = (patch: Partial<EmulatorConfig>) => {
