@@ -91,7 +91,7 @@ export function buttonsOf(record: MessageRecord): RecordedButton[] {
 			id: `q${j}`,
 			kind: 'quickReply' as const,
 			label: String(item.value),
-			// A tap on a v1 quick-reply item comes back as an ordinary text message (digest section 3).
+			// The service sends a tap on a v1 quick-reply item to the bot as an ordinary text message.
 			action: { type: 'message' as const, text: String((item.data as Obj).text) },
 		})));
 	}

@@ -1,8 +1,8 @@
 /**
  * Bot area: POST /oauth/token and the /bot/v1, /bot/v2 endpoints (messaging and
- * picture downloads in botMessages.ts and botMessagesV2.ts). The document
- * shows no bot error body, so every bot error here is { code, message }.
- * Auth runs in onRequest, before any body (multipart included) is read.
+ * picture downloads in messages/v1.ts and messages/v2.ts). Every bot error is
+ * { code, message } (botError). Auth runs in onRequest, before any body
+ * (multipart included) is read.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import type { AreaContext } from '../types';
@@ -58,7 +58,7 @@ export function registerBotRoutes(
 		if (!group.members.has(state.botUserId)) {
 			return botError(reply, 403, 'not_in_group', 'The bot is not a member of this group');
 		}
-		// The document declares JSON in one place and form-encodes in its sample: take both.
+		// The service declares JSON for this route but form-encodes its own example: take both.
 		const type = mediaType(request);
 		if (type !== 'application/x-www-form-urlencoded' && type !== 'application/json') {
 			return botError(reply, 400, 'invalid_request', 'Content-Type must be application/x-www-form-urlencoded or application/json');

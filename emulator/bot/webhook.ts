@@ -1,8 +1,8 @@
 /**
- * Playing a user: build the webhook event the service would send (digest
- * section 6), hand out a fresh reply token inside it, sign the exact body bytes
- * (X-Eko-Signature = base64 HMAC-SHA256 keyed with the bot client secret,
- * section 7) and POST it to a webhook URL with the service's headers.
+ * Playing a user: build the webhook event the service would send, hand out a
+ * fresh reply token inside it, sign the exact body bytes (X-Eko-Signature =
+ * base64 HMAC-SHA256 keyed with the bot client secret) and POST it to a
+ * webhook URL with the service's headers.
  */
 import { createHmac } from 'node:crypto';
 import * as http from 'node:http';

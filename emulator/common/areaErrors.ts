@@ -76,7 +76,7 @@ export interface KnowledgeError {
 	errors: Array<Record<string, unknown>>;
 }
 
-/** Knowledge-area code: the document's 400002 for 400, else status * 1000 + 1 like 401001/404001/422001/429001. */
+/** Knowledge-area code: the service's 400002 for 400, else status * 1000 + 1 like 401001/404001/422001/429001. */
 export function knowledgeCode(status: number): number {
 	return status === 400 ? 400002 : status * 1000 + 1;
 }
@@ -93,7 +93,7 @@ export function knowledgeError(status: number, message?: string, errors: Array<R
 
 /**
  * The body (and content type) an area answers with for a bare status.
- * Knowledge 413 is plain text: the document leaves its body unshown and clients must cope.
+ * Knowledge 413 is plain text: the service gives no JSON body for it, so clients must cope.
  */
 export function areaErrorBody(area: Area, status: number, message?: string): { contentType: string; body: string } {
 	const msg = message ?? defaultMessage(status);

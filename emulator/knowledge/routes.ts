@@ -1,5 +1,5 @@
 /**
- * Knowledge-base area (knowledge-base-api.md): x-api-key auth, strict validation
+ * Knowledge-base area: x-api-key auth, strict validation
  * with 422001 details, pagination in three modes, streamed upload and download.
  */
 import { createHash, randomUUID } from 'node:crypto';
@@ -25,7 +25,7 @@ interface FieldError {
 	message: string;
 }
 
-/** Thrown inside handlers; the scope's error handler turns it into the documented body. */
+/** Thrown inside handlers; the scope's error handler turns it into the area's error body. */
 class KnowledgeHttpError extends Error {
 	constructor(readonly status: number, message: string, readonly errors: Array<Record<string, unknown>> = []) {
 		super(message);

@@ -1,7 +1,7 @@
 /**
  * Task-projects area: POST /api/v1/task-projects/tasks and /topics.
  * Auth is a Bearer HS256 JWT (config.jwtSecret); every error answers
- * { error, message, details: [{ path, message }] } as the document's 422 shape.
+ * { error, message, details: [{ path, message }] }, the service's 422 shape.
  * Auth runs in onRequest, before the body is parsed, so a bad token is a 401
  * even when the body is broken too.
  */

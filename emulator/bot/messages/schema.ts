@@ -1,16 +1,16 @@
 /**
- * v2 message objects checked against the digest's section 5 and the bot
- * document's Action section. Each check returns the first problem as
+ * v2 message objects checked against the service's published message objects
+ * and action types. Each check returns the first problem as
  * "<path> <what is wrong>" (e.g. `messages[0].template.actions[4]: at most 4
  * actions`), or undefined when the value is good. Unknown fields are ignored.
  */
 import { isPlainObject } from '../../common/helpers';
 
-/** Limits the emulator enforces. Published ones from the digest; the rest are the emulator's own choice (README). */
+/** Limits the emulator enforces: the service's published ones, and the emulator's own choice where it publishes none (marked). */
 export const MESSAGE_LIMITS = {
 	/** Messages per v2 push or reply call (not published; the emulator's choice). */
 	messagesPerCall: 5,
-	/** Characters of a text message or v1 text (not published; X3 splits at 5000). */
+	/** Characters of a text message or v1 text (not published; the emulator's choice). */
 	text: 5000,
 	url: 1000,
 	label: 20,
@@ -125,7 +125,7 @@ export function actionProblem(value: unknown, path: string, where: 'labelled' | 
 		case 'library':
 			return optionalString(a, 'url', path, L.url);
 		default:
-			// uri: the action schema's field is linkUri; the TP example's `uri` is refused with a hint (contradiction 20).
+			// uri: the action's field is linkUri; `uri`, as one of the service's own examples writes it, is refused with a hint.
 			if (a.linkUri === undefined && a.uri !== undefined) return `${path}.linkUri is required (send linkUri, not uri)`;
 			return url(a, 'linkUri', path, true);
 	}

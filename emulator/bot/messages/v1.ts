@@ -1,7 +1,7 @@
 /**
- * Bot v1 messaging (digest sections 2 and 3): push text, pictures and files to a
- * user's direct chat or a group (topic), and reply with a replyToken. Strict:
- * the documented content type only, required fields, limits; files are read as
+ * Bot v1 messaging: push text, pictures and files to a user's direct chat or a
+ * group (topic), and reply with a replyToken. Strict: the published content
+ * type only, required fields, limits; files are read as
  * a stream and recorded by sha256 and size.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
@@ -13,7 +13,7 @@ import { isPlainObject, mediaType } from '../../common/helpers';
 import { Refusal, chatOf, handle, invalid, type MessageRouteDeps, requireJson, requiredText } from './refusal';
 import { FileTooLargeError, type ReadForm, readForm } from '../multipart';
 
-/** An optional topic id: absent or a string (empty = the group's main chat, contradiction 15). */
+/** An optional topic id: absent or a string (empty = the group's main chat, as the service takes it). */
 function optionalTid(value: unknown): string | undefined {
 	if (value === undefined || typeof value === 'string') return value;
 	throw invalid('tid must be a string (empty or absent for the main chat)');
@@ -113,7 +113,7 @@ export function registerV1MessageRoutes(app: FastifyInstance, opts: RouteShortha
 		let text: string;
 		let token: string;
 		if (mediaType(request) === 'application/json') {
-			// Documented is multipart; working bots send JSON (contradiction 17): a switch decides.
+			// The service declares multipart, yet bots in use send JSON: config.textReplyJson decides.
 			if (config.textReplyJson !== 'accept') {
 				throw new Refusal(415, 'unsupported_media_type', 'Content-Type must be multipart/form-data');
 			}
@@ -153,7 +153,7 @@ export function registerV1MessageRoutes(app: FastifyInstance, opts: RouteShortha
 	}));
 }
 
-/** message.meta.quickreply {template: 'default', items[{type: 'label', value, data: {text}}]}; meta sits inside message (contradiction 18). */
+/** message.meta.quickreply {template: 'default', items[{type: 'label', value, data: {text}}]}; meta sits inside message, not beside it. */
 function quickReplyMetaCheck(meta: unknown, metaAtTopLevel: boolean): void {
 	if (!isPlainObject(meta)) {
 		throw invalid(`message.meta is required${metaAtTopLevel ? ' (meta belongs inside message, not at the top level)' : ''}`);

@@ -1,6 +1,6 @@
 /**
- * Bot v2 push and reply (digest section 4, messages checked against section 5)
- * and the picture download routes (section 8). Two switches make routes vanish
+ * Bot v2 push and reply (messages checked by schema.ts) and the picture
+ * download routes. Two switches make routes vanish
  * as the live service may: `v2ReplyRoute` and `fileImageRoute` (config).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions, onRequestHookHandler } from 'fastify';
