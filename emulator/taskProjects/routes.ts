@@ -88,6 +88,16 @@ function optional<T>(body: Body, key: string): T | null {
 	return body[key] === undefined ? null : (body[key] as T);
 }
 
+/** The fields a task and a topic both have, from a checked create body. */
+function sharedFields(body: Body): Pick<Task, 'taskTitle' | 'taskDescription' | 'priority' | 'dueDate'> {
+	return {
+		taskTitle: body.taskTitle as string,
+		taskDescription: optional<string>(body, 'taskDescription'),
+		priority: optional<number>(body, 'priority'),
+		dueDate: optional<string>(body, 'dueDate'),
+	};
+}
+
 export const registerTaskProjectsRoutes: AreaRegistrar<TaskProjectsState> = (app, { config, state }) => {
 	const routeOptions: RouteShorthandOptions = {
 		onRequest: authHook(config),
@@ -116,10 +126,7 @@ export const registerTaskProjectsRoutes: AreaRegistrar<TaskProjectsState> = (app
 		const now = new Date().toISOString();
 		const task: Task = {
 			id: `tsk_${randomAlnum(20)}`,
-			taskTitle: body.taskTitle as string,
-			taskDescription: optional<string>(body, 'taskDescription'),
-			priority: optional<number>(body, 'priority'),
-			dueDate: optional<string>(body, 'dueDate'),
+			...sharedFields(body),
 			assigneeId,
 			checklist: ((body.checklist as ChecklistItem[] | undefined) ?? []).map((c) => ({
 				description: c.description,
@@ -147,10 +154,7 @@ export const registerTaskProjectsRoutes: AreaRegistrar<TaskProjectsState> = (app
 		const now = new Date().toISOString();
 		const topic: Topic = {
 			id: `top_${randomAlnum(20)}`,
-			taskTitle: body.taskTitle as string,
-			taskDescription: optional<string>(body, 'taskDescription'),
-			priority: optional<number>(body, 'priority'),
-			dueDate: optional<string>(body, 'dueDate'),
+			...sharedFields(body),
 			labelIds,
 			attachments: (body.attachments as Record<string, unknown>[] | undefined) ?? [],
 			status: 'open',
