@@ -42,6 +42,19 @@ export function chatOf(lookup: ChatLookup): ChatTarget {
 	throw new Refusal(lookup.status, lookup.code, lookup.message);
 }
 
+/** An optional topic id: absent or a string (empty = the group's main chat, as the service takes it). */
+export function optionalTid(value: unknown): string | undefined {
+	if (value === undefined || typeof value === 'string') return value;
+	throw invalid('tid must be a string (empty or absent for the main chat)');
+}
+
+/** The chat a reply token leads to; the token is used up by this (see redeemReplyToken). */
+export function replyChat(messaging: MessagingState, token: string): ChatTarget {
+	const result = messaging.redeemReplyToken(token);
+	if ('message' in result) throw new Refusal(400, 'invalid_reply_token', result.message);
+	return result.target;
+}
+
 /** Wraps a handler so a thrown Refusal becomes the bot error body. */
 export function handle(work: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>) {
 	return async (request: FastifyRequest, reply: FastifyReply) => {

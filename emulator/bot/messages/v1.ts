@@ -1,8 +1,8 @@
 /**
  * Bot v1 messaging: push text, pictures and files to a user's direct chat or a
  * group (topic), and reply with a replyToken. Strict: the published content
- * type only, required fields, limits; files are read as
- * a stream and recorded by sha256 and size.
+ * type only, required fields, limits; files are read as a stream and
+ * recorded by sha256 and size.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import type { EmulatorConfig } from '../../types';
@@ -10,14 +10,8 @@ import { type ChatTarget, type RecordedFile, mainTopicId } from '../state';
 import { MESSAGE_LIMITS } from './schema';
 import { GROUP_PICTURE_TYPES } from '../createGroup';
 import { isPlainObject, mediaType } from '../../common/helpers';
-import { Refusal, chatOf, handle, invalid, type MessageRouteDeps, requireJson, requiredText } from './refusal';
+import { Refusal, chatOf, handle, invalid, type MessageRouteDeps, optionalTid, replyChat, requireJson, requiredText } from './refusal';
 import { FileTooLargeError, type ReadForm, readForm } from '../multipart';
-
-/** An optional topic id: absent or a string (empty = the group's main chat, as the service takes it). */
-function optionalTid(value: unknown): string | undefined {
-	if (value === undefined || typeof value === 'string') return value;
-	throw invalid('tid must be a string (empty or absent for the main chat)');
-}
 
 /** message {type: 'text', data} of the v1 JSON push routes. */
 function textOf(body: Record<string, unknown>): string {
@@ -103,11 +97,7 @@ export function registerV1MessageRoutes(app: FastifyInstance, opts: RouteShortha
 
 	// Replies: 200 with an empty body (GR).
 	const replied = (reply: FastifyReply) => reply.code(200).send();
-	const redeem = (token: string): ChatTarget => {
-		const result = messaging.redeemReplyToken(token);
-		if ('message' in result) throw new Refusal(400, 'invalid_reply_token', result.message);
-		return result.target;
-	};
+	const redeem = (token: string): ChatTarget => replyChat(messaging, token);
 
 	app.post('/bot/v1/message/text', opts, handle(async (request, reply) => {
 		let text: string;
