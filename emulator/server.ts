@@ -1,7 +1,9 @@
 /**
- * The emulator's HTTP app: one fastify server carrying the knowledge, task-projects
- * and bot areas, with a request log, fault injection, a rate limiter and admin
- * routes under /__emulator for out-of-process control.
+ * The emulator's HTTP app: one fastify server carrying the service's knowledge,
+ * task-projects and bot areas (each a folder with its own state and routes),
+ * with a request log, fault injection, a rate limiter and admin routes under
+ * /__emulator for out-of-process control. Beside them, apart, the stand-ins
+ * that are not the service (standIns/: the AI Agent test's chat model).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,27 +13,30 @@ import fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
 import formbody from '@fastify/formbody';
 import { randomBytes } from 'node:crypto';
-import { areaErrorBody, areaOf } from './areaErrors';
-import { FaultRegistry, applyBefore, applyOnSend, runsBefore, type PickedFault } from './faults';
-import { registerAdminRoutes } from './adminRoutes';
-import { registerKnowledgeAdminRoutes } from './knowledgeAdmin';
-import { issueJwt as signJwt, type IssueJwtOptions } from './jwt';
-import { KnowledgeState } from './knowledgeState';
-import { RateLimiter, credentialOf } from './rateLimit';
-import { RequestLog, isAdminPath, parseQuery, splitUrl } from './requestLog';
-import { createBotState, registerBotRoutes, type BotState } from './routes/bot';
-import { registerKnowledgeRoutes } from './routes/knowledge';
-import { MessagingState, type MessageRecord } from './messaging/state';
-import { registerMessagingAdminRoutes } from './messaging/admin';
-import { type Delivery, type PlayRequest, playUser } from './messaging/webhook';
-import { type TapRequest, type TapResult, tap } from './messaging/tap';
-import { createOpenAiState, registerOpenAiRoutes, type OpenAiState } from './routes/openai';
-import { createTaskProjectsState, registerTaskProjectsRoutes, type TaskProjectsState } from './routes/taskProjects';
+import { areaErrorBody, areaOf } from './common/areaErrors';
+import { FaultRegistry, applyBefore, applyOnSend, runsBefore, type PickedFault } from './common/faults';
+import { registerAdminRoutes } from './admin';
+import { registerKnowledgeAdminRoutes } from './knowledge/admin';
+import { issueJwt as signJwt, type IssueJwtOptions } from './taskProjects/jwt';
+import { KnowledgeState } from './knowledge/state';
+import { RateLimiter, credentialOf } from './common/rateLimit';
+import { RequestLog, isAdminPath, parseQuery, splitUrl } from './common/requestLog';
+import { registerBotRoutes } from './bot/routes';
+import { activeSeedUserIds } from './bot/seed';
+import { registerKnowledgeRoutes } from './knowledge/routes';
+import { type BotState, MessagingState, type MessageRecord, createBotState } from './bot/state';
+import { registerMessagingAdminRoutes } from './bot/admin';
+import { type Delivery, type PlayRequest, playUser } from './bot/webhook';
+import { type TapRequest, type TapResult, tap } from './bot/tap';
+import { createOpenAiState, registerOpenAiRoutes, type OpenAiState } from './standIns/openAiChat';
+import { registerTaskProjectsRoutes } from './taskProjects/routes';
+import { type TaskProjectsState, createTaskProjectsState } from './taskProjects/state';
 import type { EmulatorConfig, FaultRule, RequestLogEntry } from './types';
+import { MAX_UPLOAD_BYTES } from '../nodes/Workplace/actions/knowledgeFile/uploadRules';
 
-export type { MessageRecord, ChatTarget } from './messaging/state';
-export type { Delivery, PlayRequest } from './messaging/webhook';
-export type { TapRequest, TapResult } from './messaging/tap';
+export type { MessageRecord, ChatTarget } from './bot/state';
+export type { Delivery, PlayRequest } from './bot/webhook';
+export type { TapRequest, TapResult } from './bot/tap';
 export type { EmulatorConfig, FaultAction, FaultRule, LoggedPart, RequestLogEntry } from './types';
 
 export interface StartOptions extends Partial<EmulatorConfig> {
@@ -100,7 +105,7 @@ function buildConfig(options: StartOptions): { config: EmulatorConfig; ownsDataD
 		clientSecret: options.clientSecret ?? random('secret_'),
 		tokenTtlSeconds: options.tokenTtlSeconds ?? 3600,
 		dataDir: options.dataDir ?? mkdtempSync(join(tmpdir(), 'workplace-emulator-')),
-		maxUploadBytes: options.maxUploadBytes ?? 100 * 1024 * 1024,
+		maxUploadBytes: options.maxUploadBytes ?? MAX_UPLOAD_BYTES,
 		paginationMode: options.paginationMode ?? 'strapi',
 		maxPageSize: options.maxPageSize ?? 100,
 		defaultPageSize: options.defaultPageSize ?? 25,
@@ -136,8 +141,8 @@ export async function startEmulator(options: StartOptions = {}): Promise<Emulato
 	const faults = new FaultRegistry();
 	const limiter = new RateLimiter(config);
 	const knowledge = new KnowledgeState(config);
-	const taskProjects = createTaskProjectsState();
-	const bot = createBotState(config);
+	const taskProjects = createTaskProjectsState(activeSeedUserIds());
+	const bot = createBotState();
 	// Reads bot.users/groups/topics at call time, so it follows reset()'s in-place refill.
 	const messaging = new MessagingState(config, bot);
 	const openAi = createOpenAiState();
@@ -203,10 +208,11 @@ export async function startEmulator(options: StartOptions = {}): Promise<Emulato
 		return reply.code(404).type(contentType).send(body);
 	});
 
-	// Each area in its own scope, so its hooks and error handler stay its own.
+	// Each area of the service in its own scope, so its hooks and error handler stay its own.
 	await app.register(async (scope) => registerKnowledgeRoutes(scope, { config, state: knowledge }));
 	await app.register(async (scope) => registerTaskProjectsRoutes(scope, { config, state: taskProjects }));
 	await app.register(async (scope) => registerBotRoutes(scope, { config, state: bot, messaging }));
+	// Not the service: stand-ins for what a user connects beside it (standIns/).
 	await app.register(async (scope) => registerOpenAiRoutes(scope, { config, state: openAi }));
 
 	const setConfig = (patch: Partial<EmulatorConfig>) => {
@@ -215,8 +221,8 @@ export async function startEmulator(options: StartOptions = {}): Promise<Emulato
 	const reset = () => {
 		Object.assign(config, initialConfig);
 		knowledge.reset();
-		refill(taskProjects, createTaskProjectsState());
-		refill(bot, createBotState(config));
+		refill(taskProjects, createTaskProjectsState(activeSeedUserIds()));
+		refill(bot, createBotState());
 		messaging.reset();
 		Object.assign(openAi, createOpenAiState(), { script: undefined });
 		log.clear();

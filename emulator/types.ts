@@ -1,7 +1,7 @@
 /**
  * Contract between the emulator's parts. The server (server.ts) owns the HTTP
- * app, the request log, fault injection and the rate limiter; each area's route
- * module owns its own state, auth and error shape.
+ * app, the request log, fault injection and the rate limiter; each area's
+ * folder (knowledge/, taskProjects/, bot/) owns its own state, auth and error shape.
  */
 import type { FastifyInstance } from 'fastify';
 
@@ -17,7 +17,7 @@ export interface EmulatorConfig {
 	tokenTtlSeconds: number;
 	/** Directory where knowledge-file contents are kept (streamed, never held in memory). */
 	dataDir: string;
-	/** Largest accepted upload, bytes (100 MB = 100 * 1024 * 1024). */
+	/** Largest accepted upload, bytes (default: the service's 100 MB, MAX_UPLOAD_BYTES). */
 	maxUploadBytes: number;
 	/** Knowledge-base list pages: `strapi` = meta.pagination{page,pageSize,pageCount,total}; `none` = no meta; `inconsistent` = meta whose pageCount/total lie. */
 	paginationMode: 'strapi' | 'none' | 'inconsistent';
@@ -39,13 +39,13 @@ export interface EmulatorConfig {
 	replyTokenTtlSeconds: number;
 	/** Largest picture or file a bot may send (v1 multipart routes), bytes; one byte more answers 400. */
 	maxMessageFileBytes: number;
-	/** v1 push answer (contradiction 14): `message` = status plus the message {id,type,groupId,threadId}; `status` = only {"status":"success"}. */
+	/** v1 push answer, a switch because a client must read either shape: `message` = status plus the message {id,type,groupId,threadId}; `status` = only {"status":"success"}. */
 	v1SendAnswer: 'message' | 'status';
-	/** POST /bot/v1/message/text with a JSON body (contradiction 17): `refuse` answers 415 (documented is multipart); `accept` takes it. */
+	/** POST /bot/v1/message/text with a JSON body, which bots in use send though the service declares multipart: `refuse` answers 415; `accept` takes it. */
 	textReplyJson: 'refuse' | 'accept';
 	/** false: POST /bot/v2/message/reply answers 404 as an unknown route would (the live service may have no such route). */
 	v2ReplyRoute: boolean;
-	/** false: GET /file/image/:pictureId answers 404, so a client's fallback to /file/view/ can be proven (contradiction 13). */
+	/** false: GET /file/image/:pictureId answers 404, as on a service without that route, so a client's fallback to /file/view/ can be proven. */
 	fileImageRoute: boolean;
 	/** Default webhook URL of the play page at GET /__emulator/ (null: none prefilled). */
 	webhookUrl: string | null;

@@ -11,7 +11,7 @@
  * The emulator's play page (/__emulator/) delivers signed bot events to one of
  * those examples' production webhook URL (WEBHOOK_URL overrides it), so a
  * newcomer presses "Send message" there and watches the workflow answer; a
- * click on a button the bot sent taps it as a phone would (emulator/messaging/tap.ts).
+ * click on a button the bot sent taps it as a phone would (emulator/bot/tap.ts).
  *
  * Every step that can take a while prints a line at least every 15 s, and the
  * closing lines say how long each step took, the install steps dev.sh timed

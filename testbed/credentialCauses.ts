@@ -14,7 +14,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
-import { issueJwt } from '../emulator/jwt';
+import { issueJwt } from '../emulator/taskProjects/jwt';
 
 export type CredentialArea = 'knowledgeBase' | 'taskProjects' | 'bot';
 export const CREDENTIAL_AREAS: CredentialArea[] = ['knowledgeBase', 'taskProjects', 'bot'];

@@ -12,8 +12,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import path from 'node:path';
 
-import { SEED_GROUP_IDS } from '../../emulator/botSeed';
-import type { MessageRecord } from '../../emulator/messaging/state';
+import { SEED_GROUP_IDS } from '../../emulator/bot/seed';
+import type { MessageRecord } from '../../emulator/bot/state';
 import type { Emulator, TapResult } from '../../emulator/server';
 import { EXAMPLE_CREDENTIALS } from '../../testbed/examples';
 import { E2E_DIR, type N8nRest, n8nInstall, until } from '../../testbed/n8n';

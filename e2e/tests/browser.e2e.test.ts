@@ -11,7 +11,7 @@ import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { selectors, type Locator, type Page } from 'playwright-core';
 
-import { redactedHeader } from '../../emulator/requestLog';
+import { redactedHeader } from '../../emulator/common/requestLog';
 import { startEmulator, type Emulator } from '../../emulator/server';
 import type { ResourceDefinition } from '../../nodes/Workplace/actions/types';
 import { dismissDialogs, launchChromium, step, type Chromium } from '../lib/browser';

@@ -15,7 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 
 import { DEV_CREDENTIALS } from '../../emulator/main';
-import type { MessageRecord } from '../../emulator/messaging/state';
+import type { MessageRecord } from '../../emulator/bot/state';
 import { exampleWorkflows } from '../../testbed/examples';
 import { N8nRest, OWNER, freePort, until } from '../../testbed/n8n';
 import { ROOT } from '../../testbed/root';

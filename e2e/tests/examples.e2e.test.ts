@@ -19,7 +19,7 @@
  */
 import { readFileSync, rmSync } from 'node:fs';
 
-import { SEED_GROUP_IDS, SEED_TOPIC_IDS, SEED_USER_IDS } from '../../emulator/botSeed';
+import { SEED_GROUP_IDS, SEED_TOPIC_IDS, SEED_USER_IDS } from '../../emulator/bot/seed';
 import { startEmulator, type Emulator } from '../../emulator/server';
 import { EXAMPLE_EVENTS, exampleCredentials, exampleTrigger, exampleWorkflows } from '../../testbed/examples';
 import { N8n, N8nRest, installCommunityPackage, nodeOutput } from '../../testbed/n8n';

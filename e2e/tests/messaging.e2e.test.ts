@@ -16,9 +16,9 @@
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 
-import { SEED_GROUP_IDS, SEED_TOPIC_IDS, SEED_USER_IDS } from '../../emulator/botSeed';
-import { directChatId, mainTopicId, type MessageRecord } from '../../emulator/messaging/state';
-import type { Delivery, PlayRequest } from '../../emulator/messaging/webhook';
+import { SEED_GROUP_IDS, SEED_TOPIC_IDS, SEED_USER_IDS } from '../../emulator/bot/seed';
+import { directChatId, mainTopicId, type MessageRecord } from '../../emulator/bot/state';
+import type { Delivery, PlayRequest } from '../../emulator/bot/webhook';
 import { startEmulator, type Emulator } from '../../emulator/server';
 import { EXAMPLE_CREDENTIALS, exampleCredential } from '../../testbed/examples';
 import { N8n, N8nRest, installCommunityPackage, until, type ExecutionSummary } from '../../testbed/n8n';

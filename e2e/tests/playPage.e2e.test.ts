@@ -13,8 +13,8 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 
-import { SEED_GROUP_IDS, SEED_TOPIC_IDS, SEED_USER_IDS } from '../../emulator/botSeed';
-import { directChatId } from '../../emulator/messaging/state';
+import { SEED_GROUP_IDS, SEED_TOPIC_IDS, SEED_USER_IDS } from '../../emulator/bot/seed';
+import { directChatId } from '../../emulator/bot/state';
 import { startEmulator, type Emulator } from '../../emulator/server';
 import { launchChromium, step, type Chromium } from '../lib/browser';
 import { ROOT } from '../../testbed/root';

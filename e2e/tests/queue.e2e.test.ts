@@ -21,7 +21,7 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 
 import { startEmulator, type Emulator } from '../../emulator/server';
-import { SEED_USER_IDS } from '../../emulator/botSeed';
+import { SEED_USER_IDS } from '../../emulator/bot/seed';
 import { EXAMPLE_CREDENTIALS, exampleCredential } from '../../testbed/examples';
 import { N8n, N8nRest, installCommunityPackage, until } from '../../testbed/n8n';
 import { Postgres } from '../lib/postgres';

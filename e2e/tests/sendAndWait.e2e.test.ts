@@ -15,9 +15,9 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 
-import { SEED_GROUP_IDS, SEED_TOPIC_IDS, SEED_USER_IDS } from '../../emulator/botSeed';
-import type { MessageRecord } from '../../emulator/messaging/state';
-import type { Delivery, PlayRequest } from '../../emulator/messaging/webhook';
+import { SEED_GROUP_IDS, SEED_TOPIC_IDS, SEED_USER_IDS } from '../../emulator/bot/seed';
+import type { MessageRecord } from '../../emulator/bot/state';
+import type { Delivery, PlayRequest } from '../../emulator/bot/webhook';
 import { startEmulator, type Emulator } from '../../emulator/server';
 import { relayBody } from '../../nodes/Workplace/shared/chatAnswer';
 import { launchChromium, RESULTS_DIR, step } from '../lib/browser';

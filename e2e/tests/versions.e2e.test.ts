@@ -13,7 +13,7 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 
-import { SEED_GROUP_IDS, SEED_USER_IDS } from '../../emulator/botSeed';
+import { SEED_GROUP_IDS, SEED_USER_IDS } from '../../emulator/bot/seed';
 import { startEmulator, type Emulator } from '../../emulator/server';
 import { EXAMPLE_CREDENTIALS, exampleCredentials } from '../../testbed/examples';
 import { E2E_DIR, N8n, installCommunityPackage, n8nInstall, nodeOutput, type N8nInstall } from '../../testbed/n8n';

@@ -14,8 +14,8 @@
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 
-import { SEED_USER_IDS } from '../../emulator/botSeed';
-import type { MessageRecord } from '../../emulator/messaging/state';
+import { SEED_USER_IDS } from '../../emulator/bot/seed';
+import type { MessageRecord } from '../../emulator/bot/state';
 import { startEmulator, type Emulator, type TapResult } from '../../emulator/server';
 import { exampleCredential } from '../../testbed/examples';
 import { launchChromium, step } from '../lib/browser';

@@ -9,7 +9,7 @@
  */
 import { rmSync } from 'node:fs';
 
-import { SEED_USER_IDS } from '../../emulator/botSeed';
+import { SEED_USER_IDS } from '../../emulator/bot/seed';
 import { startEmulator, type Emulator, type TapResult } from '../../emulator/server';
 import { exampleCredential } from '../../testbed/examples';
 import { N8n, N8nRest, freePort, installCommunityPackage, until } from '../../testbed/n8n';

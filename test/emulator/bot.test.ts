@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { BOT_USER_ID, SEED_GROUP_IDS, SEED_USER_IDS } from '../../emulator/botSeed';
+import { BOT_USER_ID, SEED_GROUP_IDS, SEED_USER_IDS } from '../../emulator/bot/seed';
 import { type Emulator, startTestEmulator } from './helpers';
 
 let emu: Emulator;

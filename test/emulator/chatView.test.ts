@@ -7,8 +7,8 @@
  */
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { SEED_GROUP_IDS, SEED_TOPIC_IDS, SEED_USER_IDS } from '../../emulator/botSeed';
-import { directChatId } from '../../emulator/messaging/state';
+import { SEED_GROUP_IDS, SEED_TOPIC_IDS, SEED_USER_IDS } from '../../emulator/bot/seed';
+import { directChatId } from '../../emulator/bot/state';
 import { call } from './helpers';
 import { botPost, form, messagingBed, pngBytes, replyTokenFrom } from './messagingHelpers';
 

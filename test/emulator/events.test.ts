@@ -3,9 +3,9 @@
  * exact bytes with the client secret (checked here with an independent HMAC)
  * and delivers them; batches arrive concurrently, none lost or doubled.
  */
-import { SEED_GROUP_IDS, SEED_TOPIC_IDS, SEED_USER_IDS } from '../../emulator/botSeed';
-import { SEED_PICTURE_IDS } from '../../emulator/messaging/pictures';
-import { directChatId, mainTopicId } from '../../emulator/messaging/state';
+import { SEED_GROUP_IDS, SEED_TOPIC_IDS, SEED_USER_IDS } from '../../emulator/bot/seed';
+import { SEED_PICTURE_IDS } from '../../emulator/bot/pictures';
+import { directChatId, mainTopicId } from '../../emulator/bot/state';
 import { type Emulator, call, startTestEmulator } from './helpers';
 import { botPost, botToken, expectedSignature, form, playEvent, startWebhook } from './messagingHelpers';
 

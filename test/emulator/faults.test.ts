@@ -2,8 +2,8 @@
  * Fault injection, the rate limiter, the request log and the admin routes,
  * each seen from a plain client.
  */
-import { redactedHeader } from '../../emulator/requestLog';
-import { minimalPdf } from '../../emulator/seed';
+import { redactedHeader } from '../../emulator/common/requestLog';
+import { minimalPdf } from '../../emulator/knowledge/sampleFiles';
 import { call, fileForm, kb, rawGet, sha256, sleep, startTestEmulator, type Emulator } from './helpers';
 
 let em: Emulator;

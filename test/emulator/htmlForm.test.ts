@@ -2,8 +2,8 @@
  * The pure parts of a tap on a link: which hosts the phone's browser may open,
  * and the form a person confirming the page submits (what a browser would send).
  */
-import { decodeEntities, readForm } from '../../emulator/messaging/htmlForm';
-import { TapError, checkLink, isLoopbackHost } from '../../emulator/messaging/tap';
+import { decodeEntities, readForm } from '../../emulator/bot/htmlForm';
+import { TapError, checkLink, isLoopbackHost } from '../../emulator/bot/tap';
 
 describe('isLoopbackHost: literal loopback addresses only', () => {
 	it.each([

@@ -3,7 +3,7 @@
  * fetch client: shapes, statuses, errors, pagination modes, upload and download.
  */
 import * as fs from 'node:fs';
-import { minimalPdf, PARTNER_TARGET, sampleCsv } from '../../emulator/seed';
+import { minimalPdf, PARTNER_TARGET, sampleCsv } from '../../emulator/knowledge/sampleFiles';
 import { call, fileForm, kb, sha256, startTestEmulator, type Emulator } from './helpers';
 
 let em: Emulator;

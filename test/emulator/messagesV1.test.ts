@@ -2,9 +2,9 @@
  * Bot v1 push routes: JSON text to a user or a group (topic), multipart
  * pictures and files (streamed, hashed), each strictness refusal and limit.
  */
-import { BOT_USER_ID, SEED_GROUP_IDS, SEED_TOPIC_IDS, SEED_USER_IDS } from '../../emulator/botSeed';
-import { directChatId, mainTopicId } from '../../emulator/messaging/state';
-import { MESSAGE_LIMITS } from '../../emulator/messaging/schema';
+import { BOT_USER_ID, SEED_GROUP_IDS, SEED_TOPIC_IDS, SEED_USER_IDS } from '../../emulator/bot/seed';
+import { directChatId, mainTopicId } from '../../emulator/bot/state';
+import { MESSAGE_LIMITS } from '../../emulator/bot/messages/schema';
 import { sha256 } from './helpers';
 import { botPost, form, messagingBed, pngBytes } from './messagingHelpers';
 

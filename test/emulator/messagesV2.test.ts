@@ -2,8 +2,8 @@
  * Bot v2 push and reply: every message type and action type of the digest and
  * the bot document, each limit exactly at and one over, the reply-route switch.
  */
-import { SEED_GROUP_IDS, SEED_TOPIC_IDS } from '../../emulator/botSeed';
-import { MESSAGE_LIMITS as L } from '../../emulator/messaging/schema';
+import { SEED_GROUP_IDS, SEED_TOPIC_IDS } from '../../emulator/bot/seed';
+import { MESSAGE_LIMITS as L } from '../../emulator/bot/messages/schema';
 import { botPost, messagingBed, replyTokenFrom } from './messagingHelpers';
 
 const bed = messagingBed({ webhook: true });

@@ -1,4 +1,4 @@
-import { SCRIPTED_MODEL, type ChatCompletionRequest } from '../../emulator/routes/openai';
+import { SCRIPTED_MODEL, type ChatCompletionRequest } from '../../emulator/standIns/openAiChat';
 import { type Emulator, startTestEmulator } from './helpers';
 
 let emu: Emulator;

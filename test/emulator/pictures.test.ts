@@ -3,7 +3,7 @@
  * path), three sizes of real PNG bytes, the bot token, and the switch that
  * makes /file/image/ vanish.
  */
-import { PICTURE_PIXELS, SEED_PICTURE_IDS } from '../../emulator/messaging/pictures';
+import { PICTURE_PIXELS, SEED_PICTURE_IDS } from '../../emulator/bot/pictures';
 import { botToken, messagingBed } from './messagingHelpers';
 
 const bed = messagingBed();

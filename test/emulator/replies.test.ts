@@ -2,9 +2,9 @@
  * v1 replies with reply tokens the emulator hands out only inside delivered
  * events: single use, short-lived, and the strict content types of each route.
  */
-import { SEED_GROUP_IDS, SEED_TOPIC_IDS, SEED_USER_IDS } from '../../emulator/botSeed';
-import { directChatId } from '../../emulator/messaging/state';
-import { MESSAGE_LIMITS } from '../../emulator/messaging/schema';
+import { SEED_GROUP_IDS, SEED_TOPIC_IDS, SEED_USER_IDS } from '../../emulator/bot/seed';
+import { directChatId } from '../../emulator/bot/state';
+import { MESSAGE_LIMITS } from '../../emulator/bot/messages/schema';
 import { sha256 } from './helpers';
 import { botPost, form, messagingBed, pngBytes, replyTokenFrom } from './messagingHelpers';
 

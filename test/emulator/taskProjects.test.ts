@@ -1,6 +1,6 @@
-import { issueJwt, verifyJwt } from '../../emulator/jwt';
-import { SEED_USER_IDS } from '../../emulator/botSeed';
-import { CLOSED_TASK_ID, SEED_OPEN_TASK_ID, SEED_TOPIC_ID } from '../../emulator/routes/taskProjects';
+import { issueJwt, verifyJwt } from '../../emulator/taskProjects/jwt';
+import { SEED_USER_IDS } from '../../emulator/bot/seed';
+import { CLOSED_TASK_ID, SEED_OPEN_TASK_ID, SEED_TOPIC_ID } from '../../emulator/taskProjects/state';
 import { type Emulator, startTestEmulator } from './helpers';
 
 let emu: Emulator;

@@ -8,8 +8,8 @@ import { Container } from '@n8n/di';
 import { BinaryDataService } from 'n8n-core';
 import type { IBinaryData, INodeExecutionData } from 'n8n-workflow';
 
-import { SEED_GROUP_IDS, SEED_USER_IDS } from '../../emulator/botSeed';
-import { redactedHeader } from '../../emulator/requestLog';
+import { SEED_GROUP_IDS, SEED_USER_IDS } from '../../emulator/bot/seed';
+import { redactedHeader } from '../../emulator/common/requestLog';
 import { initHarnessEnv } from '../../testbed/engine';
 import { CREDENTIALS, suiteTestbed, botCredentialData } from '../../testbed/testbed';
 

@@ -7,7 +7,7 @@ import path from 'node:path';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { SEED_GROUP_IDS, SEED_TOPIC_IDS, SEED_USER_IDS } from '../../emulator/botSeed';
+import { SEED_GROUP_IDS, SEED_TOPIC_IDS, SEED_USER_IDS } from '../../emulator/bot/seed';
 import { EXAMPLE_ANSWERS, EXAMPLE_EVENTS, exampleTrigger, needsAiNodes } from '../../testbed/examples';
 import type { RunWorkflowResult, WorkflowJson } from '../../testbed/engine';
 import { suiteTestbed } from '../../testbed/testbed';

@@ -2,7 +2,7 @@
  * Knowledge Base resource, executed in n8n-core's real engine against the
  * emulator over HTTP on 127.0.0.1.
  */
-import { redactedHeader } from '../../emulator/requestLog';
+import { redactedHeader } from '../../emulator/common/requestLog';
 import { CREDENTIALS, suiteTestbed } from '../../testbed/testbed';
 import { byId } from '../../testbed/locator';
 

@@ -10,7 +10,7 @@ import { Socket, type AddressInfo } from 'node:net';
 
 import type { IBinaryData, IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
-import { SEED_GROUP_IDS, SEED_TOPIC_IDS, SEED_USER_IDS } from '../../emulator/botSeed';
+import { SEED_GROUP_IDS, SEED_TOPIC_IDS, SEED_USER_IDS } from '../../emulator/bot/seed';
 import { suiteTestbed } from '../../testbed/testbed';
 import { LIMIT_ROWS } from '../messageLimits';
 import { byId } from '../../testbed/locator';

@@ -9,7 +9,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { WAIT_INDEFINITELY } from 'n8n-workflow';
 
-import { SEED_USER_IDS } from '../../emulator/botSeed';
+import { SEED_USER_IDS } from '../../emulator/bot/seed';
 import { singleNodeWorkflow, suiteTestbed } from '../../testbed/testbed';
 import { ALERTS, ask } from './sendAndWaitQuestion';
 

@@ -1,7 +1,7 @@
 /** The Send and Wait question the engine suites ask: to the Incident Room's Alerts topic. */
 import type { INodeParameters } from 'n8n-workflow';
 
-import { SEED_GROUP_IDS, SEED_TOPIC_IDS } from '../../emulator/botSeed';
+import { SEED_GROUP_IDS, SEED_TOPIC_IDS } from '../../emulator/bot/seed';
 
 export const ALERTS = { gid: SEED_GROUP_IDS.incidentRoom, tid: SEED_TOPIC_IDS.incidentAlerts };
 

@@ -5,7 +5,7 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 
-import { SEED_USER_IDS } from '../../emulator/botSeed';
+import { SEED_USER_IDS } from '../../emulator/bot/seed';
 import { NO_IDS_GIVEN } from '../../nodes/Workplace/actions/simplify';
 import { RESOURCES } from '../../nodes/Workplace/actions/resources';
 import { suiteTestbed } from '../../testbed/testbed';

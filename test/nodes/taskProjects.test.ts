@@ -6,8 +6,8 @@
 import { getSchema } from 'n8n-core/dist/execution-engine/node-execution-context/utils/create-node-as-tool';
 import type { IDataObject, INodeParameters, INodeProperties } from 'n8n-workflow';
 
-import { issueJwt } from '../../emulator/jwt';
-import { redactedHeader } from '../../emulator/requestLog';
+import { issueJwt } from '../../emulator/taskProjects/jwt';
+import { redactedHeader } from '../../emulator/common/requestLog';
 import { Workplace } from '../../nodes/Workplace/Workplace.node';
 import { CREDENTIALS, suiteTestbed } from '../../testbed/testbed';
 

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 
 import type { INodeParameters } from 'n8n-workflow';
 
-import { SEED_GROUP_IDS, SEED_USER_IDS } from '../../emulator/botSeed';
+import { SEED_GROUP_IDS, SEED_USER_IDS } from '../../emulator/bot/seed';
 import { assertNoSecrets, capturedLogs, emulatorCredential, suiteTestbed, type Testbed } from '../../testbed/testbed';
 import { byId } from '../../testbed/locator';
 

@@ -2,7 +2,7 @@
  * Local reading of a JWT's expiry (no verification): what the node and the
  * credential test say before anything is sent. No message may quote the token.
  */
-import { issueJwt } from '../../emulator/jwt';
+import { issueJwt } from '../../emulator/taskProjects/jwt';
 import { bareToken, jwtProblem, readJwtExpiry } from '../../nodes/Workplace/transport/jwt';
 
 const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');

@@ -9,21 +9,7 @@ import { read } from '../../transport';
 import { positiveIdLocator } from '../common.descriptions';
 import { numericId } from '../validation';
 
-/** Upload types the service accepts (knowledge-base-api.md, rule 3). */
-export const ALLOWED_MIME_TYPES: readonly string[] = [
-	'text/csv',
-	'text/xml',
-	'text/html',
-	'application/pdf',
-	'application/rtf',
-	'application/xml',
-	'application/msword',
-	'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-	'application/vnd.ms-powerpoint',
-	'application/vnd.openxmlformats-officedocument.presentationml.presentation',
-	'application/vnd.ms-excel',
-	'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-];
+export { ALLOWED_MIME_TYPES, MAX_FILE_NAME_LENGTH, MAX_UPLOAD_BYTES } from './uploadRules';
 
 /** The allowed type each file extension names, for binaries that carry no useful type. */
 export const EXTENSION_MIME_TYPES: Readonly<Record<string, string>> = {
@@ -40,10 +26,6 @@ export const EXTENSION_MIME_TYPES: Readonly<Record<string, string>> = {
 	xls: 'application/vnd.ms-excel',
 	xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
 };
-
-/** Maximum upload size: 100 MB, as the service counts it. */
-export const MAX_UPLOAD_BYTES = 100 * 1024 * 1024;
-export const MAX_FILE_NAME_LENGTH = 255;
 
 /** The file an operation acts on: picked from the chosen knowledge base's files, or entered as an id. */
 export const knowledgeFileLocator = positiveIdLocator({

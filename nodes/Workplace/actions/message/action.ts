@@ -7,19 +7,15 @@
 import type { IDataObject } from 'n8n-workflow';
 import { characterCount } from '../../shared/characters';
 import { numberValue } from '../../shared/numberValue';
+import { ACTION_TYPES, LABEL_MAX, URL_MAX, WORKFLOW_STATUSES } from './rules';
 
-export const ACTION_TYPES = ['message', 'postback', 'workflowTemplate', 'workflow', 'workflows', 'library', 'uri'] as const;
 export type ActionType = (typeof ACTION_TYPES)[number];
-
-export const WORKFLOW_STATUSES = ['awaiting', 'processing', 'completed', 'rejected', 'canceled'] as const;
 
 /** Where the action goes: a label is required on buttons, carousels and quick replies; an area on imagemaps. */
 export const USED_IN = ['button', 'carousel', 'quickReply', 'imagemap', 'other'] as const;
 export type UsedIn = (typeof USED_IN)[number];
 
-export const LABEL_MAX = 20;
-/** The messaging pages' limit for every URL of a message, applied to the addresses actions open too. */
-export const URL_MAX = 1000;
+export { LABEL_MAX };
 
 function withinUrlLimit(value: string, field: string): string {
 	if (length(value) > URL_MAX) throw new ActionProblem(field, `must be at most ${URL_MAX} characters (got ${length(value)})`);

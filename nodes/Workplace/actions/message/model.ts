@@ -8,27 +8,12 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { read } from '../../transport';
 import { describe } from '../validation';
-import { checkAction, URL_MAX, type UsedIn } from './action';
+import { checkAction, type UsedIn } from './action';
+import { IMAGE_ASPECT_RATIOS, IMAGE_SIZES, MESSAGE_LIMITS, MESSAGE_TYPES } from './rules';
 import { numberValue } from '../../shared/numberValue';
 import { characterCount } from '../../shared/characters';
 
-export const MESSAGE_LIMITS = {
-	/** Every URL of a message (content, preview, base, thumbnail, quick-reply icon, and what actions open). */
-	url: URL_MAX,
-	title: 40,
-	/** Buttons text, and carousel column text. */
-	text: 160,
-	/** The same text when the template (or column) also has an image or a title. */
-	textWithImageOrTitle: 60,
-	/** Per buttons template, and per carousel column (the column limit is not published; the buttons rule is applied). */
-	actions: 4,
-	columns: 10,
-	imagemapActions: 50,
-} as const;
-
-export const MESSAGE_TYPES = ['text', 'image', 'video', 'audio', 'imagemap', 'template'] as const;
-export const IMAGE_ASPECT_RATIOS = ['rectangle', 'square'] as const;
-export const IMAGE_SIZES = ['cover', 'contain'] as const;
+export { MESSAGE_LIMITS };
 
 /** Where in the messages a value sits; positions count from 1, as a user counts entries. */
 export interface Place {

@@ -1,14 +1,14 @@
 /**
- * Admin routes of the messaging side (not logged, faulted or rate limited, like
+ * Admin routes of the bot area (not logged, faulted or rate limited, like
  * every /__emulator route): the records of what each chat received, playing a
  * user towards a webhook, expiring reply tokens, and the play page.
  */
 import type { FastifyInstance } from 'fastify';
 import type { EmulatorConfig } from '../types';
-import { type BotUser } from '../botSeed';
+import { type BotUser } from './seed';
 import type { MessagingState } from './state';
 import { PlayError, type PlayRequest, playUser } from './webhook';
-import { playPage } from './page';
+import { playPage } from './playPage';
 import { buttonsOf } from './buttons';
 import { type ChatNames, renderChat } from './chatView';
 import { TapError, tap } from './tap';

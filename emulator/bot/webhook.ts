@@ -1,13 +1,13 @@
 /**
- * Playing a user: build the webhook event the service would send (digest
- * section 6), hand out a fresh reply token inside it, sign the exact body bytes
- * (X-Eko-Signature = base64 HMAC-SHA256 keyed with the bot client secret,
- * section 7) and POST it to a webhook URL with the service's headers.
+ * Playing a user: build the webhook event the service would send, hand out a
+ * fresh reply token inside it, sign the exact body bytes (X-Eko-Signature =
+ * base64 HMAC-SHA256 keyed with the bot client secret) and POST it to a
+ * webhook URL with the service's headers.
  */
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import * as http from 'node:http';
 import * as https from 'node:https';
-import { isPlainObject } from '../routes/areaHelpers';
+import { isPlainObject, objectId } from '../common/helpers';
 import type { EmulatorConfig } from '../types';
 import { type ChatTarget, type MessagingState, directChatId, mainTopicId } from './state';
 
@@ -93,11 +93,11 @@ function buildEvent(messaging: MessagingState, req: PlayRequest, who: Resolved, 
 	}
 	event.timestamp = epoch ? now : new Date(now).toISOString();
 	const chat = { groupId: target.gid, topicId: target.tid ?? mainTopicId(target.gid) };
-	const id = randomBytes(12).toString('hex');
+	const id = objectId();
 	if (req.type === 'message') {
 		event.message = { id, type: 'text', ...chat, text: withN(req.text ?? 'Hello') };
 	} else if (req.type === 'picture') {
-		const picture = req.pictureId ? messaging.pictures.get(req.pictureId) : messaging.pictures.add(randomBytes(12).toString('hex'), `photo-${n ?? 1}.png`);
+		const picture = req.pictureId ? messaging.pictures.get(req.pictureId) : messaging.pictures.add(objectId(), `photo-${n ?? 1}.png`);
 		if (!picture) throw new PlayError(`pictureId ${req.pictureId} is not a picture the emulator knows`);
 		event.message = { id, type: 'picture', ...chat, pictureId: picture.id, fileName: picture.fileName };
 	} else if (req.type === 'postback') {

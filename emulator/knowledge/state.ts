@@ -5,8 +5,8 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { MIME, minimalPdf, PARTNER_TARGET, sampleCsv, sampleDocx, sampleHtml, sampleXml } from './seed';
-import type { EmulatorConfig } from './types';
+import { MIME, minimalPdf, PARTNER_TARGET, sampleCsv, sampleDocx, sampleHtml, sampleXml } from './sampleFiles';
+import type { EmulatorConfig } from '../types';
 
 export type KnowledgeSource = 'internal' | 'external';
 export type Language = 'en' | 'th';

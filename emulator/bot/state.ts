@@ -1,20 +1,54 @@
 /**
- * What the bot said and to whom: the chats a message can go to (groups, their
- * topics, a user's direct chat), the record of every message the emulator
- * accepted, and the reply tokens it handed out inside delivered events.
+ * The bot area's state, all of it: the directory the bot sees (users, groups,
+ * their topics), the access tokens it was issued, and, in MessagingState, what
+ * it said and to whom: the chats a message can go to (groups, their topics, a
+ * user's direct chat), the record of every message the emulator accepted, and
+ * the reply tokens it handed out inside delivered events.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import type { BotGroup, BotUser } from '../botSeed';
+import { objectId } from '../common/helpers';
 import type { EmulatorConfig } from '../types';
 import { PictureStore } from './pictures';
+import { BOT_USER_ID, type BotGroup, type BotTopic, type BotUser, seedBotGroups, seedBotTopics, seedBotUsers } from './seed';
 
-/** The bot area's directory, read at call time (a reset swaps its maps in place). */
-export interface ChatDirectory {
+export interface BotToken {
+	clientId: string;
+	scopes: string[];
+	/** Epoch milliseconds; the token is expired from this instant on. */
+	expiresAt: number;
+}
+
+export interface BotState {
+	tokens: Map<string, BotToken>;
+	/** Every POST /oauth/token, failed ones included (lets tests count refreshes). */
+	tokenRequests: number;
+	/** Marks every token issued so far as expired (the next bot call answers 401). */
+	expireAllTokens(): void;
 	users: Map<string, BotUser>;
 	groups: Map<string, BotGroup>;
-	topics: Map<string, { _id: string; name: string; gid: string }>;
+	/** Group topics by _id. */
+	topics: Map<string, BotTopic>;
 	botUserId: string;
 }
+
+export function createBotState(): BotState {
+	const state: BotState = {
+		tokens: new Map(),
+		tokenRequests: 0,
+		// Reads state.tokens at call time, so it still works after the maps are swapped in place.
+		expireAllTokens() {
+			for (const token of state.tokens.values()) token.expiresAt = 0;
+		},
+		users: seedBotUsers(),
+		groups: seedBotGroups(),
+		topics: seedBotTopics(),
+		botUserId: BOT_USER_ID,
+	};
+	return state;
+}
+
+/** The directory part of the bot state, read at call time (a reset swaps its maps in place). */
+export type ChatDirectory = Pick<BotState, 'users' | 'groups' | 'topics' | 'botUserId'>;
 
 /** A chat: a group's main chat (tid null), one of its topics, or a user's direct chat (uid set). */
 export interface ChatTarget {
@@ -160,7 +194,7 @@ export class MessagingState {
 	}
 
 	record(entry: Omit<MessageRecord, 'seq' | 'time' | 'messageId'>): MessageRecord {
-		const full: MessageRecord = { seq: ++this.seq, time: new Date().toISOString(), messageId: randomBytes(12).toString('hex'), ...entry };
+		const full: MessageRecord = { seq: ++this.seq, time: new Date().toISOString(), messageId: objectId(), ...entry };
 		this.records.push(full);
 		return full;
 	}

@@ -4,21 +4,17 @@
  * buffered; every part is recorded for the request log).
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { type BotGroup, type BotUser, type GroupPicture, defaultGroupSettings } from '../botSeed';
-import { objectId } from './areaHelpers';
-import { readForm } from './botMultipart';
+import { type BotGroup, type GroupPicture, defaultGroupSettings } from './seed';
+import type { BotState } from './state';
+import { botError } from '../common/areaErrors';
+import { objectId } from '../common/helpers';
+import { readForm } from './multipart';
 
 export const GROUP_PICTURE_MAX_BYTES = 5 * 1024 * 1024;
 export const GROUP_PICTURE_TYPES: readonly string[] = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'];
 
 /** Read at request time (not destructured) so an in-place state reset is seen. */
-export interface GroupCreateState {
-	users: Map<string, BotUser>;
-	groups: Map<string, BotGroup>;
-	botUserId: string;
-}
-
-export type BotErrorSender = (reply: FastifyReply, status: number, code: string, message: string) => FastifyReply;
+type GroupCreateState = Pick<BotState, 'users' | 'groups' | 'botUserId'>;
 
 interface ReadParts {
 	name?: string;
@@ -59,7 +55,7 @@ function pictureProblem(read: ReadParts): string | undefined {
 	return undefined;
 }
 
-export function createGroupHandler(deps: GroupCreateState, botError: BotErrorSender) {
+export function createGroupHandler(deps: GroupCreateState) {
 	return async (request: FastifyRequest, reply: FastifyReply) => {
 		if (!request.isMultipart()) {
 			return botError(reply, 400, 'invalid_request', 'Content-Type must be multipart/form-data');

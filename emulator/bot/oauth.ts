@@ -5,21 +5,11 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { EmulatorConfig } from '../types';
-import { clientErrorStatus, isPlainObject, mediaType } from './areaHelpers';
-
-export interface BotToken {
-	clientId: string;
-	scopes: string[];
-	/** Epoch milliseconds; the token is expired from this instant on. */
-	expiresAt: number;
-}
+import { clientErrorStatus, isPlainObject, mediaType } from '../common/helpers';
+import type { BotState } from './state';
 
 /** The part of the bot state the token endpoint works on. */
-export interface TokenStore {
-	tokens: Map<string, BotToken>;
-	/** Every POST /oauth/token, failed ones included (lets tests count refreshes). */
-	tokenRequests: number;
-}
+type TokenStore = Pick<BotState, 'tokens' | 'tokenRequests'>;
 
 export const ALLOWED_SCOPES: readonly string[] = ['bot', 'profile'];
 export const DEFAULT_SCOPE = 'bot profile';

@@ -1,5 +1,5 @@
 /**
- * Knowledge-base area (knowledge-base-api.md): x-api-key auth, strict validation
+ * Knowledge-base area: x-api-key auth, strict validation
  * with 422001 details, pagination in three modes, streamed upload and download.
  */
 import { createHash, randomUUID } from 'node:crypto';
@@ -8,29 +8,15 @@ import * as path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { knowledgeError } from '../areaErrors';
-import { baseView, fileView, type KnowledgeBaseRecord, type KnowledgeFileRecord, type KnowledgeState, type Language } from '../knowledgeState';
+import { knowledgeError } from '../common/areaErrors';
+import { baseView, fileView, type KnowledgeBaseRecord, type KnowledgeFileRecord, type KnowledgeState, type Language } from './state';
 import type { AreaRegistrar, EmulatorConfig, LoggedPart } from '../types';
+import { ALLOWED_MIME_TYPES, MAX_FILE_NAME_LENGTH } from '../../nodes/Workplace/actions/knowledgeFile/uploadRules';
 
 const BASE = '/api/v1/knowledge';
 
-export const ALLOWED_MIME_TYPES: readonly string[] = [
-	'text/csv',
-	'text/xml',
-	'text/html',
-	'application/pdf',
-	'application/rtf',
-	'application/xml',
-	'application/msword',
-	'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-	'application/vnd.ms-powerpoint',
-	'application/vnd.openxmlformats-officedocument.presentationml.presentation',
-	'application/vnd.ms-excel',
-	'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-];
-
+/** Longest knowledge base name, in characters. */
 const MAX_NAME = 255;
-const MAX_FILENAME = 255;
 
 interface FieldError {
 	type: string;
@@ -39,7 +25,7 @@ interface FieldError {
 	message: string;
 }
 
-/** Thrown inside handlers; the scope's error handler turns it into the documented body. */
+/** Thrown inside handlers; the scope's error handler turns it into the area's error body. */
 class KnowledgeHttpError extends Error {
 	constructor(readonly status: number, message: string, readonly errors: Array<Record<string, unknown>> = []) {
 		super(message);
@@ -364,8 +350,8 @@ export const registerKnowledgeRoutes: AreaRegistrar<KnowledgeState> = (app, { co
 			if (fileParts > 1) {
 				throw unprocessable([fieldError('array.max', 'file', String(fileParts), 'Exactly one file must be sent in the "file" part')]);
 			}
-			if ([...upload.filename].length > MAX_FILENAME) {
-				throw unprocessable([fieldError('string.max', 'file', upload.filename, `File name must be at most ${MAX_FILENAME} characters`)]);
+			if ([...upload.filename].length > MAX_FILE_NAME_LENGTH) {
+				throw unprocessable([fieldError('string.max', 'file', upload.filename, `File name must be at most ${MAX_FILE_NAME_LENGTH} characters`)]);
 			}
 			const mimetype = mimeOf(upload.mimetype);
 			if (!ALLOWED_MIME_TYPES.includes(mimetype)) {

@@ -1,6 +1,7 @@
 /**
- * Seed directory shared by the bot area (users, groups) and the task-projects
- * area (assignable users). Fixed ids so tests, demos and docs can name them.
+ * The service's seed directory: users, groups and their topics. Fixed ids so
+ * tests, demos and docs can name them. Its active users are also the ones a
+ * task can be assigned to (server.ts hands them to the task-projects area).
  */
 
 export interface BotUser {
@@ -40,6 +41,12 @@ export interface BotGroup {
 	members: Set<string>;
 	settings: BotGroupSettings;
 	picture: GroupPicture | null;
+}
+
+export interface BotTopic {
+	_id: string;
+	name: string;
+	gid: string;
 }
 
 /** The bot's own user id; it is not listed by the user look-up. */
@@ -145,8 +152,8 @@ export function activeSeedUserIds(): Set<string> {
 	return new Set([...seedBotUsers().values()].filter((x) => !x.deleted).map((x) => x._id));
 }
 
-export function seedBotTopics(): Map<string, { _id: string; name: string; gid: string }> {
-	const topics = [
+export function seedBotTopics(): Map<string, BotTopic> {
+	const topics: BotTopic[] = [
 		{ _id: SEED_TOPIC_IDS.incidentAlerts, name: 'Alerts', gid: SEED_GROUP_IDS.incidentRoom },
 		{ _id: SEED_TOPIC_IDS.loungeLunch, name: 'Lunch', gid: SEED_GROUP_IDS.privateLounge },
 	];

@@ -6,7 +6,7 @@
  * the items of a v1 quick reply. Records were checked when they were accepted,
  * so the shapes here are the ones the schema allows.
  */
-import { isPlainObject } from '../routes/areaHelpers';
+import { isPlainObject } from '../common/helpers';
 import type { MessageRecord } from './state';
 
 /** What a tap does: a v2 action, or a v1 quick-reply item (which comes back as a text message). */
@@ -91,7 +91,7 @@ export function buttonsOf(record: MessageRecord): RecordedButton[] {
 			id: `q${j}`,
 			kind: 'quickReply' as const,
 			label: String(item.value),
-			// A tap on a v1 quick-reply item comes back as an ordinary text message (digest section 3).
+			// The service sends a tap on a v1 quick-reply item to the bot as an ordinary text message.
 			action: { type: 'message' as const, text: String((item.data as Obj).text) },
 		})));
 	}

@@ -7,9 +7,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Socket } from 'node:net';
 import type { Readable } from 'node:stream';
 import { areaErrorBody, areaOf } from './areaErrors';
-import type { FaultAction, FaultRule, RequestLogEntry } from './types';
+import type { FaultAction, FaultRule, RequestLogEntry } from '../types';
 
-export type { FaultAction, FaultRule } from './types';
+export type { FaultAction, FaultRule } from '../types';
 
 interface ActiveRule {
 	rule: FaultRule;
@@ -187,6 +187,13 @@ function dropConnection(request: FastifyRequest): void {
 	dropSocket(request.raw.socket);
 }
 
+/** Marks the fault applied; its action, and the canned answer it makes (if it makes one). */
+function startApplying(request: FastifyRequest, fault: PickedFault, entry: RequestLogEntry | undefined) {
+	const action = fault.rule.action;
+	fault.applied = true;
+	return { action, canned: cannedResponse(action, entry?.path ?? request.url) };
+}
+
 /**
  * Applies a before-phase fault in a preHandler hook. Returns true when the fault
  * answered (or dropped) the request, so the hook must stop the chain.
@@ -197,9 +204,7 @@ export async function applyBefore(
 	fault: PickedFault,
 	entry: RequestLogEntry | undefined,
 ): Promise<boolean> {
-	fault.applied = true;
-	const action = fault.rule.action;
-	const canned = cannedResponse(action, entry?.path ?? request.url);
+	const { action, canned } = startApplying(request, fault, entry);
 	if (canned) {
 		reply.code(canned.status).headers(canned.headers).send(canned.body);
 		return true;
@@ -249,9 +254,7 @@ export async function applyOnSend(
 	payload: unknown,
 	entry: RequestLogEntry | undefined,
 ): Promise<unknown> {
-	fault.applied = true;
-	const action = fault.rule.action;
-	const canned = cannedResponse(action, entry?.path ?? request.url);
+	const { action, canned } = startApplying(request, fault, entry);
 	if (canned) {
 		discard(payload);
 		for (const h of ['content-length', 'content-type', 'content-disposition', 'location']) reply.removeHeader(h);

@@ -10,7 +10,7 @@
  * GET, only to the link's own origin (redirects and the form's action too), so
  * the emulator cannot be used to reach anything else.
  */
-import { isPlainObject } from '../routes/areaHelpers';
+import { isPlainObject } from '../common/helpers';
 import type { EmulatorConfig } from '../types';
 import { type RecordedButton, findButton } from './buttons';
 import { type HtmlForm, readForm } from './htmlForm';

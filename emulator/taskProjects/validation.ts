@@ -1,9 +1,9 @@
 /**
- * Body checks of the task-projects creates, split the way the document splits
+ * Body checks of the task-projects creates, split the way the service splits
  * its statuses: wrong types / missing required → 400, field rules → 422.
  * Each check returns every problem at once so a client can show them all.
  */
-import { isPlainObject } from './areaHelpers';
+import { isPlainObject } from '../common/helpers';
 
 export interface ErrorDetail {
 	path: string;
@@ -12,7 +12,7 @@ export interface ErrorDetail {
 
 export type Body = Record<string, unknown>;
 
-/** Limits the document calls "recommended"; the emulator enforces them (422). */
+/** Limits the service calls "recommended"; the emulator enforces them (422). */
 export const LIMITS = {
 	titleChars: 200,
 	descriptionChars: 5000,

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { FastifyRequest } from 'fastify';
-import type { RequestLogEntry } from './types';
+import type { RequestLogEntry } from '../types';
 
 export const ADMIN_PREFIX = '/__emulator';
 

@@ -1,13 +1,13 @@
 /**
- * Bot v2 push and reply (digest section 4, messages checked against section 5)
- * and the picture download routes (section 8). Two switches make routes vanish
+ * Bot v2 push and reply (messages checked by schema.ts) and the picture
+ * download routes. Two switches make routes vanish
  * as the live service may: `v2ReplyRoute` and `fileImageRoute` (config).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions, onRequestHookHandler } from 'fastify';
-import { messagesProblem } from '../messaging/schema';
-import { PICTURE_SIZES, type PictureSize } from '../messaging/pictures';
-import { botError } from './areaHelpers';
-import { type MessageRouteDeps, Refusal, chatOf, handle, invalid, requireJson, requiredText } from './botMessages';
+import { messagesProblem } from './schema';
+import { PICTURE_SIZES, type PictureSize } from '../pictures';
+import { botError } from '../../common/areaErrors';
+import { type MessageRouteDeps, Refusal, chatOf, handle, invalid, optionalTid, replyChat, requireJson, requiredText } from './refusal';
 
 /** Answers as the not-found handler does for a route that does not exist. */
 function vanishesUnless(enabled: () => boolean): onRequestHookHandler {
@@ -34,9 +34,9 @@ export function registerV2MessageRoutes(app: FastifyInstance, opts: RouteShortha
 	app.post('/bot/v2/message/push', opts, handle(async (request, reply) => {
 		const body = requireJson(request);
 		const gid = requiredText(body.gid, 'gid');
-		if (body.tid !== undefined && typeof body.tid !== 'string') throw invalid('tid must be a string (empty or absent for the main chat)');
+		const tid = optionalTid(body.tid);
 		const messages = checkedMessages(body);
-		const target = chatOf(messaging.groupChat(gid, body.tid as string | undefined));
+		const target = chatOf(messaging.groupChat(gid, tid));
 		messaging.record({ route: 'POST /bot/v2/message/push', target, messages });
 		return reply.code(200).send({ status: 'success' });
 	}));
@@ -45,9 +45,8 @@ export function registerV2MessageRoutes(app: FastifyInstance, opts: RouteShortha
 		const body = requireJson(request);
 		const token = requiredText(body.replyToken, 'replyToken');
 		const messages = checkedMessages(body);
-		const result = messaging.redeemReplyToken(token);
-		if ('message' in result) throw new Refusal(400, 'invalid_reply_token', result.message);
-		messaging.record({ route: 'POST /bot/v2/message/reply', target: { ...result.target, replyToken: token }, messages });
+		const target = replyChat(messaging, token);
+		messaging.record({ route: 'POST /bot/v2/message/reply', target: { ...target, replyToken: token }, messages });
 		return reply.code(200).send();
 	}));
 

@@ -1,7 +1,10 @@
 /**
- * Error bodies in each area's own documented shape, for answers the server
- * produces on an area's behalf (faults, rate limiting, unknown routes).
+ * Error bodies in each area's own shape: the ones the areas answer with, and
+ * the ones the server produces on an area's behalf (faults, rate limiting,
+ * unknown routes).
  */
+import type { FastifyReply } from 'fastify';
+
 export type Area = 'knowledge' | 'taskProjects' | 'bot' | 'oauth' | 'other';
 
 export function areaOf(path: string): Area {
@@ -73,7 +76,7 @@ export interface KnowledgeError {
 	errors: Array<Record<string, unknown>>;
 }
 
-/** Knowledge-area code: the document's 400002 for 400, else status * 1000 + 1 like 401001/404001/422001/429001. */
+/** Knowledge-area code: the service's 400002 for 400, else status * 1000 + 1 like 401001/404001/422001/429001. */
 export function knowledgeCode(status: number): number {
 	return status === 400 ? 400002 : status * 1000 + 1;
 }
@@ -90,7 +93,7 @@ export function knowledgeError(status: number, message?: string, errors: Array<R
 
 /**
  * The body (and content type) an area answers with for a bare status.
- * Knowledge 413 is plain text: the document leaves its body unshown and clients must cope.
+ * Knowledge 413 is plain text: the service gives no JSON body for it, so clients must cope.
  */
 export function areaErrorBody(area: Area, status: number, message?: string): { contentType: string; body: string } {
 	const msg = message ?? defaultMessage(status);
@@ -107,13 +110,21 @@ export function areaErrorBody(area: Area, status: number, message?: string): { c
 			body = { error: snakeNames[status] ?? `http_${status}`, message: msg, details: [] };
 			break;
 		case 'bot':
-			// Same { code, message } shape as routes/bot.ts, whose codes are snake_case strings.
-			body = { code: snakeNames[status] ?? `http_${status}`, message: msg };
+			body = botErrorBody(snakeNames[status] ?? `http_${status}`, msg);
 			break;
 		case 'oauth':
-			// routes/botOauth.ts answers RFC 6749 errors; keep token-endpoint faults in that shape.
+			// The token endpoint answers RFC 6749 errors (bot/oauth.ts); keep its faults in that shape.
 			body = { error: snakeNames[status] ?? `http_${status}`, error_description: msg };
 			break;
 	}
 	return { contentType: 'application/json; charset=utf-8', body: JSON.stringify(body) };
+}
+
+/** The bot area's error body: { code, message }, code a snake_case word (the service shows no bot error body of its own). */
+function botErrorBody(code: string, message: string): { code: string; message: string } {
+	return { code, message };
+}
+
+export function botError(reply: FastifyReply, status: number, code: string, message: string): FastifyReply {
+	return reply.code(status).send(botErrorBody(code, message));
 }

@@ -1,33 +1,41 @@
 /**
- * v2 message objects checked against the digest's section 5 and the bot
- * document's Action section. Each check returns the first problem as
+ * v2 message objects checked against the service's published message objects
+ * and action types. Each check returns the first problem as
  * "<path> <what is wrong>" (e.g. `messages[0].template.actions[4]: at most 4
  * actions`), or undefined when the value is good. Unknown fields are ignored.
  */
-import { isPlainObject } from '../routes/areaHelpers';
+import { isPlainObject } from '../../common/helpers';
+import {
+	ACTION_TYPES,
+	IMAGE_ASPECT_RATIOS,
+	IMAGE_SIZES,
+	LABEL_MAX,
+	MESSAGE_LIMITS as PUBLISHED,
+	MESSAGE_TYPES,
+	WORKFLOW_STATUSES,
+} from '../../../nodes/Workplace/actions/message/rules';
 
-/** Limits the emulator enforces. Published ones from the digest; the rest are the emulator's own choice (README). */
+/**
+ * Limits the emulator enforces: the service's published ones (the node's own,
+ * from rules.ts), and the emulator's own choice where it publishes none (marked).
+ */
 export const MESSAGE_LIMITS = {
 	/** Messages per v2 push or reply call (not published; the emulator's choice). */
 	messagesPerCall: 5,
-	/** Characters of a text message or v1 text (not published; X3 splits at 5000). */
+	/** Characters of a text message or v1 text (not published; the emulator's choice). */
 	text: 5000,
-	url: 1000,
-	label: 20,
-	buttonsTitle: 40,
-	buttonsText: 160,
+	url: PUBLISHED.url,
+	label: LABEL_MAX,
+	buttonsTitle: PUBLISHED.title,
+	buttonsText: PUBLISHED.text,
 	/** Buttons text when a thumbnail image or a title is present. */
-	buttonsTextWithImageOrTitle: 60,
-	buttonsActions: 4,
-	carouselColumns: 10,
-	imagemapActions: 50,
+	buttonsTextWithImageOrTitle: PUBLISHED.textWithImageOrTitle,
+	buttonsActions: PUBLISHED.actions,
+	carouselColumns: PUBLISHED.columns,
+	imagemapActions: PUBLISHED.imagemapActions,
 	/** Quick-reply items per message (not published; the emulator's choice). */
 	quickReplyItems: 13,
 } as const;
-
-export const MESSAGE_TYPES = ['text', 'image', 'video', 'audio', 'imagemap', 'template'] as const;
-export const ACTION_TYPES = ['message', 'postback', 'workflowTemplate', 'workflow', 'workflows', 'library', 'uri'] as const;
-export const WORKFLOW_STATUSES = ['awaiting', 'processing', 'completed', 'rejected', 'canceled'] as const;
 
 type Problem = string | undefined;
 type Obj = Record<string, unknown>;
@@ -125,7 +133,7 @@ export function actionProblem(value: unknown, path: string, where: 'labelled' | 
 		case 'library':
 			return optionalString(a, 'url', path, L.url);
 		default:
-			// uri: the action schema's field is linkUri; the TP example's `uri` is refused with a hint (contradiction 20).
+			// uri: the action's field is linkUri; `uri`, as one of the service's own examples writes it, is refused with a hint.
 			if (a.linkUri === undefined && a.uri !== undefined) return `${path}.linkUri is required (send linkUri, not uri)`;
 			return url(a, 'linkUri', path, true);
 	}
@@ -151,8 +159,8 @@ function cardProblem(c: Obj, path: string): Problem {
 
 const imageOptions = (o: Obj, path: string) =>
 	first(
-		() => oneOf(o, 'imageAspectRatio', path, ['rectangle', 'square']),
-		() => oneOf(o, 'imageSize', path, ['cover', 'contain']),
+		() => oneOf(o, 'imageAspectRatio', path, IMAGE_ASPECT_RATIOS),
+		() => oneOf(o, 'imageSize', path, IMAGE_SIZES),
 	);
 
 function templateProblem(t: unknown, path: string): Problem {

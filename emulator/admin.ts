@@ -1,10 +1,11 @@
 /**
  * The /__emulator admin routes of the server itself (faults, log, reset, tokens,
- * credentials, config); the messaging side has its own in messaging/admin.ts.
+ * credentials, config). The areas have their own: knowledge/admin.ts (changes
+ * another user of the service would make), bot/admin.ts (messages, playing a person).
  */
 import type { FastifyInstance } from 'fastify';
-import { type FaultRegistry, ruleFromJson, ruleToJson } from './faults';
-import type { RequestLog } from './requestLog';
+import { type FaultRegistry, ruleFromJson, ruleToJson } from './common/faults';
+import type { RequestLog } from './common/requestLog';
 import type { EmulatorConfig } from './types';
 
 export interface AdminDeps {

@@ -9,7 +9,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AreaRegistrar } from '../types';
-import { bearerToken, isPlainObject } from './areaHelpers';
+import { bearerToken, isPlainObject } from '../common/helpers';
 
 export const SCRIPTED_MODEL = 'workplace-scripted';
 

@@ -1,53 +1,19 @@
 /**
  * Bot area: POST /oauth/token and the /bot/v1, /bot/v2 endpoints (messaging and
- * picture downloads in botMessages.ts and botMessagesV2.ts). The document
- * shows no bot error body, so every bot error here is { code, message }.
- * Auth runs in onRequest, before any body (multipart included) is read.
+ * picture downloads in messages/v1.ts and messages/v2.ts). Every bot error is
+ * { code, message } (botError). Auth runs in onRequest, before any body
+ * (multipart included) is read.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
-import type { AreaContext, EmulatorConfig } from '../types';
-import type { MessagingState } from '../messaging/state';
-import { BOT_USER_ID, type BotGroup, type BotUser, seedBotGroups, seedBotTopics, seedBotUsers } from '../botSeed';
-import { bearerToken, botError, clientErrorStatus, isPlainObject, mediaType, objectId } from './areaHelpers';
-import { type BotToken, type TokenStore, registerOauthRoute } from './botOauth';
-import { createGroupHandler } from './botGroupCreate';
-import { registerV1MessageRoutes } from './botMessages';
-import { registerV2MessageRoutes } from './botMessagesV2';
-
-export interface BotTopic {
-	_id: string;
-	name: string;
-	gid: string;
-}
-
-export interface BotState extends TokenStore {
-	tokens: Map<string, BotToken>;
-	tokenRequests: number;
-	/** Marks every token issued so far as expired (the next bot call answers 401). */
-	expireAllTokens(): void;
-	users: Map<string, BotUser>;
-	groups: Map<string, BotGroup>;
-	/** Group topics by _id. */
-	topics: Map<string, BotTopic>;
-	botUserId: string;
-}
-
-// The config is part of the factory's contract; nothing in the seed depends on it yet.
-export function createBotState(_config: EmulatorConfig): BotState {
-	const state: BotState = {
-		tokens: new Map(),
-		tokenRequests: 0,
-		// Reads state.tokens at call time, so it still works after the maps are swapped in place.
-		expireAllTokens() {
-			for (const token of state.tokens.values()) token.expiresAt = 0;
-		},
-		users: seedBotUsers(),
-		groups: seedBotGroups(),
-		topics: seedBotTopics(),
-		botUserId: BOT_USER_ID,
-	};
-	return state;
-}
+import type { AreaContext } from '../types';
+import type { BotTopic } from './seed';
+import type { BotState, MessagingState } from './state';
+import { botError } from '../common/areaErrors';
+import { bearerToken, clientErrorStatus, isPlainObject, mediaType, objectId } from '../common/helpers';
+import { registerOauthRoute } from './oauth';
+import { createGroupHandler } from './createGroup';
+import { registerV1MessageRoutes } from './messages/v1';
+import { registerV2MessageRoutes } from './messages/v2';
 
 function authHook(state: BotState) {
 	return async (request: FastifyRequest, reply: FastifyReply) => {
@@ -83,7 +49,7 @@ export function registerBotRoutes(
 	registerV1MessageRoutes(app, opts, { config, messaging });
 	registerV2MessageRoutes(app, opts, { config, messaging });
 
-	app.post('/bot/v1/groups', opts, createGroupHandler(state, botError));
+	app.post('/bot/v1/groups', opts, createGroupHandler(state));
 
 	app.post<{ Params: { group_id: string } }>('/bot/v1/groups/:group_id/topics', opts, async (request, reply) => {
 		const gid = request.params.group_id;
@@ -92,7 +58,7 @@ export function registerBotRoutes(
 		if (!group.members.has(state.botUserId)) {
 			return botError(reply, 403, 'not_in_group', 'The bot is not a member of this group');
 		}
-		// The document declares JSON in one place and form-encodes in its sample: take both.
+		// The service declares JSON for this route but form-encodes its own example: take both.
 		const type = mediaType(request);
 		if (type !== 'application/x-www-form-urlencoded' && type !== 'application/json') {
 			return botError(reply, 400, 'invalid_request', 'Content-Type must be application/x-www-form-urlencoded or application/json');

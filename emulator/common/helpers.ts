@@ -1,6 +1,6 @@
-/** Small helpers shared by the task-projects and bot route modules. */
+/** Small helpers the areas share: request headers, plain objects, random ids. */
 import { randomBytes } from 'node:crypto';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
@@ -40,9 +40,4 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 export function clientErrorStatus(error: unknown): number | undefined {
 	const status = isPlainObject(error) || error instanceof Error ? (error as { statusCode?: unknown }).statusCode : undefined;
 	return typeof status === 'number' && status >= 400 && status < 500 ? status : undefined;
-}
-
-/** The bot area's error body: { code, message } (the document shows none; see routes/bot.ts). */
-export function botError(reply: FastifyReply, status: number, code: string, message: string): FastifyReply {
-	return reply.code(status).send({ code, message });
 }

@@ -3,7 +3,7 @@
  * Retry-After keeps getting 429s while a well-behaved one gets through.
  */
 import type { FastifyRequest } from 'fastify';
-import type { EmulatorConfig } from './types';
+import type { EmulatorConfig } from '../types';
 
 interface Bucket {
 	tokens: number;

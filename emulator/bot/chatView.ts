@@ -7,7 +7,7 @@
  * (POST /__emulator/tap). Built on the server from checked records; every value
  * is escaped, so nothing a message holds can run in the page.
  */
-import { isPlainObject } from '../routes/areaHelpers';
+import { isPlainObject } from '../common/helpers';
 import { type RecordedButton, buttonsOf, linksIn } from './buttons';
 import type { ChatTarget, MessageRecord, TapRecord } from './state';
 

@@ -1,15 +1,15 @@
 /**
  * Task-projects area: POST /api/v1/task-projects/tasks and /topics.
  * Auth is a Bearer HS256 JWT (config.jwtSecret); every error answers
- * { error, message, details: [{ path, message }] } as the document's 422 shape.
+ * { error, message, details: [{ path, message }] }, the service's 422 shape.
  * Auth runs in onRequest, before the body is parsed, so a bad token is a 401
  * even when the body is broken too.
  */
 import type { FastifyError, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import type { AreaRegistrar, EmulatorConfig } from '../types';
-import { activeSeedUserIds } from '../botSeed';
-import { verifyJwt } from '../jwt';
-import { bearerToken, clientErrorStatus, isPlainObject, mediaType, randomAlnum } from './areaHelpers';
+import { verifyJwt } from './jwt';
+import type { ChecklistItem, Task, TaskProjectsState, Topic } from './state';
+import { bearerToken, clientErrorStatus, isPlainObject, mediaType, randomAlnum } from '../common/helpers';
 import {
 	type Body,
 	type ErrorDetail,
@@ -17,91 +17,7 @@ import {
 	taskTypeErrors,
 	topicFieldErrors,
 	topicTypeErrors,
-} from './taskProjectsValidation';
-
-export interface ChecklistItem {
-	description: string;
-	isDone: boolean;
-}
-
-export interface Task {
-	id: string;
-	taskTitle: string;
-	taskDescription: string | null;
-	priority: number | null;
-	dueDate: string | null;
-	assigneeId: string | null;
-	checklist: ChecklistItem[];
-	parentId: string | null;
-	/** `open` on creation; the seed holds one `closed` task to exercise the 409. */
-	status: 'open' | 'closed';
-	createdAt: string;
-	updatedAt: string;
-}
-
-export interface Topic {
-	id: string;
-	taskTitle: string;
-	taskDescription: string | null;
-	priority: number | null;
-	dueDate: string | null;
-	labelIds: string[];
-	attachments: Record<string, unknown>[];
-	status: 'open' | 'closed';
-	createdAt: string;
-	updatedAt: string;
-}
-
-export interface TaskProjectsState {
-	tasks: Map<string, Task>;
-	topics: Map<string, Topic>;
-	/** Assignable user ids (the bot seed's active users). */
-	users: Set<string>;
-	labels: Set<string>;
-}
-
-export const SEED_LABEL_IDS = ['lbl_urgent', 'lbl_backend', 'lbl_ops', 'lbl_frontend'] as const;
-export const SEED_TOPIC_ID = 'top_seed0001';
-export const SEED_OPEN_TASK_ID = 'tsk_seed0001';
-/** A closed task: creating a subtask under it answers 409. */
-export const CLOSED_TASK_ID = 'tsk_closed0001';
-
-const SEED_TIME = '2025-01-06T09:00:00.000Z';
-
-export function createTaskProjectsState(): TaskProjectsState {
-	const topic: Topic = {
-		id: SEED_TOPIC_ID,
-		taskTitle: 'Q1 platform reliability',
-		taskDescription: 'Seed topic of the emulator',
-		priority: 2,
-		dueDate: '2025-03-31T17:00:00Z',
-		labelIds: ['lbl_ops'],
-		attachments: [],
-		status: 'open',
-		createdAt: SEED_TIME,
-		updatedAt: SEED_TIME,
-	};
-	const task = (id: string, taskTitle: string, status: Task['status']): Task => ({
-		id,
-		taskTitle,
-		taskDescription: null,
-		priority: 3,
-		dueDate: null,
-		assigneeId: null,
-		checklist: [],
-		parentId: SEED_TOPIC_ID,
-		status,
-		createdAt: SEED_TIME,
-		updatedAt: SEED_TIME,
-	});
-	const tasks = [task(SEED_OPEN_TASK_ID, 'Rotate on-call schedule', 'open'), task(CLOSED_TASK_ID, 'Migrate status page', 'closed')];
-	return {
-		tasks: new Map(tasks.map((t) => [t.id, t])),
-		topics: new Map([[topic.id, topic]]),
-		users: activeSeedUserIds(),
-		labels: new Set(SEED_LABEL_IDS),
-	};
-}
+} from './validation';
 
 function sendError(reply: FastifyReply, status: number, error: string, message: string, details: ErrorDetail[] = []) {
 	return reply.code(status).send({ error, message, details });
@@ -172,6 +88,16 @@ function optional<T>(body: Body, key: string): T | null {
 	return body[key] === undefined ? null : (body[key] as T);
 }
 
+/** The fields a task and a topic both have, from a checked create body. */
+function sharedFields(body: Body): Pick<Task, 'taskTitle' | 'taskDescription' | 'priority' | 'dueDate'> {
+	return {
+		taskTitle: body.taskTitle as string,
+		taskDescription: optional<string>(body, 'taskDescription'),
+		priority: optional<number>(body, 'priority'),
+		dueDate: optional<string>(body, 'dueDate'),
+	};
+}
+
 export const registerTaskProjectsRoutes: AreaRegistrar<TaskProjectsState> = (app, { config, state }) => {
 	const routeOptions: RouteShorthandOptions = {
 		onRequest: authHook(config),
@@ -200,10 +126,7 @@ export const registerTaskProjectsRoutes: AreaRegistrar<TaskProjectsState> = (app
 		const now = new Date().toISOString();
 		const task: Task = {
 			id: `tsk_${randomAlnum(20)}`,
-			taskTitle: body.taskTitle as string,
-			taskDescription: optional<string>(body, 'taskDescription'),
-			priority: optional<number>(body, 'priority'),
-			dueDate: optional<string>(body, 'dueDate'),
+			...sharedFields(body),
 			assigneeId,
 			checklist: ((body.checklist as ChecklistItem[] | undefined) ?? []).map((c) => ({
 				description: c.description,
@@ -231,10 +154,7 @@ export const registerTaskProjectsRoutes: AreaRegistrar<TaskProjectsState> = (app
 		const now = new Date().toISOString();
 		const topic: Topic = {
 			id: `top_${randomAlnum(20)}`,
-			taskTitle: body.taskTitle as string,
-			taskDescription: optional<string>(body, 'taskDescription'),
-			priority: optional<number>(body, 'priority'),
-			dueDate: optional<string>(body, 'dueDate'),
+			...sharedFields(body),
 			labelIds,
 			attachments: (body.attachments as Record<string, unknown>[] | undefined) ?? [],
 			status: 'open',

@@ -5,7 +5,7 @@
  * Strict: unknown fields, wrong types and missing records are refused.
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { baseView, fileView, type FileStatus, type KnowledgeState, type Language } from './knowledgeState';
+import { baseView, fileView, type FileStatus, type KnowledgeState, type Language } from './state';
 
 const P = '/__emulator/knowledge';
 

@@ -1,56 +1,17 @@
 /**
- * Bot v1 messaging (digest sections 2 and 3): push text, pictures and files to a
- * user's direct chat or a group (topic), and reply with a replyToken. Strict:
- * the documented content type only, required fields, limits; files are read as
- * a stream and recorded by sha256 and size.
+ * Bot v1 messaging: push text, pictures and files to a user's direct chat or a
+ * group (topic), and reply with a replyToken. Strict: the published content
+ * type only, required fields, limits; files are read as a stream and
+ * recorded by sha256 and size.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
-import type { EmulatorConfig } from '../types';
-import { type ChatLookup, type ChatTarget, type MessagingState, type RecordedFile, mainTopicId } from '../messaging/state';
-import { MESSAGE_LIMITS } from '../messaging/schema';
-import { GROUP_PICTURE_TYPES } from './botGroupCreate';
-import { botError, isPlainObject, mediaType } from './areaHelpers';
-import { FileTooLargeError, type ReadForm, readForm } from './botMultipart';
-
-export interface MessageRouteDeps {
-	config: EmulatorConfig;
-	messaging: MessagingState;
-}
-
-/** A refusal: status, code and message of the bot error body. */
-export class Refusal {
-	constructor(
-		readonly status: number,
-		readonly code: string,
-		readonly message: string,
-	) {}
-}
-
-export const invalid = (message: string) => new Refusal(400, 'invalid_request', message);
-
-export function requireJson(request: FastifyRequest): Record<string, unknown> {
-	if (mediaType(request) !== 'application/json') throw invalid('Content-Type must be application/json');
-	if (!isPlainObject(request.body)) throw invalid('Body must be a JSON object');
-	return request.body;
-}
-
-/** A non-empty string field (of a JSON body or a form). */
-export function requiredText(value: unknown, name: string, max?: number): string {
-	if (typeof value !== 'string' || value.trim() === '') throw invalid(`${name} is required (a non-empty string)`);
-	if (max !== undefined && [...value].length > max) throw invalid(`${name} must be at most ${max} characters`);
-	return value;
-}
-
-/** An optional topic id: absent or a string (empty = the group's main chat, contradiction 15). */
-function optionalTid(value: unknown): string | undefined {
-	if (value === undefined || typeof value === 'string') return value;
-	throw invalid('tid must be a string (empty or absent for the main chat)');
-}
-
-export function chatOf(lookup: ChatLookup): ChatTarget {
-	if ('target' in lookup) return lookup.target;
-	throw new Refusal(lookup.status, lookup.code, lookup.message);
-}
+import type { EmulatorConfig } from '../../types';
+import { type ChatTarget, type RecordedFile, mainTopicId } from '../state';
+import { MESSAGE_LIMITS } from './schema';
+import { GROUP_PICTURE_TYPES } from '../createGroup';
+import { isPlainObject, mediaType } from '../../common/helpers';
+import { Refusal, chatOf, handle, invalid, type MessageRouteDeps, optionalTid, replyChat, requireJson, requiredText } from './refusal';
+import { FileTooLargeError, type ReadForm, readForm } from '../multipart';
 
 /** message {type: 'text', data} of the v1 JSON push routes. */
 function textOf(body: Record<string, unknown>): string {
@@ -90,18 +51,6 @@ function filePart(form: ReadForm, image: boolean): RecordedFile {
 		throw new Refusal(400, 'invalid_file', `A picture must be PNG, JPEG, GIF or WebP; got ${contentType}`);
 	}
 	return { part: name, filename, contentType, size, sha256 };
-}
-
-/** Wraps a handler so a thrown Refusal becomes the bot error body. */
-export function handle(work: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>) {
-	return async (request: FastifyRequest, reply: FastifyReply) => {
-		try {
-			return await work(request, reply);
-		} catch (err) {
-			if (err instanceof Refusal) return botError(reply, err.status, err.code, err.message);
-			throw err;
-		}
-	};
 }
 
 export function registerV1MessageRoutes(app: FastifyInstance, opts: RouteShorthandOptions, { config, messaging }: MessageRouteDeps): void {
@@ -148,17 +97,13 @@ export function registerV1MessageRoutes(app: FastifyInstance, opts: RouteShortha
 
 	// Replies: 200 with an empty body (GR).
 	const replied = (reply: FastifyReply) => reply.code(200).send();
-	const redeem = (token: string): ChatTarget => {
-		const result = messaging.redeemReplyToken(token);
-		if ('message' in result) throw new Refusal(400, 'invalid_reply_token', result.message);
-		return result.target;
-	};
+	const redeem = (token: string): ChatTarget => replyChat(messaging, token);
 
 	app.post('/bot/v1/message/text', opts, handle(async (request, reply) => {
 		let text: string;
 		let token: string;
 		if (mediaType(request) === 'application/json') {
-			// Documented is multipart; working bots send JSON (contradiction 17): a switch decides.
+			// The service declares multipart, yet bots in use send JSON: config.textReplyJson decides.
 			if (config.textReplyJson !== 'accept') {
 				throw new Refusal(415, 'unsupported_media_type', 'Content-Type must be multipart/form-data');
 			}
@@ -198,7 +143,7 @@ export function registerV1MessageRoutes(app: FastifyInstance, opts: RouteShortha
 	}));
 }
 
-/** message.meta.quickreply {template: 'default', items[{type: 'label', value, data: {text}}]}; meta sits inside message (contradiction 18). */
+/** message.meta.quickreply {template: 'default', items[{type: 'label', value, data: {text}}]}; meta sits inside message, not beside it. */
 function quickReplyMetaCheck(meta: unknown, metaAtTopLevel: boolean): void {
 	if (!isPlainObject(meta)) {
 		throw invalid(`message.meta is required${metaAtTopLevel ? ' (meta belongs inside message, not at the top level)' : ''}`);
