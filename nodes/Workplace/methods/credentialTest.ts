@@ -4,7 +4,7 @@
  * the token locally first, then sends one harmless request as the node would:
  * never following a redirect (the credential's headers would go with it), and
  * saying every failure in the node's own words (transport/errors.ts,
- * whatHappened.ts, baseUrl.ts), so the dialog and a failed run agree.
+ * failureMessages.ts, baseUrl.ts), so the dialog and a failed run agree.
  */
 import type {
 	ICredentialDataDecryptedObject,
@@ -15,11 +15,11 @@ import type {
 
 import { parseBaseUrl } from '../transport/baseUrl';
 import { requestToken, TOKEN_TIMEOUT_MS, type PlainAnswer, type PlainRequest, type Send } from '../transport/botToken';
-import { AREAS, TokenRequestFailure } from '../transport/credentials';
+import { AREAS, TokenRequestFailure } from '../transport/areas';
 import { apiErrorWords, errorCode, networkMessage } from '../transport/errors';
 import { bareToken } from '../transport/jwt';
 import type { ApiArea } from '../transport/types';
-import { consequenceOf, notTheJsonExpected, redirectRefused, redirectTarget } from '../transport/whatHappened';
+import { consequenceOf, notTheJsonExpected, redirectRefused, redirectTarget } from '../transport/failureMessages';
 
 /** Who the redirect and unexpected-answer messages are about. */
 const WHO = 'Testing the credential';

@@ -6,7 +6,7 @@
 import type { JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { AREAS } from './credentials';
+import { AREAS } from './areas';
 import { parseErrorBody, toJsonObject } from './errorBody';
 import {
 	consequenceOf,
@@ -16,9 +16,9 @@ import {
 	redirectTarget,
 	retriesExhausted,
 	waitTooLong,
-	whose,
+	operationAndItem,
 	type Unexpected,
-} from './whatHappened';
+} from './failureMessages';
 import type { ApiArea, ApiRequest, ApiResponse, Context } from './types';
 import { ownEntry } from '../shared/ownEntry';
 
@@ -142,7 +142,7 @@ export function unexpectedAnswerError(
 	itemIndex: number | undefined,
 ): NodeApiError {
 	const told = notTheJsonExpected(
-		whose(request.operation, itemIndex),
+		operationAndItem(request.operation, itemIndex),
 		response.statusCode,
 		contentTypeOf(response.headers),
 		unexpected,
@@ -160,7 +160,7 @@ export function redirectError(
 	requestUrl: string,
 	itemIndex: number | undefined,
 ): NodeOperationError {
-	const told = redirectRefused(whose(request.operation, itemIndex), response.statusCode, redirectTarget(response.headers.location, requestUrl));
+	const told = redirectRefused(operationAndItem(request.operation, itemIndex), response.statusCode, redirectTarget(response.headers.location, requestUrl));
 	return new NodeOperationError(ctx.getNode(), told.message, { description: told.description, itemIndex });
 }
 
@@ -173,7 +173,7 @@ export function waitTooLongError(
 	maxWaitMs: number,
 	itemIndex: number | undefined,
 ): NodeApiError {
-	const told = waitTooLong(whose(request.operation, itemIndex), waitMs, maxWaitMs, parseErrorBody(body).message);
+	const told = waitTooLong(operationAndItem(request.operation, itemIndex), waitMs, maxWaitMs, parseErrorBody(body).message);
 	return new NodeApiError(ctx.getNode(), toJsonObject(body), { ...told, httpCode: '429', itemIndex });
 }
 
@@ -186,7 +186,7 @@ export function retriesExhaustedError(
 	last: { status: number; body: unknown } | { network: string },
 	itemIndex: number | undefined,
 ): NodeApiError {
-	const who = whose(request.operation, itemIndex);
+	const who = operationAndItem(request.operation, itemIndex);
 	if ('network' in last) {
 		// The code goes in the description: in a message n8n would swap it for its generic words.
 		const message = retriesExhausted(who, attempts, elapsedMs, { what: networkMessage(last.network) });

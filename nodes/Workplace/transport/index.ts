@@ -1,12 +1,12 @@
 /**
  * The transport: the only part of the node that talks to the service. Operations
- * describe requests as data (ApiRequest); apiRequest (door.ts) executes them.
+ * describe requests as data (ApiRequest); apiRequest (apiRequest.ts) executes them.
  */
 export { buildPath, parseBaseUrl } from './baseUrl';
 export { incompleteBodyError, Meter, MeteredBody, type BinaryStream } from './body';
-export { AREAS, TokenRequestFailure, type AreaDefinition } from './credentials';
-export { apiRequest } from './door';
-export { goneOnRepeat } from './whatHappened';
+export { AREAS, TokenRequestFailure, type AreaDefinition } from './areas';
+export { apiRequest } from './apiRequest';
+export { goneOnRepeat } from './failureMessages';
 export { apiError, mayHaveBeenApplied } from './errors';
 export { parseErrorBody } from './errorBody';
 export { multipartBody, type FilePart } from './multipart';
@@ -21,7 +21,7 @@ export {
 	type Page,
 	type PageOptions,
 } from './paging';
-export * as read from './read';
+export * as read from './jsonValues';
 export {
 	backoffDelay,
 	decideRetry,

@@ -10,12 +10,12 @@
 import type { IDataObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { apiRequest } from './door';
+import { apiRequest } from './apiRequest';
 import { unexpectedAnswerError } from './errors';
 import { afterPage, listChange, pageSignature, pageSizeFor, readPageMeta, type ListShape, type PageMeta } from './pageRules';
-import { list, object } from './read';
+import { list, object } from './jsonValues';
 import type { ApiRequest, Context } from './types';
-import { listChanged, repeatedPage, whose } from './whatHappened';
+import { listChanged, repeatedPage, operationAndItem } from './failureMessages';
 
 /** Where a list stands before a page is read. */
 export interface ListPosition {
@@ -69,7 +69,7 @@ export async function readPage(
 	const meta = readPageMeta(body);
 	const step = afterPage({ page: at.page, length: items.length, signature, meta, received, previous: at.previous });
 	if ('repeats' in step) {
-		throw new NodeOperationError(ctx.getNode(), repeatedPage(whose(request.operation, itemIndex), at.page, step.repeats, items.length), {
+		throw new NodeOperationError(ctx.getNode(), repeatedPage(operationAndItem(request.operation, itemIndex), at.page, step.repeats, items.length), {
 			itemIndex,
 		});
 	}
@@ -77,7 +77,7 @@ export async function readPage(
 	const overlap = earlierIds ? ids.filter((id) => earlierIds.has(id)).length : 0;
 	const change = listChange(at.first, meta, overlap);
 	if (change !== undefined) {
-		throw new ListChangedError(ctx.getNode(), listChanged(whose(request.operation, itemIndex), at.page, change), { itemIndex });
+		throw new ListChangedError(ctx.getNode(), listChanged(operationAndItem(request.operation, itemIndex), at.page, change), { itemIndex });
 	}
 	for (const id of ids) earlierIds?.add(id);
 	const first = at.first ?? (meta ? { total: meta.total, pageCount: meta.pageCount } : undefined);

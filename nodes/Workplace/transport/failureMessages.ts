@@ -5,7 +5,7 @@
  */
 
 /** Who the message is about: "Get a knowledge base (item 3)", "Search knowledge bases". */
-export function whose(operation: string | undefined, itemIndex: number | undefined): string {
+export function operationAndItem(operation: string | undefined, itemIndex: number | undefined): string {
 	const what = operation ?? 'The request';
 	return itemIndex === undefined ? what : `${what} (item ${itemIndex})`;
 }
@@ -21,13 +21,13 @@ export function isoSecond(ms: number): string {
 	return new Date(Math.round(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
 }
 
-export interface Told {
+export interface ErrorText {
 	message: string;
 	description?: string;
 }
 
 /** A 429 whose Retry-After asks for longer than Max Wait: the node did not wait. */
-export function waitTooLong(who: string, waitMs: number, maxWaitMs: number, serviceSaid: string | undefined, now = Date.now()): Told {
+export function waitTooLong(who: string, waitMs: number, maxWaitMs: number, serviceSaid: string | undefined, now = Date.now()): ErrorText {
 	const until = isoSecond(now + waitMs);
 	return {
 		message: `${who}: the service asked to wait ${Math.ceil(waitMs / 1000)} s, until ${until}; that is longer than Max Wait (${seconds(maxWaitMs)}), so the node stopped instead of waiting`,
@@ -65,7 +65,7 @@ export function redirectTarget(location: unknown, requestUrl: string): string | 
 }
 
 /** A 3xx: the node never follows one, since the credential's headers would go with it. */
-export function redirectRefused(who: string, status: number, target: string | undefined): Told {
+export function redirectRefused(who: string, status: number, target: string | undefined): ErrorText {
 	const where = target ? `to another address, ${target}` : 'to another address it did not name readably';
 	return {
 		message:
@@ -104,7 +104,7 @@ export function notTheJsonExpected(
 	unexpected: Unexpected,
 	expected: string,
 	consequence: string,
-): Told {
+): ErrorText {
 	return {
 		message: `${who}: the service answered ${status} (${contentType || 'no content type'}) with ${UNEXPECTED[unexpected]}, where ${expected} was expected; ${consequence}`,
 		description: LIKELY_CAUSE[unexpected],

@@ -7,7 +7,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { parseBaseUrl } from './baseUrl';
 import { jwtProblem } from './jwt';
-import type { TokenFields } from './tokenGate';
+import type { TokenFields } from './tokenRefresh';
 import type { ApiArea, Context } from './types';
 
 export interface AreaDefinition {
@@ -16,7 +16,7 @@ export interface AreaDefinition {
 	/**
 	 * Where the credential keeps a token it fetches in preAuthentication. A 401
 	 * comes back as data like any status, and the transport asks for a new token
-	 * itself, one request at a time for the whole run (tokenGate.ts).
+	 * itself, one request at a time for the whole run (tokenRefresh.ts).
 	 */
 	token?: TokenFields;
 	/**

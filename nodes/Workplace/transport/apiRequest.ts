@@ -1,5 +1,5 @@
 /**
- * The one door to the network: every request of the node passes through
+ * Every request of the node passes through
  * apiRequest. It applies the item's timeout, refuses redirects, waits out the
  * run's rate-limit pause, asks for a new bot token one request at a time,
  * meters streamed answers, asks the retry decision after every failure (the bot
@@ -10,7 +10,7 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { buildPath } from './baseUrl';
 import { meterResponseBody, readErrorBody } from './body';
-import { AREAS, credentialFor, tokenFailureIn, type RunCredential } from './credentials';
+import { AREAS, credentialFor, tokenFailureIn, type RunCredential } from './areas';
 import {
 	apiError,
 	errorCode,
@@ -25,8 +25,8 @@ import {
 	waitTooLongError,
 } from './errors';
 import { decideRetry, mayHaveReachedService, repeatAnswerMeansDone, TOKEN_REQUEST, type Outcome, type RetryDecision } from './retry';
-import { sendWithToken } from './tokenGate';
-import type { Unexpected } from './whatHappened';
+import { sendWithToken } from './tokenRefresh';
+import type { Unexpected } from './failureMessages';
 import { requestSettings } from './settings';
 import type { ApiRequest, ApiResponse, Context, ResponseTo } from './types';
 
@@ -72,7 +72,7 @@ async function httpOptions(request: ApiRequest, url: string, timeoutMs: number):
 		json: !request.stream,
 		returnFullResponse: true,
 		// Every status comes back as data, a 401 included: n8n would fetch a token for each
-		// refused request; the transport fetches one for all (tokenGate.ts).
+		// refused request; the transport fetches one for all (tokenRefresh.ts).
 		ignoreHttpStatusErrors: true,
 		// A redirect could carry the credential's headers to another host; never follow one.
 		disableFollowRedirect: true,

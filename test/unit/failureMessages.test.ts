@@ -1,5 +1,5 @@
 /**
- * The words of failures that are not plain service errors (transport/whatHappened.ts).
+ * The words of failures that are not plain service errors (transport/failureMessages.ts).
  */
 import {
 	consequenceOf,
@@ -11,14 +11,14 @@ import {
 	retriesExhausted,
 	seconds,
 	waitTooLong,
-	whose,
-} from '../../nodes/Workplace/transport/whatHappened';
+	operationAndItem,
+} from '../../nodes/Workplace/transport/failureMessages';
 
-describe('whatHappened', () => {
+describe('failureMessages', () => {
 	it('names the operation and the item', () => {
-		expect(whose('Get a knowledge base', 3)).toBe('Get a knowledge base (item 3)');
-		expect(whose('Search knowledge bases', undefined)).toBe('Search knowledge bases');
-		expect(whose(undefined, 0)).toBe('The request (item 0)');
+		expect(operationAndItem('Get a knowledge base', 3)).toBe('Get a knowledge base (item 3)');
+		expect(operationAndItem('Search knowledge bases', undefined)).toBe('Search knowledge bases');
+		expect(operationAndItem(undefined, 0)).toBe('The request (item 0)');
 	});
 
 	it('writes seconds and dates as people read them', () => {
