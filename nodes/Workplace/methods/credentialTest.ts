@@ -15,7 +15,8 @@ import type {
 
 import { parseBaseUrl } from '../transport/baseUrl';
 import { requestToken, TOKEN_TIMEOUT_MS, type PlainAnswer, type PlainRequest, type Send } from '../transport/botToken';
-import { AREAS, TokenRequestFailure } from '../transport/areas';
+import { AREAS } from '../transport/areas';
+import { TokenRequestFailure } from '../transport/tokenRequestFailure';
 import { apiErrorWords, errorCode, networkMessage } from '../transport/errors';
 import { bareToken } from '../transport/jwt';
 import type { ApiArea } from '../transport/types';
@@ -118,7 +119,7 @@ async function runProbe(ctx: ICredentialTestFunctions, probe: Probe, credential:
 		return { status: 'OK', message: 'Connection successful' };
 	}
 	const meaning = probe.meaning?.[status];
-	return error(meaning ?? apiErrorWords(probe.area, status, answer.body).message);
+	return error(meaning ?? apiErrorWords(status, answer.body, undefined, AREAS[probe.area].unauthorizedHint).message);
 }
 
 /** GET one knowledge base: read-only, and proves both the key and the IP whitelist. */

@@ -9,8 +9,9 @@ import type { IHttpRequestOptions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { buildPath } from './baseUrl';
-import { meterResponseBody, readErrorBody } from './body';
-import { AREAS, credentialFor, tokenFailureIn, type RunCredential } from './areas';
+import { meterResponseBody, readErrorBody, type MeteredBody } from './body';
+import { AREAS, credentialFor, type RunCredential } from './areas';
+import { tokenFailureIn } from './tokenRequestFailure';
 import {
 	apiError,
 	errorCode,
@@ -28,7 +29,10 @@ import { decideRetry, mayHaveReachedService, repeatAnswerMeansDone, TOKEN_REQUES
 import { sendWithToken } from './tokenRefresh';
 import type { Unexpected } from './failureMessages';
 import { requestSettings } from './settings';
-import type { ApiRequest, ApiResponse, Context, ResponseTo } from './types';
+import type { ApiRequest, ApiResponse, Context } from './types';
+
+/** The answer a request of type R gets: a metered stream for a streamed request, else the parsed JSON. */
+export type ResponseTo<R extends ApiRequest> = R extends { stream: true } ? ApiResponse<MeteredBody> : ApiResponse;
 
 /**
  * One pause shared by every request of a node run: a 429 with Retry-After holds
@@ -224,7 +228,7 @@ export async function apiRequest<R extends ApiRequest>(ctx: Context, request: R,
 			throw retriesExhaustedError(ctx, request, attempt, Date.now() - started, { status, body }, itemIndex);
 		}
 		if (status === 429) throw rateLimitError(ctx, body, decision.waitMs, itemIndex);
-		const error = apiError(ctx, request.area, status, body, itemIndex, request.errorMessages?.[status]);
+		const error = apiError(ctx, status, body, itemIndex, request.errorMessages?.[status], AREAS[request.area].unauthorizedHint);
 		if (decision.stop === 'mayHaveBeenApplied') error.message += mayHaveBeenApplied(request);
 		throw error;
 	}

@@ -8,7 +8,7 @@
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 import { parseBaseUrl } from './baseUrl';
-import { TokenRequestFailure } from './areas';
+import { TokenRequestFailure } from './tokenRequestFailure';
 import { errorCode, networkMessage } from './errors';
 import { object, text } from './jsonValues';
 import { tokenLifetime } from './tokenLifetime';

@@ -6,7 +6,6 @@
 import type { JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { AREAS } from './areas';
 import { parseErrorBody, toJsonObject } from './errorBody';
 import {
 	consequenceOf,
@@ -19,7 +18,7 @@ import {
 	operationAndItem,
 	type Unexpected,
 } from './failureMessages';
-import type { ApiArea, ApiRequest, ApiResponse, Context } from './types';
+import type { ApiRequest, ApiResponse, Context } from './types';
 import { ownEntry } from '../shared/ownEntry';
 
 /** TLS verification failures, as Node names them (DEPTH_ZERO_SELF_SIGNED_CERT, CERT_HAS_EXPIRED, ...). */
@@ -242,7 +241,7 @@ const STATUS_HINTS: Record<number, string> = {
  * status, and each field detail on its own line. The node's errors and the
  * credential tests both say it this way.
  */
-export function apiErrorWords(area: ApiArea, status: number, body: unknown, meaning?: string): { message: string; description?: string } {
+export function apiErrorWords(status: number, body: unknown, meaning?: string, unauthorizedHint?: string): { message: string; description?: string } {
 	const parsed = parseErrorBody(body);
 	const hint = meaning ?? STATUS_HINTS[status] ?? `The service answered ${status}`;
 	// An operation's own meaning leads; the service's words follow it.
@@ -250,12 +249,7 @@ export function apiErrorWords(area: ApiArea, status: number, body: unknown, mean
 	let message = parsed.message ? `${hint}${said}` : hint;
 	// A 404 about a related resource (assigneeId, labelIds[1]) names the fields it is about.
 	if (status === 404 && parsed.paths.length > 0) message += ` (${parsed.paths.join(', ')})`;
-	if (status === 401 && area === 'knowledgeBase') {
-		message += ' (check the API key, and that this machine\'s IP address is whitelisted)';
-	}
-	if (status === 401 && AREAS[area].token) {
-		message += ' (even with a newly fetched access token; check the client\'s scope and that the bot is enabled)';
-	}
+	if (status === 401 && unauthorizedHint) message += ` (${unauthorizedHint})`;
 	const description = [...parsed.details, parsed.code ? `Service code: ${parsed.code}` : ''].filter(Boolean).join('\n');
 	return { message, description: description || undefined };
 }
@@ -263,13 +257,13 @@ export function apiErrorWords(area: ApiArea, status: number, body: unknown, mean
 /** A non-2xx answer as NodeApiError, in apiErrorWords. */
 export function apiError(
 	ctx: Context,
-	area: ApiArea,
 	status: number,
 	body: unknown,
 	itemIndex?: number,
 	meaning?: string,
+	unauthorizedHint?: string,
 ): NodeApiError {
-	const { message, description } = apiErrorWords(area, status, body, meaning);
+	const { message, description } = apiErrorWords(status, body, meaning, unauthorizedHint);
 	return new NodeApiError(ctx.getNode(), toJsonObject(body), {
 		message,
 		description,

@@ -4,8 +4,9 @@
  */
 export { buildPath, parseBaseUrl } from './baseUrl';
 export { incompleteBodyError, Meter, MeteredBody, type BinaryStream } from './body';
-export { AREAS, TokenRequestFailure, type AreaDefinition } from './areas';
-export { apiRequest } from './apiRequest';
+export { AREAS, type AreaDefinition } from './areas';
+export { TokenRequestFailure } from './tokenRequestFailure';
+export { apiRequest, type ResponseTo } from './apiRequest';
 export { goneOnRepeat } from './failureMessages';
 export { apiError, mayHaveBeenApplied } from './errors';
 export { parseErrorBody } from './errorBody';
@@ -48,4 +49,4 @@ export {
 	TIMEOUT,
 	type RequestSettings,
 } from './settings';
-export type { ApiArea, ApiRequest, ApiResponse, BodyPart, Context, ResponseTo, StreamRequest } from './types';
+export type { ApiArea, ApiRequest, ApiResponse, BodyPart, Context, StreamRequest } from './types';

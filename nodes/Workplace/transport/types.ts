@@ -4,8 +4,6 @@
  */
 import type { IDataObject, IExecuteFunctions, IHttpRequestMethods, ILoadOptionsFunctions, IPollFunctions } from 'n8n-workflow';
 
-import type { MeteredBody } from './body';
-
 /** Who sends requests: an operation's run, an editor list, or a polling trigger's poll. */
 export type Context = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
 
@@ -68,5 +66,3 @@ export interface ApiResponse<T = unknown> {
 	doneByEarlierAttempt?: string;
 }
 
-/** The answer a request of type R gets: a metered stream for a streamed request, else the parsed JSON. */
-export type ResponseTo<R extends ApiRequest> = R extends { stream: true } ? ApiResponse<MeteredBody> : ApiResponse;
