@@ -12,7 +12,7 @@ import path from 'node:path';
 import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeParameters, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
 import type { EmulatorAccess } from '../emulator/clientCredentials';
-import { AUTO_REQUESTS_IN_PARALLEL } from '../nodes/Workplace/transport';
+import { AUTO_REQUESTS_IN_PARALLEL } from '../nodes/Workplace/actions/requestSettings';
 import { InMemoryCredentialsHelper, initHarnessEnv, loadCommunityPackage, runWorkflow, type BinaryMode, type HarnessEnv, type RunWorkflowResult, type WorkflowJson } from '../test/harness/engine';
 import { emulatorCredential, singleNodeWorkflow } from '../test/harness/testbed';
 

@@ -28,8 +28,13 @@ import {
 import { decideRetry, mayHaveReachedService, repeatAnswerMeansDone, TOKEN_REQUEST, type Outcome, type RetryDecision } from './retry';
 import { sendWithToken } from './tokenRefresh';
 import type { Unexpected } from './failureMessages';
-import { requestSettings } from './settings';
-import type { ApiRequest, ApiResponse, Context } from './types';
+import { DEFAULT_RETRY_POLICY } from './retry';
+import type { ApiRequest, ApiResponse, Context, RequestSettings, SendOptions } from './types';
+
+export const DEFAULT_TIMEOUT_MS = 60_000;
+
+/** The settings of requests no item's settings were handed for (editor lists, polls). */
+const DEFAULT_SETTINGS: RequestSettings = { policy: DEFAULT_RETRY_POLICY, timeoutMs: DEFAULT_TIMEOUT_MS };
 
 /** The answer a request of type R gets: a metered stream for a streamed request, else the parsed JSON. */
 export type ResponseTo<R extends ApiRequest> = R extends { stream: true } ? ApiResponse<MeteredBody> : ApiResponse;
@@ -119,10 +124,10 @@ function unexpectedBody(response: ApiResponse): Unexpected | undefined {
 }
 
 /** Executes one request with the retry decision after each failure. Non-2xx answers become NodeApiError. */
-export async function apiRequest<R extends ApiRequest>(ctx: Context, request: R, itemIndex?: number): Promise<ResponseTo<R>> {
+export async function apiRequest<R extends ApiRequest>(ctx: Context, request: R, sending: SendOptions = {}): Promise<ResponseTo<R>> {
 	const { credential, prefix, token: tokenFields } = AREAS[request.area];
-	// Checked before the credential is read, so a bad setting sends nothing.
-	const { policy, timeoutMs } = requestSettings(ctx, itemIndex);
+	const { itemIndex } = sending;
+	const { policy, timeoutMs } = sending.settings ?? DEFAULT_SETTINGS;
 	let run: RunCredential;
 	try {
 		run = await credentialFor(ctx, request.area);

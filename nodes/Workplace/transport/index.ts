@@ -6,7 +6,7 @@ export { buildPath, parseBaseUrl } from './baseUrl';
 export { incompleteBodyError, Meter, MeteredBody, type BinaryStream } from './body';
 export { AREAS, type AreaDefinition } from './areas';
 export { TokenRequestFailure } from './tokenRequestFailure';
-export { apiRequest, type ResponseTo } from './apiRequest';
+export { apiRequest, DEFAULT_TIMEOUT_MS, type ResponseTo } from './apiRequest';
 export { goneOnRepeat } from './failureMessages';
 export { apiError, mayHaveBeenApplied } from './errors';
 export { parseErrorBody } from './errorBody';
@@ -35,18 +35,4 @@ export {
 	type RetryPolicy,
 	type RetryRequest,
 } from './retry';
-export {
-	AUTO_REQUESTS_IN_PARALLEL,
-	BATCHING,
-	DEFAULT_TIMEOUT_MS,
-	MAX_REQUESTS_IN_PARALLEL,
-	OPTIONS,
-	REQUESTS_IN_PARALLEL,
-	requestSettings,
-	requestsInParallelSetting,
-	RETRY,
-	RETRY_OPTIONS,
-	TIMEOUT,
-	type RequestSettings,
-} from './settings';
-export type { ApiArea, ApiRequest, ApiResponse, BodyPart, Context, StreamRequest } from './types';
+export type { ApiArea, ApiRequest, ApiResponse, BodyPart, Context, RequestSettings, SendOptions, StreamRequest } from './types';

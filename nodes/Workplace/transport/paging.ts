@@ -14,7 +14,7 @@ import { apiRequest } from './apiRequest';
 import { unexpectedAnswerError } from './errors';
 import { afterPage, listChange, pageSignature, pageSizeFor, readPageMeta, type ListShape, type PageMeta } from './pageRules';
 import { list, object } from './jsonValues';
-import type { ApiRequest, Context } from './types';
+import type { ApiRequest, Context, SendOptions } from './types';
 import { listChanged, repeatedPage, operationAndItem } from './failureMessages';
 
 /** Where a list stands before a page is read. */
@@ -53,12 +53,13 @@ export async function readPage(
 	request: ApiRequest,
 	at: ListPosition,
 	pageSize: number,
-	itemIndex?: number,
+	sending: SendOptions = {},
 	/** Ids read on earlier pages, when the caller keeps them; a page repeating any is a changed list. */
 	earlierIds?: Set<string>,
 ): Promise<Page> {
 	const qs = { ...request.qs, 'pagination[page]': at.page, 'pagination[pageSize]': pageSize };
-	const response = await apiRequest(ctx, { ...request, qs }, itemIndex);
+	const { itemIndex } = sending;
+	const response = await apiRequest(ctx, { ...request, qs }, sending);
 	const body = object(response.body);
 	if (!body || !Array.isArray(body.data)) {
 		throw unexpectedAnswerError(ctx, request, response, 'shape', `a JSON object with a "data" list (page ${at.page})`, itemIndex);
@@ -118,10 +119,11 @@ export async function paginate(
 	ctx: Context,
 	request: ApiRequest,
 	options: PageOptions,
-	itemIndex?: number,
+	sending: SendOptions = {},
 ): Promise<IDataObject[]> {
+	const { itemIndex } = sending;
 	for (let read = 1; ; read++) {
-		const outcome = await readWholeList(ctx, request, options, itemIndex).then(
+		const outcome = await readWholeList(ctx, request, options, sending).then(
 			(items) => ({ items }),
 			(error: unknown) => ({ error }),
 		);
@@ -137,12 +139,12 @@ export async function paginate(
 	}
 }
 
-async function readWholeList(ctx: Context, request: ApiRequest, options: PageOptions, itemIndex?: number): Promise<IDataObject[]> {
+async function readWholeList(ctx: Context, request: ApiRequest, options: PageOptions, sending: SendOptions): Promise<IDataObject[]> {
 	const results: IDataObject[] = [];
 	const pageSize = pageSizeFor(options.limit, options.pageSize, options.filter !== undefined);
 	const earlierIds = new Set<string>();
 	for (let at: ListPosition | undefined = { page: 1, received: 0 }; at; ) {
-		const page = await readPage(ctx, request, at, pageSize, itemIndex, earlierIds);
+		const page = await readPage(ctx, request, at, pageSize, sending, earlierIds);
 		options.onPage?.(page);
 		const { items, next } = page;
 		for (const item of items) {

@@ -4,6 +4,8 @@
  */
 import type { IDataObject, IExecuteFunctions, IHttpRequestMethods, ILoadOptionsFunctions, IPollFunctions } from 'n8n-workflow';
 
+import type { RetryPolicy } from './retry';
+
 /** Who sends requests: an operation's run, an editor list, or a polling trigger's poll. */
 export type Context = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
 
@@ -66,3 +68,15 @@ export interface ApiResponse<T = unknown> {
 	doneByEarlierAttempt?: string;
 }
 
+
+/** How one item's requests are sent: its retry policy and timeout (the node's request settings, read by the router). */
+export interface RequestSettings {
+	policy: RetryPolicy;
+	timeoutMs: number;
+}
+
+/** What apiRequest is told besides the request: the item it is for, and that item's settings (the defaults when not given). */
+export interface SendOptions {
+	itemIndex?: number;
+	settings?: RequestSettings;
+}

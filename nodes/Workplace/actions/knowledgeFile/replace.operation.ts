@@ -5,6 +5,7 @@ import { apiRequest, Meter, multipartBody, read, type ApiRequest } from '../../t
 import { binarySize, heldBytes } from '../binaryFile';
 import { knowledgeBaseLocator, optionsCollection } from '../common.descriptions';
 import type { OperationDefinition } from '../types';
+import { sendingItem } from '../requestSettings';
 import { invalid, requiredText } from '../validation';
 import {
 	ALLOWED_MIME_TYPES,
@@ -77,7 +78,7 @@ async function matchesStored(ctx: IExecuteFunctions, i: number, stored: IDataObj
 		local = createHash('sha256').update(await heldBytes(ctx, i, property, put.upload.size, 'Input Binary Field')).digest('hex');
 	}
 	const { knowledgeId, fileId } = fileIds(ctx, i);
-	const download = await apiRequest(ctx, { subject: sent.subject, operation: sent.operation, ...downloadRequest(knowledgeId, fileId) }, i);
+	const download = await apiRequest(ctx, { subject: sent.subject, operation: sent.operation, ...downloadRequest(knowledgeId, fileId) }, sendingItem(ctx, i));
 	await download.body.stored(drain(download.body.stream));
 	return download.body.meter.sha256 !== undefined && download.body.meter.sha256 === local;
 }
@@ -195,7 +196,7 @@ export const replace: OperationDefinition<ReplaceRequest> = {
 		if (sent.put) {
 			const stored = read.object(response.body) ?? {};
 			if (await matchesStored(this, i, stored, sent)) return [{ json: { ...fileOutput(stored), skipped: 'unchanged' } }];
-			answer = await apiRequest(this, { subject: sent.subject, operation: sent.operation, ...sent.put }, i);
+			answer = await apiRequest(this, { subject: sent.subject, operation: sent.operation, ...sent.put }, sendingItem(this, i));
 			upload = sent.put.upload;
 		}
 		const file = read.object(answer.body) ?? {};
