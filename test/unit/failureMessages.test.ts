@@ -60,11 +60,11 @@ describe('failureMessages', () => {
 	});
 
 	it('a 2xx that is not the JSON expected, with what it means for the data', () => {
-		expect(notTheJsonExpected('Z (item 2)', 200, 'text/html', 'notJson', 'a JSON answer', consequenceOf('GET', undefined)).message).toBe(
+		expect(notTheJsonExpected('Z (item 2)', 200, 'text/html', 'notJson', 'a JSON answer', consequenceOf({ method: 'GET' })).message).toBe(
 			'Z (item 2): the service answered 200 (text/html) with a body that is not JSON, where a JSON answer was expected; it was a read, so nothing was changed',
 		);
-		expect(consequenceOf('POST', 'task')).toMatch(/^the task may have been created even so/);
-		expect(consequenceOf('PUT', 'knowledge file')).toBe('the service reported success, so the change has probably been made; sending it again is safe');
+		expect(consequenceOf({ method: 'POST', subject: 'task' })).toMatch(/^the task may have been created even so/);
+		expect(consequenceOf({ method: 'PUT', subject: 'knowledge file' })).toBe('the service reported success, so the change has probably been made; sending it again is safe');
 		expect(notTheJsonExpected('Z', 201, undefined, 'invalid', 'a JSON answer', 'x').message).toContain('201 (no content type) with a body that is not valid JSON');
 	});
 

@@ -7,7 +7,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { apiRequest, AREAS, paginate, read, safeToRepeat, type ApiRequest } from '../transport';
+import { apiRequest, AREAS, asNodeError, paginate, read, safeToRepeat, type ApiRequest } from '../transport';
 import { numberValue } from '../shared/numberValue';
 import { readingConstantsOnce } from './constantParameters';
 import { AUTO_REQUESTS_IN_PARALLEL, requestsInParallelSetting, sendingItem } from './requestSettings';
@@ -119,24 +119,9 @@ function simplified(ctx: IExecuteFunctions, operation: OperationDefinition, i: n
 	return outputs.map((output) => ({ ...output, json: simplify(output.json) }));
 }
 
-/** An error as it is when it is a node error already, else wrapped as one (explained later, once, by nodeErrorOf). */
-function asNodeError(ctx: IExecuteFunctions, error: unknown, i: number): NodeApiError | NodeOperationError {
-	return error instanceof NodeApiError || error instanceof NodeOperationError
-		? error
-		: new NodeOperationError(ctx.getNode(), error as Error, { itemIndex: i });
-}
-
-/** Any failure of item i as the node error n8n shows, in the operation's terms. */
-function nodeErrorOf(
-	ctx: IExecuteFunctions,
-	operation: OperationDefinition,
-	error: unknown,
-	i: number,
-): NodeApiError | NodeOperationError {
-	let nodeError = asNodeError(ctx, error, i);
-	if (nodeError instanceof NodeApiError && operation.explainError) {
-		nodeError = operation.explainError.call(ctx, nodeError, i) ?? nodeError;
-	}
+/** Any failure of item i as the node error n8n shows, naming the item. */
+function nodeErrorOf(ctx: IExecuteFunctions, error: unknown, i: number): NodeApiError | NodeOperationError {
+	const nodeError = asNodeError(ctx, error, i);
 	if (nodeError.context.itemIndex === undefined) nodeError.context.itemIndex = i;
 	return nodeError;
 }
@@ -190,7 +175,7 @@ async function runItems(
 			results[i] = outputs.map((result) => ({ ...result, pairedItem: { item: i } }));
 			succeeded = true;
 		} catch (error) {
-			const nodeError = nodeErrorOf(ctx, operation, error, i);
+			const nodeError = nodeErrorOf(ctx, error, i);
 			if (!continueOnFail) {
 				failures.set(i, nodeError);
 				return;

@@ -17,10 +17,10 @@ import { parseBaseUrl } from '../transport/baseUrl';
 import { requestToken, TOKEN_TIMEOUT_MS, type PlainAnswer, type PlainRequest, type Send } from '../transport/botToken';
 import { AREAS } from '../transport/areas';
 import { TokenRequestFailure } from '../transport/tokenRequestFailure';
-import { apiErrorWords, errorCode, networkMessage } from '../transport/errors';
+import { errorCode } from '../transport/errors';
 import { bareToken } from '../transport/jwt';
 import type { ApiArea } from '../transport/types';
-import { consequenceOf, notTheJsonExpected, redirectRefused, redirectTarget } from '../transport/failureMessages';
+import { consequenceOf, networkMessage, notTheJsonExpected, redirectRefused, redirectTarget, serviceErrorText } from '../transport/failureMessages';
 
 /** Who the redirect and unexpected-answer messages are about. */
 const WHO = 'Testing the credential';
@@ -107,7 +107,7 @@ async function runProbe(ctx: ICredentialTestFunctions, probe: Probe, credential:
 	}
 	if (probe.accepted(status)) {
 		if (probe.expectsJson && typeof answer.body !== 'object') {
-			const told = notTheJsonExpected(WHO, status, contentType(answer.headers), 'notJson', 'a JSON answer', consequenceOf('GET', undefined));
+			const told = notTheJsonExpected(WHO, status, contentType(answer.headers), 'notJson', 'a JSON answer', consequenceOf({ method: 'GET' }));
 			return error(`${told.message}. ${told.description ?? ''}`.trim());
 		}
 		if (base.plainHttp) {
@@ -119,7 +119,7 @@ async function runProbe(ctx: ICredentialTestFunctions, probe: Probe, credential:
 		return { status: 'OK', message: 'Connection successful' };
 	}
 	const meaning = probe.meaning?.[status];
-	return error(meaning ?? apiErrorWords(status, answer.body, undefined, AREAS[probe.area].unauthorizedHint).message);
+	return error(meaning ?? serviceErrorText(status, answer.body, undefined, AREAS[probe.area].unauthorizedHint).message);
 }
 
 /** GET one knowledge base: read-only, and proves both the key and the IP whitelist. */

@@ -1,34 +1,22 @@
 /**
- * Every request of the node passes through
- * apiRequest. It applies the item's timeout, refuses redirects, waits out the
- * run's rate-limit pause, asks for a new bot token one request at a time,
- * meters streamed answers, asks the retry decision after every failure (the bot
- * token request's included) and maps what is left to errors.
+ * Every request of the node passes through apiRequest. It applies the item's
+ * timeout, refuses redirects, waits out the run's rate-limit pause, asks for a
+ * new bot token one request at a time, meters streamed answers, and after every
+ * failure does what afterFailure says: wait and send again, or give up with its
+ * words.
  */
 import type { IHttpRequestOptions } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
 
+import { afterFailure, type Failure } from './afterFailure';
+import { AREAS, credentialFor, type RunCredential } from './areas';
 import { buildPath } from './baseUrl';
 import { meterResponseBody, readErrorBody, type MeteredBody } from './body';
-import { AREAS, credentialFor, type RunCredential } from './areas';
+import { asNodeError, errorCode, failureError, isHttpFailure, thrownResponse, unexpectedAnswerError } from './errors';
+import { operationAndItem, redirectRefused, redirectTarget, type Unexpected } from './failureMessages';
+import { DEFAULT_RETRY_POLICY, mayHaveReachedService, repeatAnswerMeansDone, type Outcome } from './retry';
 import { tokenFailureIn } from './tokenRequestFailure';
-import {
-	apiError,
-	errorCode,
-	isHttpFailure,
-	mayHaveBeenApplied,
-	networkError,
-	rateLimitError,
-	redirectError,
-	retriesExhaustedError,
-	thrownResponse,
-	unexpectedAnswerError,
-	waitTooLongError,
-} from './errors';
-import { decideRetry, mayHaveReachedService, repeatAnswerMeansDone, TOKEN_REQUEST, type Outcome, type RetryDecision } from './retry';
-import { sendWithToken } from './tokenRefresh';
-import type { Unexpected } from './failureMessages';
-import { DEFAULT_RETRY_POLICY } from './retry';
+import { sendWithToken, type TokenFields } from './tokenRefresh';
 import type { ApiRequest, ApiResponse, Context, RequestSettings, SendOptions } from './types';
 
 export const DEFAULT_TIMEOUT_MS = 60_000;
@@ -62,15 +50,9 @@ async function afterPause(ctx: Context): Promise<void> {
 }
 
 /** Waits before the next attempt: a rate limit pauses the whole run, anything else only this request. */
-async function waitToRetry(ctx: Context, outcome: Outcome, decision: { retryAfterMs: number }): Promise<void> {
-	if ('status' in outcome && outcome.status === 429) pauseRun(ctx, decision.retryAfterMs);
-	else await sleep(decision.retryAfterMs);
-}
-
-function asNodeError(ctx: Context, error: unknown, itemIndex: number | undefined): Error {
-	return error instanceof NodeApiError || error instanceof NodeOperationError
-		? error
-		: new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
+async function waitToRetry(ctx: Context, outcome: Outcome, waitMs: number): Promise<void> {
+	if ('status' in outcome && outcome.status === 429) pauseRun(ctx, waitMs);
+	else await sleep(waitMs);
 }
 
 async function httpOptions(request: ApiRequest, url: string, timeoutMs: number): Promise<IHttpRequestOptions> {
@@ -123,9 +105,54 @@ function unexpectedBody(response: ApiResponse): Unexpected | undefined {
 	}
 }
 
-/** Executes one request with the retry decision after each failure. Non-2xx answers become NodeApiError. */
+/** One attempt: the answer (with the token it was sent with, '' when none), or how it failed before any answer. */
+type Sent = { response: ApiResponse; token: string } | { failure: Failure; thrown: unknown };
+
+async function sendOnce(
+	ctx: Context,
+	run: RunCredential,
+	credential: string,
+	options: IHttpRequestOptions,
+	tokenFields: TokenFields | undefined,
+	refusedToken: string | undefined,
+): Promise<Sent> {
+	const send = async () =>
+		(await ctx.helpers.httpRequestWithAuthentication.call(ctx, credential, options, {
+			credentialsDecrypted: run.decrypted,
+		})) as ApiResponse;
+	try {
+		if (tokenFields && run.decrypted.data) {
+			const sent = await sendWithToken(run.decrypted.data, tokenFields, send, refusedToken);
+			return { response: sent.result, token: sent.token };
+		}
+		return { response: await send(), token: '' };
+	} catch (thrown) {
+		const token = tokenFailureIn(thrown);
+		if (token) return { failure: { token: { answer: token.answer, code: token.code } }, thrown };
+		const answered = thrownResponse(thrown);
+		if (answered) return { response: answered, token: '' };
+		const code = errorCode(thrown);
+		// Not a network failure (e.g. a token answer without a token): said as it is.
+		if (!code && !isHttpFailure(thrown)) return { failure: { other: true }, thrown };
+		return { failure: { network: code ?? 'ECONNRESET' }, thrown };
+	}
+}
+
+/** A 2xx as the operation gets it: a streamed body metered, a JSON body checked to be JSON. */
+function answered<R extends ApiRequest>(ctx: Context, request: R, response: ApiResponse, attempts: number, itemIndex: number | undefined): ResponseTo<R> {
+	if (request.stream) {
+		response.body = meterResponseBody(ctx, response, itemIndex);
+	} else {
+		const unexpected = unexpectedBody(response);
+		if (unexpected) throw unexpectedAnswerError(ctx, request, response, unexpected, 'a JSON answer', itemIndex);
+	}
+	response.attempts = attempts;
+	return response as ResponseTo<R>;
+}
+
+/** Executes one request, doing after each failure what afterFailure says. Non-2xx answers become NodeApiError. */
 export async function apiRequest<R extends ApiRequest>(ctx: Context, request: R, sending: SendOptions = {}): Promise<ResponseTo<R>> {
-	const { credential, prefix, token: tokenFields } = AREAS[request.area];
+	const area = AREAS[request.area];
 	const { itemIndex } = sending;
 	const { policy, timeoutMs } = sending.settings ?? DEFAULT_SETTINGS;
 	let run: RunCredential;
@@ -136,105 +163,54 @@ export async function apiRequest<R extends ApiRequest>(ctx: Context, request: R,
 		const { message, description } = error as NodeOperationError;
 		throw new NodeOperationError(ctx.getNode(), message, { itemIndex, description: description ?? undefined });
 	}
-	const url = run.baseUrl + buildPath(prefix, request.path);
+	const url = run.baseUrl + buildPath(area.prefix, request.path);
 	const started = Date.now();
 	/** The token of an attempt refused with a 401; the request is sent once more with a new token. */
 	let refusedToken: string | undefined;
 	/** What the latest failed attempt that may have been carried out met (a network code or a status). */
 	let uncertainAttempt: string | undefined;
-	const retrying = async (outcome: Outcome, decision: { retryAfterMs: number }) => {
-		if (mayHaveReachedService(outcome)) uncertainAttempt = 'network' in outcome ? outcome.network : String(outcome.status);
-		await waitToRetry(ctx, outcome, decision);
-	};
 
 	for (let attempt = 1; ; attempt++) {
 		const options = await httpOptions(request, url, timeoutMs);
-		const send = async () =>
-			(await ctx.helpers.httpRequestWithAuthentication.call(ctx, credential, options, {
-				credentialsDecrypted: run.decrypted,
-			})) as ApiResponse;
-		let response: ApiResponse;
-		let sentWith = '';
 		await afterPause(ctx);
-		try {
-			if (tokenFields && run.decrypted.data) {
-				const sent = await sendWithToken(run.decrypted.data, tokenFields, send, refusedToken);
-				response = sent.result;
-				sentWith = sent.token;
-			} else {
-				response = await send();
+		const sent = await sendOnce(ctx, run, area.credential, options, area.token, refusedToken);
+		let failure: Failure;
+		if ('response' in sent) {
+			const { response } = sent;
+			const status = response.statusCode;
+			// A refused token: once more with a new one (fetched by one request of the run for all).
+			if (status === 401 && area.token && refusedToken === undefined) {
+				if (request.stream) await readErrorBody(response.body);
+				refusedToken = sent.token;
+				attempt--;
+				continue;
 			}
-		} catch (error) {
-			const token = tokenFailureIn(error);
-			if (token) {
-				// No token, so this request was not sent: the token request's own decision applies.
-				const outcome: Outcome | undefined = token.answer ?? (token.code ? { network: token.code } : undefined);
-				const decision: RetryDecision = outcome ? decideRetry(TOKEN_REQUEST, outcome, attempt, policy) : { stop: 'final' };
-				if (outcome && 'retryAfterMs' in decision) {
-					await waitToRetry(ctx, outcome, decision);
-					continue;
-				}
-				throw token.code ? networkError(ctx, token.code, itemIndex, attempt) : asNodeError(ctx, error, itemIndex);
+			if (status >= 200 && status < 300) return answered(ctx, request, response, attempt, itemIndex);
+			if (status >= 300 && status < 400) {
+				// Not the service's error, so not a NodeApiError.
+				const text = redirectRefused(operationAndItem(request.operation, itemIndex), status, redirectTarget(response.headers.location, url));
+				throw new NodeOperationError(ctx.getNode(), text.message, { description: text.description, itemIndex });
 			}
-			const answered = thrownResponse(error);
-			if (!answered) {
-				const code = errorCode(error);
-				// Not a network failure (e.g. a token answer without a token): say so as it is.
-				if (!code && !isHttpFailure(error)) throw asNodeError(ctx, error, itemIndex);
-				const outcome = { network: code ?? 'ECONNRESET' };
-				const decision = decideRetry(request, outcome, attempt, policy);
-				if ('retryAfterMs' in decision) {
-					await retrying(outcome, decision);
-					continue;
-				}
-				if (decision.stop === 'attemptsUsed' && attempt > 1) {
-					throw retriesExhaustedError(ctx, request, attempt, Date.now() - started, outcome, itemIndex);
-				}
-				throw networkError(ctx, outcome.network, itemIndex, attempt, decision.stop === 'mayHaveBeenApplied' ? request : undefined);
+			const body = request.stream ? await readErrorBody(response.body) : response.body;
+			if (uncertainAttempt !== undefined && repeatAnswerMeansDone(request, status)) {
+				// An earlier attempt did it; its answer was lost. Done, and said so by the operation.
+				return { ...response, body, attempts: attempt, doneByEarlierAttempt: uncertainAttempt } as ResponseTo<R>;
 			}
-			response = answered;
+			failure = { status, body, retryAfter: response.headers['retry-after'] };
+		} else {
+			failure = sent.failure;
 		}
 
-		const status = response.statusCode;
-		// A refused token: once more with a new one (fetched by one request of the run for all).
-		if (status === 401 && tokenFields && refusedToken === undefined) {
-			if (request.stream) await readErrorBody(response.body);
-			refusedToken = sentWith;
-			attempt--;
-			continue;
-		}
-		if (status >= 200 && status < 300) {
-			if (request.stream) {
-				response.body = meterResponseBody(ctx, response, itemIndex);
-			} else {
-				const unexpected = unexpectedBody(response);
-				if (unexpected) throw unexpectedAnswerError(ctx, request, response, unexpected, 'a JSON answer', itemIndex);
+		const next = afterFailure(request, failure, { number: attempt, elapsedMs: Date.now() - started, itemIndex, unauthorizedHint: area.unauthorizedHint }, policy);
+		if ('retryAfterMs' in next) {
+			// A failed token request never sent this request, so it cannot have been carried out.
+			if (!('token' in failure) && mayHaveReachedService(next.outcome)) {
+				uncertainAttempt = 'network' in next.outcome ? next.outcome.network : String(next.outcome.status);
 			}
-			response.attempts = attempt;
-			return response as ResponseTo<R>;
-		}
-		if (status >= 300 && status < 400) throw redirectError(ctx, request, response, url, itemIndex);
-
-		const body = request.stream ? await readErrorBody(response.body) : response.body;
-		if (uncertainAttempt !== undefined && repeatAnswerMeansDone(request, status)) {
-			// An earlier attempt did it; its answer was lost. Done, and said so by the operation.
-			return { ...response, body, attempts: attempt, doneByEarlierAttempt: uncertainAttempt } as ResponseTo<R>;
-		}
-		const outcome = { status, retryAfter: response.headers['retry-after'] };
-		const decision = decideRetry(request, outcome, attempt, policy);
-		if ('retryAfterMs' in decision) {
-			await retrying(outcome, decision);
+			await waitToRetry(ctx, next.outcome, next.retryAfterMs);
 			continue;
 		}
-		if (decision.stop === 'waitTooLong' && decision.waitMs !== undefined) {
-			throw waitTooLongError(ctx, request, body, decision.waitMs, policy.maxWaitMs, itemIndex);
-		}
-		if (decision.stop === 'attemptsUsed' && attempt > 1) {
-			throw retriesExhaustedError(ctx, request, attempt, Date.now() - started, { status, body }, itemIndex);
-		}
-		if (status === 429) throw rateLimitError(ctx, body, decision.waitMs, itemIndex);
-		const error = apiError(ctx, status, body, itemIndex, request.errorMessages?.[status], AREAS[request.area].unauthorizedHint);
-		if (decision.stop === 'mayHaveBeenApplied') error.message += mayHaveBeenApplied(request);
-		throw error;
+		if ('asThrown' in next) throw asNodeError(ctx, 'thrown' in sent ? sent.thrown : undefined, itemIndex);
+		throw failureError(ctx, next.error, next.details, itemIndex);
 	}
 }

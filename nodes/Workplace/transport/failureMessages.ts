@@ -1,8 +1,19 @@
 /**
- * The words of failures that are not plainly a service's error answer: each
- * says what happened, to which operation and item, and what it means for the
- * data. Pure functions of the facts, so every message can be read in one place.
+ * The words of every failure the transport reports: the service's error
+ * answers, network failures, and what happened to which operation and item and
+ * what it means for the data. Pure functions of the facts, so every message can
+ * be read in one place; errors.ts and afterFailure.ts only put them into n8n's
+ * errors.
  */
+import type { IHttpRequestMethods } from 'n8n-workflow';
+
+import { parseErrorBody, type ParsedError } from './errorBody';
+import { ownEntry } from '../shared/ownEntry';
+
+export interface ErrorText {
+	message: string;
+	description?: string;
+}
 
 /** Who the message is about: "Get a knowledge base (item 3)", "Search knowledge bases". */
 export function operationAndItem(operation: string | undefined, itemIndex: number | undefined): string {
@@ -21,9 +32,108 @@ export function isoSecond(ms: number): string {
 	return new Date(Math.round(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
 }
 
-export interface ErrorText {
-	message: string;
-	description?: string;
+/** What a request that changes something does to its subject. */
+export type Effect = 'created' | 'updated' | 'deleted' | 'delivered';
+
+/** What a request does to its subject: declared (a message is `delivered`), else what its method does; undefined for a read. */
+export function effectOf(request: { method: IHttpRequestMethods; effect?: Effect }): Effect | undefined {
+	if (request.effect) return request.effect;
+	switch (request.method) {
+		case 'POST':
+			return 'created';
+		case 'PUT':
+		case 'PATCH':
+			return 'updated';
+		case 'DELETE':
+			return 'deleted';
+		default:
+			return undefined;
+	}
+}
+
+/**
+ * Said of a request whose fate is unknown (a 5xx, a timeout or a reset after
+ * sending) and that was not sent again, because sending it again could do it twice.
+ */
+export function mayHaveBeenDone(subject: string | undefined, effect: Effect | undefined): string {
+	const what = subject && effect ? `the ${subject} may have been ${effect}` : 'the request may have been carried out';
+	const twice = effect === 'created' || effect === 'delivered' ? 'to avoid a duplicate' : 'to avoid doing it twice';
+	return `${what} even so. It was not retried automatically, ${twice}: check before running this item again`;
+}
+
+/** Whether a request that succeeded at the service, but whose answer could not be read, may have changed something. */
+export function consequenceOf(request: { method: IHttpRequestMethods; subject?: string; effect?: Effect }): string {
+	const effect = effectOf(request);
+	if (!effect) return 'it was a read, so nothing was changed';
+	if (effect === 'created' || effect === 'delivered') return mayHaveBeenDone(request.subject, effect);
+	// PUT and DELETE leave the same result when sent twice; a PATCH need not.
+	const again = request.method === 'PATCH' ? '' : '; sending it again is safe';
+	return `the service reported success, so the change has probably been made${again}`;
+}
+
+/** TLS verification failures, as Node names them (DEPTH_ZERO_SELF_SIGNED_CERT, CERT_HAS_EXPIRED, ...). */
+export const TLS_CODE = /^(?:ERR_TLS_[A-Z_]+|EPROTO|[A-Z_]*CERT[A-Z_]*|UNABLE_TO_[A-Z_]+)$/;
+
+const NETWORK_MESSAGES: Record<string, string> = {
+	ECONNREFUSED: 'The service refused the connection',
+	ECONNRESET: 'The connection to the service was reset',
+	ETIMEDOUT: 'The service did not answer in time',
+	ECONNABORTED: 'The service did not answer in time',
+	ENOTFOUND: "The service's host name could not be resolved",
+	EAI_AGAIN: "The service's host name could not be resolved",
+	EPIPE: 'The connection to the service was closed while sending',
+};
+
+/** What a network failure code means, in words; the node's errors and the credential tests both say it this way. */
+export function networkMessage(code: string): string {
+	const known = ownEntry(NETWORK_MESSAGES, code);
+	if (known !== undefined) return known;
+	if (code === 'EPROTO') {
+		return "The secure (TLS) connection to the service failed (EPROTO); check that the Base URL's scheme is what the service speaks (https:// or http://)";
+	}
+	if (TLS_CODE.test(code)) {
+		return `The service's TLS certificate could not be verified (${code}); check the Base URL's host name, or have the certificate fixed (the node never skips the check)`;
+	}
+	return `The request to the service failed (${code})`;
+}
+
+const STATUS_HINTS: Record<number, string> = {
+	400: 'The service rejected the request',
+	401: 'The service rejected the credentials',
+	403: 'The credentials lack permission for this operation',
+	404: 'Not found',
+	409: 'The service refused the request because of a business rule',
+	413: 'The upload is larger than the service accepts',
+	422: 'The service rejected the values sent',
+};
+
+/** The field details and the service's code of an error body, one a line. */
+function detailsOf(parsed: ParsedError): string | undefined {
+	return [...parsed.details, parsed.code ? `Service code: ${parsed.code}` : ''].filter(Boolean).join('\n') || undefined;
+}
+
+/**
+ * The words of a non-2xx answer: a hint for the status (or the operation's own
+ * `meaning` of it), then the service's own message, and each field detail on its
+ * own line. `unauthorizedHint` says what to check of the area's credential after
+ * a 401. The node's errors and the credential tests both say it this way.
+ */
+export function serviceErrorText(status: number, body: unknown, meaning?: string, unauthorizedHint?: string): ErrorText {
+	const parsed = parseErrorBody(body);
+	const hint = meaning ?? STATUS_HINTS[status] ?? `The service answered ${status}`;
+	// An operation's own meaning leads; the service's words follow it.
+	const said = meaning ? ` (the service said: ${parsed.message})` : `: ${parsed.message}`;
+	let message = parsed.message ? `${hint}${said}` : hint;
+	// A 404 about a related resource (assigneeId, labelIds[1]) names the fields it is about.
+	if (status === 404 && parsed.paths.length > 0) message += ` (${parsed.paths.join(', ')})`;
+	if (status === 401 && unauthorizedHint) message += ` (${unauthorizedHint})`;
+	return { message, description: detailsOf(parsed) };
+}
+
+/** A 429 when no retry is allowed (Max Attempts 1): when the service asked to be asked again. */
+export function rateLimited(body: unknown, waitMs: number | undefined, now = Date.now()): ErrorText {
+	const when = waitMs === undefined ? 'later' : `in ${Math.ceil(waitMs / 1000)} s (at ${new Date(now + waitMs).toISOString()})`;
+	return { message: `The service is rate limiting requests; retry ${when}`, description: parseErrorBody(body).message };
 }
 
 /** A 429 whose Retry-After asks for longer than Max Wait: the node did not wait. */
@@ -31,10 +141,7 @@ export function waitTooLong(who: string, waitMs: number, maxWaitMs: number, serv
 	const until = isoSecond(now + waitMs);
 	return {
 		message: `${who}: the service asked to wait ${Math.ceil(waitMs / 1000)} s, until ${until}; that is longer than Max Wait (${seconds(maxWaitMs)}), so the node stopped instead of waiting`,
-		description: [
-			`Run this item again after ${until}, or raise Max Wait (Seconds) in Retry and Timeout.`,
-			serviceSaid ? `The service said: ${serviceSaid}` : '',
-		]
+		description: [`Run this item again after ${until}, or raise Max Wait (Seconds) in Retry and Timeout.`, serviceSaid ? `The service said: ${serviceSaid}` : '']
 			.filter(Boolean)
 			.join('\n'),
 	};
@@ -50,6 +157,12 @@ export function retriesExhausted(who: string, attempts: number, elapsedMs: numbe
 			? `the last answer was ${last.status}${last.serviceSaid ? ` (the service said: ${last.serviceSaid})` : ''}`
 			: `the last attempt failed: ${last.what.charAt(0).toLowerCase()}${last.what.slice(1)}`;
 	return `${who}: gave up after ${attempts} attempts over ${seconds(elapsedMs)}; ${lastly}`;
+}
+
+/** Every attempt ended in an error answer: the last status with the service's words, and its details. */
+export function retriesExhaustedByAnswers(who: string, attempts: number, elapsedMs: number, status: number, body: unknown): ErrorText {
+	const parsed = parseErrorBody(body);
+	return { message: retriesExhausted(who, attempts, elapsedMs, { status, serviceSaid: parsed.message }), description: detailsOf(parsed) };
 }
 
 /** Scheme and host (with port) of where a redirect points, resolved against the request's address; never its path or query. */
@@ -109,19 +222,6 @@ export function notTheJsonExpected(
 		message: `${who}: the service answered ${status} (${contentType || 'no content type'}) with ${UNEXPECTED[unexpected]}, where ${expected} was expected; ${consequence}`,
 		description: LIKELY_CAUSE[unexpected],
 	};
-}
-
-/** Said of a POST whose fate is unknown: it may have been carried out, and it was not resent, because resending could do it twice. */
-export function mayHaveBeenCreated(subject: string | undefined, effect: 'created' | 'delivered' = 'created'): string {
-	const what = subject ? `the ${subject} may have been ${effect}` : 'the request may have been carried out';
-	return `${what} even so. It was not retried automatically, to avoid a duplicate: check before running this item again`;
-}
-
-/** Whether a request that succeeded at the service but could not be read may have changed something. */
-export function consequenceOf(method: string, subject: string | undefined, effect?: 'created' | 'delivered'): string {
-	if (method === 'GET' || method === 'HEAD') return 'it was a read, so nothing was changed';
-	if (method === 'POST') return mayHaveBeenCreated(subject, effect);
-	return 'the service reported success, so the change has probably been made; sending it again is safe';
 }
 
 /** A delete whose answer was lost and whose repeat found the thing gone. */

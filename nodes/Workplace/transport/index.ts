@@ -7,9 +7,9 @@ export { incompleteBodyError, Meter, MeteredBody, type BinaryStream } from './bo
 export { AREAS, type AreaDefinition } from './areas';
 export { TokenRequestFailure } from './tokenRequestFailure';
 export { apiRequest, DEFAULT_TIMEOUT_MS, type ResponseTo } from './apiRequest';
-export { goneOnRepeat } from './failureMessages';
-export { apiError, mayHaveBeenApplied } from './errors';
+export { goneOnRepeat, type Effect, type ErrorText } from './failureMessages';
 export { parseErrorBody } from './errorBody';
+export { asNodeError } from './errors';
 export { multipartBody, type FilePart } from './multipart';
 export {
 	LIST_READS,

@@ -8,10 +8,10 @@
  * page per step of the editor, fails saying so.
  */
 import type { IDataObject } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { apiRequest } from './apiRequest';
-import { unexpectedAnswerError } from './errors';
+import { asNodeError, unexpectedAnswerError } from './errors';
 import { afterPage, listChange, pageSignature, pageSizeFor, readPageMeta, type ListShape, type PageMeta } from './pageRules';
 import { list, object } from './jsonValues';
 import type { ApiRequest, Context, SendOptions } from './types';
@@ -133,9 +133,7 @@ export async function paginate(
 		if (error instanceof ListChangedError) {
 			error.message += ` (it was read ${LIST_READS} times from the first page and changed each time)`;
 		}
-		throw error instanceof NodeOperationError || error instanceof NodeApiError
-			? error
-			: new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
+		throw asNodeError(ctx, error, itemIndex);
 	}
 }
 

@@ -83,6 +83,20 @@ async function matchesStored(ctx: IExecuteFunctions, i: number, stored: IDataObj
 	return download.body.meter.sha256 !== undefined && download.body.meter.sha256 === local;
 }
 
+/** What the service's refusals of an upload mean: 413 is its size limit (100 MB), 400 a type or CSV format it does not take. */
+function uploadRefusals(i: number): ApiRequest['statusMeanings'] {
+	return {
+		413: (text) => ({ ...text, message: `The service refused the file of item ${i} as too large (the documented maximum is 100 MB)` }),
+		400: (text) => {
+			const detail = text.message.replace(/^The service rejected the request:?\s*/, '') || 'unsupported file';
+			return {
+				message: `The service refused the file of item ${i}: ${detail} (its type or CSV format is not supported)`,
+				description: [text.description, `Accepted types: ${ALLOWED_MIME_TYPES.join(', ')}`].filter(Boolean).join('\n'),
+			};
+		},
+	};
+}
+
 function megabytes(bytes: number): string {
 	return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
@@ -185,6 +199,7 @@ export const replace: OperationDefinition<ReplaceRequest> = {
 				return multipartBody([], { ...file, content: bytes });
 			},
 			upload,
+			statusMeanings: uploadRefusals(i),
 		};
 		if (options.skipIfUnchanged !== undefined && typeof options.skipIfUnchanged !== 'boolean') throw invalid(this, i, 'Skip If Unchanged', 'expected true or false');
 		if (options.skipIfUnchanged !== true) return request;
@@ -213,20 +228,5 @@ export const replace: OperationDefinition<ReplaceRequest> = {
 				},
 			},
 		];
-	},
-	explainError(error, i) {
-		if (error.httpCode === '413') {
-			error.message = `The service refused the file of item ${i} as too large (the documented maximum is 100 MB)`;
-			return error;
-		}
-		if (error.httpCode === '400') {
-			const detail = error.message.replace(/^The service rejected the request:?\s*/, '') || 'unsupported file';
-			error.message = `The service refused the file of item ${i}: ${detail} (its type or CSV format is not supported)`;
-			error.description = [error.description, `Accepted types: ${ALLOWED_MIME_TYPES.join(', ')}`]
-				.filter(Boolean)
-				.join('\n');
-			return error;
-		}
-		return undefined;
 	},
 };

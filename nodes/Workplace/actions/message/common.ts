@@ -138,13 +138,14 @@ export function withCaption(ctx: IExecuteFunctions, i: number, picture: boolean,
 	return caption.trim() === '' ? fields : [...fields, ['caption', caption]];
 }
 
-/** A send's request, with what a failure after it may have reached the service means. */
-export const send = (path: string[], body: ApiRequest['body']): ApiRequest => ({
+/** A send's request: a POST that delivers a message (said so when its fate is unknown after a failure). */
+export const send = (path: string[], body: ApiRequest['body'], statusMeanings?: ApiRequest['statusMeanings']): ApiRequest => ({
 	area: 'bot',
 	method: 'POST',
 	path,
 	body,
 	effect: 'delivered',
+	...(statusMeanings ? { statusMeanings } : {}),
 });
 
 /**
