@@ -9,7 +9,7 @@ import { read } from '../../transport';
 import { positiveIdLocator } from '../common.descriptions';
 import { numericId } from '../validation';
 
-/** Upload types the service accepts (knowledge-base-api.md, rule 3). */
+/** The upload types the service accepts; it refuses any other with a 400. */
 export const ALLOWED_MIME_TYPES: readonly string[] = [
 	'text/csv',
 	'text/xml',

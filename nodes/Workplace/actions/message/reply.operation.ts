@@ -112,7 +112,7 @@ export const reply: OperationDefinition = {
 		const refusals = replyRefusals(i, replyWith);
 		switch (replyWith) {
 			case 'text': {
-				// Multipart, as documented (contradiction 17).
+				// The service's pages document the v1 text reply as a multipart form (message, replyToken), not JSON.
 				const text = requiredText(this, i, 'text', 'Text');
 				return send(['bot', 'v1', 'message', 'text'], async () => multipartBody([['message', text], ['replyToken', replyToken]]), refusals);
 			}
@@ -126,7 +126,7 @@ export const reply: OperationDefinition = {
 				const items = quickReplyItems(this.getNodeParameter('quickReplies', i, {}), (problem) => {
 					throw invalid(this, i, 'Quick Replies', problem);
 				});
-				// meta inside message, as the page's example has it (contradiction 18).
+				// `meta` goes inside `message`, where the service's example request puts it.
 				const message = { data: prompt, meta: { quickreply: { template: 'default', items } } };
 				return send(['bot', 'v1', 'message', 'quickreply'], { replyToken, message }, refusals);
 			}
