@@ -2,18 +2,16 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { toUtcIso } from '../Workplace/actions/dateTime';
+import * as read from '../Workplace/transport/jsonValues';
 
 /** The events array of a webhook body, or undefined when the body is not `{ events: [...] }`. */
 export function readEvents(body: unknown): IDataObject[] | undefined {
-	if (!body || typeof body !== 'object' || Array.isArray(body)) return undefined;
-	const events = (body as IDataObject).events;
-	if (!Array.isArray(events)) return undefined;
-	return events.filter((e): e is IDataObject => !!e && typeof e === 'object' && !Array.isArray(e));
+	const events = read.object(body)?.events;
+	return Array.isArray(events) ? read.list(events) : undefined;
 }
 
-function object(value: unknown): IDataObject {
-	return value && typeof value === 'object' && !Array.isArray(value) ? (value as IDataObject) : {};
-}
+/** The value as an object, or an empty one, so an event's missing parts read as absent keys. */
+const object = (value: unknown): IDataObject => read.object(value) ?? {};
 
 /** The first of `values` that is a non-empty string or a number (ids may come as either), else null. */
 function firstId(...values: unknown[]): string | number | null {
