@@ -11,7 +11,7 @@ import * as https from 'node:https';
 import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeParameters, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
 import type { EmulatorAccess } from '../emulator/clientCredentials';
-import { AUTO_REQUESTS_IN_PARALLEL } from '../nodes/Workplace/transport';
+import { AUTO_REQUESTS_IN_PARALLEL } from '../nodes/Workplace/actions/requestSettings';
 import { InMemoryCredentialsHelper, initHarnessEnv, loadCommunityPackage, runWorkflow, type BinaryMode, type HarnessEnv, type RunWorkflowResult, type WorkflowJson } from '../testbed/engine';
 import { emulatorCredential, singleNodeWorkflow } from '../testbed/testbed';
 import { ROOT } from '../testbed/root';

@@ -15,7 +15,7 @@ import path from 'node:path';
 import type { IDataObject } from 'n8n-workflow';
 
 import type { EmulatorAccess } from '../emulator/clientCredentials';
-import { MAX_REQUESTS_IN_PARALLEL } from '../nodes/Workplace/transport';
+import { MAX_REQUESTS_IN_PARALLEL } from '../nodes/Workplace/actions/requestSettings';
 import { writeLineChart } from './chart';
 import { askChild, check, DEFAULTS_LABEL, int, ms, x, type Row } from './common';
 import { ROOT } from '../testbed/root';

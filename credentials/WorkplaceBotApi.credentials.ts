@@ -8,7 +8,7 @@ import type {
 } from 'n8n-workflow';
 import { createHash } from 'crypto';
 
-import { baseUrlProperty, CREDENTIAL_ICON } from '../nodes/Workplace/shared/credentialParts';
+import { baseUrlProperty, CREDENTIAL_ICON } from '../nodes/Workplace/shared/credentialIconAndBaseUrl';
 import { requestToken, TOKEN_TIMEOUT_MS, type PlainAnswer, type Send } from '../nodes/Workplace/transport/botToken';
 
 /**

@@ -7,7 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { UserError } from 'n8n-workflow';
 
-import { baseUrlProperty, CREDENTIAL_ICON } from '../nodes/Workplace/shared/credentialParts';
+import { baseUrlProperty, CREDENTIAL_ICON } from '../nodes/Workplace/shared/credentialIconAndBaseUrl';
 import { parseBaseUrl } from '../nodes/Workplace/transport/baseUrl';
 import { bareToken, jwtProblem } from '../nodes/Workplace/transport/jwt';
 

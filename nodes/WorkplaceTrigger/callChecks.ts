@@ -14,7 +14,7 @@ import { SIGNATURE_HEADER, signatureDigest, verifySignature } from './signature'
 
 /**
  * The key of `X-Eko-Signature`: the bot credential's webhook secret when set,
- * else its client secret (contradiction 3). Read from the credential only, so
+ * else its client secret, which the service's pages say signs the calls. Read from the credential only, so
  * no secret is ever a node parameter saved with the workflow.
  */
 export async function signingSecret(context: IHookFunctions | IWebhookFunctions): Promise<string> {

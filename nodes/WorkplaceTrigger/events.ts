@@ -1,19 +1,17 @@
-/** The bot's webhook events (spec README, messaging.md §6): pure helpers of the trigger. */
+/** The bot's webhook events (a call's body is `{ events: [...] }`): pure helpers of the trigger. */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { toUtcIso } from '../Workplace/actions/dateTime';
+import * as read from '../Workplace/transport/jsonValues';
 
 /** The events array of a webhook body, or undefined when the body is not `{ events: [...] }`. */
 export function readEvents(body: unknown): IDataObject[] | undefined {
-	if (!body || typeof body !== 'object' || Array.isArray(body)) return undefined;
-	const events = (body as IDataObject).events;
-	if (!Array.isArray(events)) return undefined;
-	return events.filter((e): e is IDataObject => !!e && typeof e === 'object' && !Array.isArray(e));
+	const events = read.object(body)?.events;
+	return Array.isArray(events) ? read.list(events) : undefined;
 }
 
-function object(value: unknown): IDataObject {
-	return value && typeof value === 'object' && !Array.isArray(value) ? (value as IDataObject) : {};
-}
+/** The value as an object, or an empty one, so an event's missing parts read as absent keys. */
+const object = (value: unknown): IDataObject => read.object(value) ?? {};
 
 /** The first of `values` that is a non-empty string or a number (ids may come as either), else null. */
 function firstId(...values: unknown[]): string | number | null {
@@ -28,7 +26,7 @@ function firstId(...values: unknown[]): string | number | null {
 const SECONDS_BELOW = 1e12;
 
 /**
- * An event's time (contradiction 9): epoch milliseconds or seconds as a number
+ * An event's time, which the service's samples write in several forms: epoch milliseconds or seconds as a number
  * or a numeric string, or an ISO-8601 string; an ISO time without a zone is read
  * as UTC, whatever the n8n server's own zone. Both forms, or nulls when
  * unreadable: anything else ("-5", "yesterday", a negative number) is no time.
@@ -48,8 +46,8 @@ export function eventTime(value: unknown): { timestamp: string | null; timestamp
 }
 
 /**
- * Version 2's item: what the digest says varies, read one way (contradictions
- * 7-12), with the event as received under `event`. Every key is always present
+ * Version 2's item: the fields whose names and forms differ between the
+ * service's samples, each read one way, with the event as received under `event`. Every key is always present
  * (null when the event lacks it), so expressions never depend on the event's shape.
  */
 export function normaliseEvent(event: IDataObject, verified: boolean): IDataObject {
@@ -63,18 +61,18 @@ export function normaliseEvent(event: IDataObject, verified: boolean): IDataObje
 		// `uid` in the new pages and join samples, `userId` in the old message sample.
 		userId: firstId(source.uid, source.userId),
 		username: text(source.username),
-		// A free string: `user`, `direct_chat`, `group`, … (contradiction 11).
+		// A free string: the samples show `user`, `direct_chat`, `group`, … and give no fixed list.
 		sourceType: text(source.type),
 		groupId: firstId(message.groupId, source.gid),
 		topicId: firstId(message.topicId),
 		messageId: firstId(message.id),
 		messageType: text(message.type),
 		text: text(message.text),
-		// The postback's data (X2), else a top-level `data` (contradiction 8).
+		// The postback's data, else a top-level `data`: the samples put it in either place.
 		data: postback.data !== undefined ? postback.data : event.data !== undefined ? event.data : null,
 		postbackText: text(postback.text),
 		...eventTime(event.timestamp),
-		// False only when the node's Verify Signature is off (contradiction 6).
+		// False only when the node's Verify Signature is off: a call failing the check makes no items.
 		verified,
 		event,
 	};

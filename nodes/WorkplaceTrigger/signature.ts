@@ -1,6 +1,6 @@
 /**
- * The service's webhook signature, `X-Eko-Signature` (spec messaging.md §7 and
- * contradictions 1-5): an HMAC of the body keyed with the bot's client secret.
+ * The service's webhook signature, `X-Eko-Signature`: an HMAC of the body keyed
+ * with the bot's client secret.
  * The public pages disagree on the hash, the encoding and the signed bytes, so
  * every documented variant is accepted, most likely first.
  */

@@ -12,7 +12,7 @@ import type { INodeParameters, INodeProperties } from 'n8n-workflow';
 import { redactedHeader } from '../../emulator/common/requestLog';
 import type { RequestLogEntry } from '../../emulator/types';
 import { Workplace } from '../../nodes/Workplace/Workplace.node';
-import { AUTO_REQUESTS_IN_PARALLEL } from '../../nodes/Workplace/transport';
+import { AUTO_REQUESTS_IN_PARALLEL } from '../../nodes/Workplace/actions/requestSettings';
 import { pairedItems } from '../../testbed/engine';
 import { CREDENTIALS, suiteTestbed } from '../../testbed/testbed';
 import { byId } from '../../testbed/locator';

@@ -17,18 +17,7 @@ import { user } from './user';
 import { simplifyProperty } from './simplify';
 import type { OperationDefinition, ResourceDefinition } from './types';
 import { optionsCollection } from './common.descriptions';
-import {
-	AUTO_REQUESTS_IN_PARALLEL,
-	BATCHING,
-	DEFAULT_RETRY_POLICY,
-	DEFAULT_TIMEOUT_MS,
-	MAX_REQUESTS_IN_PARALLEL,
-	OPTIONS,
-	REQUESTS_IN_PARALLEL,
-	RETRY,
-	RETRY_OPTIONS,
-	TIMEOUT,
-} from '../transport';
+import { OPTIONS, requestOptionsV2, requestSettingsV1 } from './requestSettings';
 
 export const RESOURCES: ResourceDefinition[] = [knowledgeBase, knowledgeFile, task, topic, group, groupTopic, user, message, messageAction];
 const defaultResource = RESOURCES[0].value;
@@ -82,8 +71,7 @@ export function describeResources(): INodeProperties[] {
 	}
 	// Version 1 kept the request settings at the top level, for every resource that talks to the service.
 	const sending = RESOURCES.filter((r) => r.operations.some((o) => o.request)).map((r) => r.value);
-	properties.push(requestsInParallel(sending));
-	properties.push(retryOptions(sending));
+	properties.push(...requestSettingsV1(sending));
 	return properties;
 }
 
@@ -103,7 +91,7 @@ function withRequestOptions(operation: OperationDefinition): INodeProperties[] {
 	const simplify = operation.simplify ? [{ ...simplifyProperty, displayOptions: V3 }] : [];
 	const own = operation.properties.find((p) => p.name === OPTIONS && p.type === 'collection');
 	const rest = operation.properties.filter((p) => p !== own);
-	const options = [...(own?.options ?? []), ...requestOptions()] as INodeProperties[];
+	const options = [...(own?.options ?? []), ...requestOptionsV2()] as INodeProperties[];
 	options.sort((a, b) => a.displayName.localeCompare(b.displayName));
 	const v2: INodeProperties = {
 		...(own ?? optionsCollection([])),
@@ -112,117 +100,4 @@ function withRequestOptions(operation: OperationDefinition): INodeProperties[] {
 		displayOptions: V2,
 	};
 	return [...rest, ...simplify, ...(own ? [{ ...own, displayOptions: V1 }] : []), v2];
-}
-
-/** Version 2's request settings, named as n8n's HTTP Request node names its Batching and Timeout options. */
-function requestOptions(): INodeProperties[] {
-	return [
-		{
-			displayName: 'Batching',
-			name: BATCHING,
-			placeholder: 'Add Batching',
-			type: 'fixedCollection',
-			typeOptions: { multipleValues: false },
-			default: { batch: {} },
-			description: `How many items are sent to the service at the same time; unset, reads, replaces and deletes go ${AUTO_REQUESTS_IN_PARALLEL} at a time and creates one after another`,
-			options: [
-				{
-					displayName: 'Batching',
-					name: 'batch',
-					values: [
-						{
-							displayName: 'Requests in Parallel',
-							name: REQUESTS_IN_PARALLEL,
-							type: 'number',
-							typeOptions: { minValue: 0, maxValue: MAX_REQUESTS_IN_PARALLEL, numberPrecision: 0 },
-							default: 0,
-							description: `How many items are sent to the service at the same time. 0 (the default) decides by the request: reads, replaces and deletes ${AUTO_REQUESTS_IN_PARALLEL} at a time, creates and messages one after another. Output keeps the input order; a rate limit (429) pauses them all; without Continue On Fail, the first failure stops new items, but items already sent complete.`,
-						},
-					],
-				},
-			],
-		},
-		{
-			displayName: 'Retry',
-			name: RETRY,
-			placeholder: 'Add Retry',
-			type: 'fixedCollection',
-			typeOptions: { multipleValues: false },
-			default: { retry: {} },
-			description:
-				'How requests are retried: reads, replaces and deletes after 429, 502, 503, 504 and broken connections; creates only when the service cannot have received them (429, connection refused)',
-			options: [{ displayName: 'Retry', name: 'retry', values: retryFields() }],
-		},
-		{
-			displayName: 'Timeout',
-			name: TIMEOUT,
-			type: 'number',
-			typeOptions: { minValue: 1000, maxValue: 3_600_000 },
-			default: DEFAULT_TIMEOUT_MS,
-			description: 'Time in ms to wait for the service to answer each attempt',
-		},
-	];
-}
-
-function retryFields(): INodeProperties[] {
-	// Plain names as defaults: n8n's verification rules read an identifier, not a member expression.
-	const { maxAttempts } = DEFAULT_RETRY_POLICY;
-	const maxWaitSeconds = DEFAULT_RETRY_POLICY.maxWaitMs / 1000;
-	return [
-		{
-			displayName: 'Max Attempts',
-			name: 'maxAttempts',
-			type: 'number',
-			typeOptions: { minValue: 1, maxValue: 10, numberPrecision: 0 },
-			default: maxAttempts,
-			description: 'Attempts per request in all, the first included (1 turns retries off)',
-		},
-		{
-			displayName: 'Max Wait (Seconds)',
-			name: 'maxWaitSeconds',
-			type: 'number',
-			typeOptions: { minValue: 0, maxValue: 3600 },
-			default: maxWaitSeconds,
-			description:
-				'Longest wait before a retry; when the service asks to wait longer (Retry-After), the item fails with the time to retry',
-		},
-	];
-}
-
-function requestsInParallel(resources: string[]): INodeProperties {
-	return {
-		displayName: 'Requests in Parallel',
-		name: REQUESTS_IN_PARALLEL,
-		type: 'number',
-		typeOptions: { minValue: 1, maxValue: MAX_REQUESTS_IN_PARALLEL, numberPrecision: 0 },
-		default: 1,
-		displayOptions: { show: { resource: resources, '@version': [1] } },
-		description:
-			'How many items are sent to the service at the same time (1 sends them one after another). Output keeps the input order. A rate limit (429) pauses them all. Without Continue On Fail, the first failure stops new items, but items already sent complete.',
-	};
-}
-
-function retryOptions(resources: string[]): INodeProperties {
-	const timeoutSeconds = DEFAULT_TIMEOUT_MS / 1000;
-	return {
-		displayName: 'Retry and Timeout',
-		name: RETRY_OPTIONS,
-		type: 'collection',
-		placeholder: 'Add option',
-		default: {},
-		displayOptions: { show: { resource: resources, '@version': [1] } },
-		description:
-			'How requests are retried: reads, replaces and deletes after 429, 502, 503, 504 and broken connections; creates only when the service cannot have received them (429, connection refused)',
-		options: [
-			...retryFields(),
-			{
-				displayName: 'Timeout (Seconds)',
-				name: 'timeoutSeconds',
-				type: 'number',
-				typeOptions: { minValue: 1, maxValue: 3600 },
-				default: timeoutSeconds,
-				description: 'How long to wait for the service to answer each attempt',
-			},
-		],
-	};
 }

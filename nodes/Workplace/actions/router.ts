@@ -7,9 +7,10 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { apiRequest, AREAS, AUTO_REQUESTS_IN_PARALLEL, paginate, read, requestsInParallelSetting, safeToRepeat, type ApiRequest } from '../transport';
+import { apiRequest, AREAS, asNodeError, paginate, read, safeToRepeat, type ApiRequest } from '../transport';
 import { numberValue } from '../shared/numberValue';
 import { readingConstantsOnce } from './constantParameters';
+import { AUTO_REQUESTS_IN_PARALLEL, requestsInParallelSetting, sendingItem } from './requestSettings';
 import { findOperation } from './resources';
 import type { OperationDefinition, ResourceDefinition } from './types';
 import { invalid } from './validation';
@@ -83,12 +84,14 @@ async function runOperation(
 			limit = value;
 		}
 		const filter = operation.list.filter?.call(ctx, i);
-		const rows = await paginate(ctx, request, { pageSize: operation.list.pageSize, limit, filter }, i);
+		const rows = await paginate(ctx, request, { pageSize: operation.list.pageSize, limit, filter }, sendingItem(ctx, i));
 		const map = operation.list.map;
 		return rows.map((row) => ({ json: map ? map(row) : row }));
 	}
+	// Read and checked before anything is sent, so a bad setting sends nothing.
+	const sending = sendingItem(ctx, i);
 	let sent = request;
-	const first = await apiRequest(ctx, sent, i).then(
+	const first = await apiRequest(ctx, sent, sending).then(
 		(answer) => ({ answer }),
 		(error: unknown) => ({ error }),
 	);
@@ -100,7 +103,7 @@ async function runOperation(
 		const second = first.error instanceof NodeApiError ? operation.fallback?.call(ctx, first.error, i, request) : undefined;
 		if (!second) throw asNodeError(ctx, first.error, i);
 		sent = named(second);
-		response = await apiRequest(ctx, sent, i);
+		response = await apiRequest(ctx, sent, sending);
 	}
 	if (operation.output) return await operation.output.call(ctx, response, i, sent);
 	const body = response.body;
@@ -116,24 +119,9 @@ function simplified(ctx: IExecuteFunctions, operation: OperationDefinition, i: n
 	return outputs.map((output) => ({ ...output, json: simplify(output.json) }));
 }
 
-/** An error as it is when it is a node error already, else wrapped as one (explained later, once, by nodeErrorOf). */
-function asNodeError(ctx: IExecuteFunctions, error: unknown, i: number): NodeApiError | NodeOperationError {
-	return error instanceof NodeApiError || error instanceof NodeOperationError
-		? error
-		: new NodeOperationError(ctx.getNode(), error as Error, { itemIndex: i });
-}
-
-/** Any failure of item i as the node error n8n shows, in the operation's terms. */
-function nodeErrorOf(
-	ctx: IExecuteFunctions,
-	operation: OperationDefinition,
-	error: unknown,
-	i: number,
-): NodeApiError | NodeOperationError {
-	let nodeError = asNodeError(ctx, error, i);
-	if (nodeError instanceof NodeApiError && operation.explainError) {
-		nodeError = operation.explainError.call(ctx, nodeError, i) ?? nodeError;
-	}
+/** Any failure of item i as the node error n8n shows, naming the item. */
+function nodeErrorOf(ctx: IExecuteFunctions, error: unknown, i: number): NodeApiError | NodeOperationError {
+	const nodeError = asNodeError(ctx, error, i);
 	if (nodeError.context.itemIndex === undefined) nodeError.context.itemIndex = i;
 	return nodeError;
 }
@@ -187,7 +175,7 @@ async function runItems(
 			results[i] = outputs.map((result) => ({ ...result, pairedItem: { item: i } }));
 			succeeded = true;
 		} catch (error) {
-			const nodeError = nodeErrorOf(ctx, operation, error, i);
+			const nodeError = nodeErrorOf(ctx, error, i);
 			if (!continueOnFail) {
 				failures.set(i, nodeError);
 				return;

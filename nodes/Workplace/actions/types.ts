@@ -58,8 +58,6 @@ export interface OperationDefinition<Request extends ApiRequest = ApiRequest> {
 	 * gets the request that was answered.
 	 */
 	fallback?(this: IExecuteFunctions, error: NodeApiError, i: number, request: Request): Request | undefined;
-	/** Rewords a service error of item i in this operation's terms; undefined keeps it as it is. */
-	explainError?(this: IExecuteFunctions, error: NodeApiError, i: number): NodeApiError | undefined;
 	/**
 	 * The Simplify toggle's shape of one output item (actions/simplify.ts); the
 	 * router applies it when the toggle is on (version 3 on, default on).

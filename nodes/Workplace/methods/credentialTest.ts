@@ -4,7 +4,7 @@
  * the token locally first, then sends one harmless request as the node would:
  * never following a redirect (the credential's headers would go with it), and
  * saying every failure in the node's own words (transport/errors.ts,
- * whatHappened.ts, baseUrl.ts), so the dialog and a failed run agree.
+ * failureMessages.ts, baseUrl.ts), so the dialog and a failed run agree.
  */
 import type {
 	ICredentialDataDecryptedObject,
@@ -15,11 +15,12 @@ import type {
 
 import { parseBaseUrl } from '../transport/baseUrl';
 import { requestToken, TOKEN_TIMEOUT_MS, type PlainAnswer, type PlainRequest, type Send } from '../transport/botToken';
-import { AREAS, TokenRequestFailure } from '../transport/credentials';
-import { apiErrorWords, errorCode, networkMessage } from '../transport/errors';
+import { AREAS } from '../transport/areas';
+import { TokenRequestFailure } from '../transport/tokenRequestFailure';
+import { errorCode } from '../transport/errors';
 import { bareToken } from '../transport/jwt';
 import type { ApiArea } from '../transport/types';
-import { consequenceOf, notTheJsonExpected, redirectRefused, redirectTarget } from '../transport/whatHappened';
+import { consequenceOf, networkMessage, notTheJsonExpected, redirectRefused, redirectTarget, serviceErrorText } from '../transport/failureMessages';
 
 /** Who the redirect and unexpected-answer messages are about. */
 const WHO = 'Testing the credential';
@@ -106,7 +107,7 @@ async function runProbe(ctx: ICredentialTestFunctions, probe: Probe, credential:
 	}
 	if (probe.accepted(status)) {
 		if (probe.expectsJson && typeof answer.body !== 'object') {
-			const told = notTheJsonExpected(WHO, status, contentType(answer.headers), 'notJson', 'a JSON answer', consequenceOf('GET', undefined));
+			const told = notTheJsonExpected(WHO, status, contentType(answer.headers), 'notJson', 'a JSON answer', consequenceOf({ method: 'GET' }));
 			return error(`${told.message}. ${told.description ?? ''}`.trim());
 		}
 		if (base.plainHttp) {
@@ -118,7 +119,7 @@ async function runProbe(ctx: ICredentialTestFunctions, probe: Probe, credential:
 		return { status: 'OK', message: 'Connection successful' };
 	}
 	const meaning = probe.meaning?.[status];
-	return error(meaning ?? apiErrorWords(probe.area, status, answer.body).message);
+	return error(meaning ?? serviceErrorText(status, answer.body, undefined, AREAS[probe.area].unauthorizedHint).message);
 }
 
 /** GET one knowledge base: read-only, and proves both the key and the IP whitelist. */

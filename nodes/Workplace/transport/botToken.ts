@@ -8,11 +8,11 @@
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 import { parseBaseUrl } from './baseUrl';
-import { TokenRequestFailure } from './credentials';
-import { errorCode, networkMessage } from './errors';
-import { object, text } from './read';
+import { TokenRequestFailure } from './tokenRequestFailure';
+import { errorCode } from './errors';
+import { object, text } from './jsonValues';
 import { tokenLifetime } from './tokenLifetime';
-import { redirectRefused, redirectTarget } from './whatHappened';
+import { networkMessage, redirectRefused, redirectTarget } from './failureMessages';
 
 /** One request as the credential code sends it: never following a redirect, every status an answer. */
 export interface PlainRequest {

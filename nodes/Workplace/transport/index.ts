@@ -1,14 +1,15 @@
 /**
  * The transport: the only part of the node that talks to the service. Operations
- * describe requests as data (ApiRequest); apiRequest (door.ts) executes them.
+ * describe requests as data (ApiRequest); apiRequest (apiRequest.ts) executes them.
  */
 export { buildPath, parseBaseUrl } from './baseUrl';
 export { incompleteBodyError, Meter, MeteredBody, type BinaryStream } from './body';
-export { AREAS, TokenRequestFailure, type AreaDefinition } from './credentials';
-export { apiRequest } from './door';
-export { goneOnRepeat } from './whatHappened';
-export { apiError, mayHaveBeenApplied } from './errors';
+export { AREAS, type AreaDefinition } from './areas';
+export { TokenRequestFailure } from './tokenRequestFailure';
+export { apiRequest, DEFAULT_TIMEOUT_MS, type ResponseTo } from './apiRequest';
+export { goneOnRepeat, type Effect, type ErrorText } from './failureMessages';
 export { parseErrorBody } from './errorBody';
+export { asNodeError } from './errors';
 export { multipartBody, type FilePart } from './multipart';
 export {
 	LIST_READS,
@@ -21,7 +22,7 @@ export {
 	type Page,
 	type PageOptions,
 } from './paging';
-export * as read from './read';
+export * as read from './jsonValues';
 export {
 	backoffDelay,
 	decideRetry,
@@ -34,18 +35,4 @@ export {
 	type RetryPolicy,
 	type RetryRequest,
 } from './retry';
-export {
-	AUTO_REQUESTS_IN_PARALLEL,
-	BATCHING,
-	DEFAULT_TIMEOUT_MS,
-	MAX_REQUESTS_IN_PARALLEL,
-	OPTIONS,
-	REQUESTS_IN_PARALLEL,
-	requestSettings,
-	requestsInParallelSetting,
-	RETRY,
-	RETRY_OPTIONS,
-	TIMEOUT,
-	type RequestSettings,
-} from './settings';
-export type { ApiArea, ApiRequest, ApiResponse, BodyPart, Context, ResponseTo, StreamRequest } from './types';
+export type { ApiArea, ApiRequest, ApiResponse, BodyPart, Context, RequestSettings, SendOptions, StreamRequest } from './types';

@@ -10,7 +10,7 @@
 import { createHash } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
-import { object } from './read';
+import { object } from './jsonValues';
 
 export interface PageMeta {
 	page?: number;

@@ -8,14 +8,14 @@
  * page per step of the editor, fails saying so.
  */
 import type { IDataObject } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
-import { apiRequest } from './door';
-import { unexpectedAnswerError } from './errors';
+import { apiRequest } from './apiRequest';
+import { asNodeError, unexpectedAnswerError } from './errors';
 import { afterPage, listChange, pageSignature, pageSizeFor, readPageMeta, type ListShape, type PageMeta } from './pageRules';
-import { list, object } from './read';
-import type { ApiRequest, Context } from './types';
-import { listChanged, repeatedPage, whose } from './whatHappened';
+import { list, object } from './jsonValues';
+import type { ApiRequest, Context, SendOptions } from './types';
+import { listChanged, repeatedPage, operationAndItem } from './failureMessages';
 
 /** Where a list stands before a page is read. */
 export interface ListPosition {
@@ -53,12 +53,13 @@ export async function readPage(
 	request: ApiRequest,
 	at: ListPosition,
 	pageSize: number,
-	itemIndex?: number,
+	sending: SendOptions = {},
 	/** Ids read on earlier pages, when the caller keeps them; a page repeating any is a changed list. */
 	earlierIds?: Set<string>,
 ): Promise<Page> {
 	const qs = { ...request.qs, 'pagination[page]': at.page, 'pagination[pageSize]': pageSize };
-	const response = await apiRequest(ctx, { ...request, qs }, itemIndex);
+	const { itemIndex } = sending;
+	const response = await apiRequest(ctx, { ...request, qs }, sending);
 	const body = object(response.body);
 	if (!body || !Array.isArray(body.data)) {
 		throw unexpectedAnswerError(ctx, request, response, 'shape', `a JSON object with a "data" list (page ${at.page})`, itemIndex);
@@ -69,7 +70,7 @@ export async function readPage(
 	const meta = readPageMeta(body);
 	const step = afterPage({ page: at.page, length: items.length, signature, meta, received, previous: at.previous });
 	if ('repeats' in step) {
-		throw new NodeOperationError(ctx.getNode(), repeatedPage(whose(request.operation, itemIndex), at.page, step.repeats, items.length), {
+		throw new NodeOperationError(ctx.getNode(), repeatedPage(operationAndItem(request.operation, itemIndex), at.page, step.repeats, items.length), {
 			itemIndex,
 		});
 	}
@@ -77,7 +78,7 @@ export async function readPage(
 	const overlap = earlierIds ? ids.filter((id) => earlierIds.has(id)).length : 0;
 	const change = listChange(at.first, meta, overlap);
 	if (change !== undefined) {
-		throw new ListChangedError(ctx.getNode(), listChanged(whose(request.operation, itemIndex), at.page, change), { itemIndex });
+		throw new ListChangedError(ctx.getNode(), listChanged(operationAndItem(request.operation, itemIndex), at.page, change), { itemIndex });
 	}
 	for (const id of ids) earlierIds?.add(id);
 	const first = at.first ?? (meta ? { total: meta.total, pageCount: meta.pageCount } : undefined);
@@ -118,10 +119,11 @@ export async function paginate(
 	ctx: Context,
 	request: ApiRequest,
 	options: PageOptions,
-	itemIndex?: number,
+	sending: SendOptions = {},
 ): Promise<IDataObject[]> {
+	const { itemIndex } = sending;
 	for (let read = 1; ; read++) {
-		const outcome = await readWholeList(ctx, request, options, itemIndex).then(
+		const outcome = await readWholeList(ctx, request, options, sending).then(
 			(items) => ({ items }),
 			(error: unknown) => ({ error }),
 		);
@@ -131,18 +133,16 @@ export async function paginate(
 		if (error instanceof ListChangedError) {
 			error.message += ` (it was read ${LIST_READS} times from the first page and changed each time)`;
 		}
-		throw error instanceof NodeOperationError || error instanceof NodeApiError
-			? error
-			: new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
+		throw asNodeError(ctx, error, itemIndex);
 	}
 }
 
-async function readWholeList(ctx: Context, request: ApiRequest, options: PageOptions, itemIndex?: number): Promise<IDataObject[]> {
+async function readWholeList(ctx: Context, request: ApiRequest, options: PageOptions, sending: SendOptions): Promise<IDataObject[]> {
 	const results: IDataObject[] = [];
 	const pageSize = pageSizeFor(options.limit, options.pageSize, options.filter !== undefined);
 	const earlierIds = new Set<string>();
 	for (let at: ListPosition | undefined = { page: 1, received: 0 }; at; ) {
-		const page = await readPage(ctx, request, at, pageSize, itemIndex, earlierIds);
+		const page = await readPage(ctx, request, at, pageSize, sending, earlierIds);
 		options.onPage?.(page);
 		const { items, next } = page;
 		for (const item of items) {

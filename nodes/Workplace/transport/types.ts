@@ -4,7 +4,8 @@
  */
 import type { IDataObject, IExecuteFunctions, IHttpRequestMethods, ILoadOptionsFunctions, IPollFunctions } from 'n8n-workflow';
 
-import type { MeteredBody } from './body';
+import type { Effect, ErrorText } from './failureMessages';
+import type { RetryPolicy } from './retry';
 
 /** Who sends requests: an operation's run, an editor list, or a polling trigger's poll. */
 export type Context = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
@@ -22,12 +23,16 @@ export interface ApiRequest {
 	/** Form-encoded body (application/x-www-form-urlencoded), instead of `body`. */
 	form?: Record<string, string>;
 	/**
-	 * What a POST makes or sends, named when its outcome is unknown after a failure
-	 * ("the task may have been created"). The router fills it from the resource name.
+	 * What the request makes, changes or sends ("task", "message"), named when its
+	 * fate is unknown after a failure ("the task may have been created"). The
+	 * router fills it from the resource name.
 	 */
 	subject?: string;
-	/** What such a POST may have done to its subject: `created` (default) or, for a message, `delivered`. */
-	effect?: 'created' | 'delivered';
+	/**
+	 * What the request does to its subject when it is not what its method says
+	 * (POST creates, PUT and PATCH update, DELETE deletes): a message is `delivered`.
+	 */
+	effect?: Effect;
 	/**
 	 * What the request does, as the node's actions say it ("Get a knowledge base"),
 	 * named with the item in messages that say what happened. The router fills it.
@@ -40,10 +45,12 @@ export interface ApiRequest {
 	 */
 	stream?: boolean;
 	/**
-	 * Messages that say what a status means for this operation (e.g. 403 on a group
-	 * look-up: not a member). The service's own message and details stay in the error.
+	 * What a refusal means for this operation, by status: words that lead the
+	 * error, the service's own following in brackets (e.g. 403 on a group look-up:
+	 * not a member), or a function that rewords the error as the node would say
+	 * it (undefined keeps it). The service's details stay in the description.
 	 */
-	errorMessages?: Partial<Record<number, string>>;
+	statusMeanings?: Partial<Record<number, string | ((text: ErrorText) => ErrorText | undefined)>>;
 }
 
 /** A request whose answer is streamed (downloads). */
@@ -68,5 +75,15 @@ export interface ApiResponse<T = unknown> {
 	doneByEarlierAttempt?: string;
 }
 
-/** The answer a request of type R gets: a metered stream for a streamed request, else the parsed JSON. */
-export type ResponseTo<R extends ApiRequest> = R extends { stream: true } ? ApiResponse<MeteredBody> : ApiResponse;
+
+/** How one item's requests are sent: its retry policy and timeout (the node's request settings, read by the router). */
+export interface RequestSettings {
+	policy: RetryPolicy;
+	timeoutMs: number;
+}
+
+/** What apiRequest is told besides the request: the item it is for, and that item's settings (the defaults when not given). */
+export interface SendOptions {
+	itemIndex?: number;
+	settings?: RequestSettings;
+}

@@ -21,7 +21,7 @@ export const create: OperationDefinition = {
 			method: 'POST',
 			path: ['bot', 'v1', 'groups', groupId, 'topics'],
 			form: { name },
-			errorMessages: {
+			statusMeanings: {
 				403: `The bot is not a member of group ${groupId}, so it cannot create topics there`,
 				404: `Group ${groupId} was not found`,
 			},

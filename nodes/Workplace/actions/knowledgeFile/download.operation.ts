@@ -4,6 +4,7 @@ import type { OperationDefinition } from '../types';
 import { requiredText } from '../validation';
 import { fileIds, knowledgeFileLocator } from './common';
 import { downloadRequest, storeDownload } from './fileContent';
+import { sendingItem } from '../requestSettings';
 
 export const download: OperationDefinition<StreamRequest> = {
 	value: 'download',
@@ -30,7 +31,7 @@ export const download: OperationDefinition<StreamRequest> = {
 	async output(response, i) {
 		const { knowledgeId, fileId } = fileIds(this, i);
 		const property = requiredText(this, i, 'binaryPropertyName', 'Put Output File in Field');
-		const { binary, ...file } = await storeDownload(this, response, knowledgeId, fileId, i);
+		const { binary, ...file } = await storeDownload(this, response, knowledgeId, fileId, sendingItem(this, i));
 		return [
 			{
 				json: { id: fileId, knowledgeId, ...file },

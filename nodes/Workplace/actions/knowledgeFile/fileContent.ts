@@ -5,7 +5,7 @@
  */
 import type { IBinaryData, IExecuteFunctions, IPollFunctions } from 'n8n-workflow';
 
-import { apiRequest, read, type ApiResponse, type MeteredBody, type StreamRequest } from '../../transport';
+import { apiRequest, read, type ApiResponse, type MeteredBody, type SendOptions, type StreamRequest } from '../../transport';
 import { baseMimeType, fileNameFromDisposition, storeBinary } from '../binaryFile';
 import { ownEntry } from '../../shared/ownEntry';
 import { EXTENSION_MIME_TYPES } from './common';
@@ -31,7 +31,8 @@ export async function storeDownload(
 	response: ApiResponse<MeteredBody>,
 	knowledgeId: number,
 	fileId: number,
-	itemIndex?: number,
+	/** The item and its request settings, when the download is an operation's (none for the trigger). */
+	sending: SendOptions = {},
 ): Promise<DownloadedFile> {
 	const body = response.body;
 	let fileName = fileNameFromDisposition(response.headers['content-disposition']);
@@ -41,7 +42,7 @@ export async function storeDownload(
 		let file: ReturnType<typeof read.object>;
 		let answered = false;
 		try {
-			const answer = await apiRequest(ctx, { area: 'knowledgeBase', method: 'GET', path: ['knowledge', knowledgeId, 'files', fileId] }, itemIndex);
+			const answer = await apiRequest(ctx, { area: 'knowledgeBase', method: 'GET', path: ['knowledge', knowledgeId, 'files', fileId] }, sending);
 			file = read.object(answer.body);
 			answered = true;
 		} finally {

@@ -5,6 +5,7 @@ import { apiRequest, Meter, multipartBody, read, type ApiRequest } from '../../t
 import { binarySize, heldBytes } from '../binaryFile';
 import { knowledgeBaseLocator, optionsCollection } from '../common.descriptions';
 import type { OperationDefinition } from '../types';
+import { sendingItem } from '../requestSettings';
 import { invalid, requiredText } from '../validation';
 import {
 	ALLOWED_MIME_TYPES,
@@ -77,9 +78,23 @@ async function matchesStored(ctx: IExecuteFunctions, i: number, stored: IDataObj
 		local = createHash('sha256').update(await heldBytes(ctx, i, property, put.upload.size, 'Input Binary Field')).digest('hex');
 	}
 	const { knowledgeId, fileId } = fileIds(ctx, i);
-	const download = await apiRequest(ctx, { subject: sent.subject, operation: sent.operation, ...downloadRequest(knowledgeId, fileId) }, i);
+	const download = await apiRequest(ctx, { subject: sent.subject, operation: sent.operation, ...downloadRequest(knowledgeId, fileId) }, sendingItem(ctx, i));
 	await download.body.stored(drain(download.body.stream));
 	return download.body.meter.sha256 !== undefined && download.body.meter.sha256 === local;
+}
+
+/** What the service's refusals of an upload mean: 413 is its size limit (100 MB), 400 a type or CSV format it does not take. */
+function uploadRefusals(i: number): ApiRequest['statusMeanings'] {
+	return {
+		413: (text) => ({ ...text, message: `The service refused the file of item ${i} as too large (the documented maximum is 100 MB)` }),
+		400: (text) => {
+			const detail = text.message.replace(/^The service rejected the request:?\s*/, '') || 'unsupported file';
+			return {
+				message: `The service refused the file of item ${i}: ${detail} (its type or CSV format is not supported)`,
+				description: [text.description, `Accepted types: ${ALLOWED_MIME_TYPES.join(', ')}`].filter(Boolean).join('\n'),
+			};
+		},
+	};
 }
 
 function megabytes(bytes: number): string {
@@ -184,6 +199,7 @@ export const replace: OperationDefinition<ReplaceRequest> = {
 				return multipartBody([], { ...file, content: bytes });
 			},
 			upload,
+			statusMeanings: uploadRefusals(i),
 		};
 		if (options.skipIfUnchanged !== undefined && typeof options.skipIfUnchanged !== 'boolean') throw invalid(this, i, 'Skip If Unchanged', 'expected true or false');
 		if (options.skipIfUnchanged !== true) return request;
@@ -195,7 +211,7 @@ export const replace: OperationDefinition<ReplaceRequest> = {
 		if (sent.put) {
 			const stored = read.object(response.body) ?? {};
 			if (await matchesStored(this, i, stored, sent)) return [{ json: { ...fileOutput(stored), skipped: 'unchanged' } }];
-			answer = await apiRequest(this, { subject: sent.subject, operation: sent.operation, ...sent.put }, i);
+			answer = await apiRequest(this, { subject: sent.subject, operation: sent.operation, ...sent.put }, sendingItem(this, i));
 			upload = sent.put.upload;
 		}
 		const file = read.object(answer.body) ?? {};
@@ -212,20 +228,5 @@ export const replace: OperationDefinition<ReplaceRequest> = {
 				},
 			},
 		];
-	},
-	explainError(error, i) {
-		if (error.httpCode === '413') {
-			error.message = `The service refused the file of item ${i} as too large (the documented maximum is 100 MB)`;
-			return error;
-		}
-		if (error.httpCode === '400') {
-			const detail = error.message.replace(/^The service rejected the request:?\s*/, '') || 'unsupported file';
-			error.message = `The service refused the file of item ${i}: ${detail} (its type or CSV format is not supported)`;
-			error.description = [error.description, `Accepted types: ${ALLOWED_MIME_TYPES.join(', ')}`]
-				.filter(Boolean)
-				.join('\n');
-			return error;
-		}
-		return undefined;
 	},
 };

@@ -113,7 +113,7 @@ export const binaryField = (description: string): INodeProperties => ({
 	hint: description,
 });
 
-/** The group and optional topic of item i; an empty topic is left out (the group's main chat, contradiction 15). */
+/** The group and optional topic of item i; an empty topic is left out: a message without one goes to the group's main chat. */
 export function chat(ctx: IExecuteFunctions, i: number): { gid: string; tid?: string } {
 	const gid = textId(ctx, i, 'groupId', 'Group');
 	const tid = optionalTextId(ctx, i, 'topicId', 'Topic');
@@ -138,18 +138,19 @@ export function withCaption(ctx: IExecuteFunctions, i: number, picture: boolean,
 	return caption.trim() === '' ? fields : [...fields, ['caption', caption]];
 }
 
-/** A send's request, with what a failure after it may have reached the service means. */
-export const send = (path: string[], body: ApiRequest['body']): ApiRequest => ({
+/** A send's request: a POST that delivers a message (said so when its fate is unknown after a failure). */
+export const send = (path: string[], body: ApiRequest['body'], statusMeanings?: ApiRequest['statusMeanings']): ApiRequest => ({
 	area: 'bot',
 	method: 'POST',
 	path,
 	body,
 	effect: 'delivered',
+	...(statusMeanings ? { statusMeanings } : {}),
 });
 
 /**
  * What was sent, and where. Any 2xx is success; the v1 answer's `message`
- * (id, type, groupId, threadId) is read when present (contradiction 14).
+ * (id, type, groupId, threadId) is read when present; not every answer carries it.
  */
 export function sentOutput(request: ApiRequest, answer: ApiResponse, where: IDataObject): IDataObject {
 	const body = read.object(answer.body);

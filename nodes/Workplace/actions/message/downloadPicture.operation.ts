@@ -52,7 +52,7 @@ export const downloadPicture: OperationDefinition<StreamRequest> = {
 		requiredText(this, i, 'binaryPropertyName', 'Put Output File in Field');
 		return picture('image', id, size);
 	},
-	// The new pages name /file/image/, a working client /file/view/ (contradiction 13): try the second on a 4xx.
+	// The service's pages give two paths for pictures, /file/image/ and /file/view/; the second is tried on a 4xx.
 	fallback(error, _i, request) {
 		const status = Number(error.httpCode);
 		if (request.path[1] !== 'image' || !(status >= 400 && status < 500) || status === 401 || status === 429) return undefined;

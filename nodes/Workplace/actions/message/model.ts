@@ -1,5 +1,5 @@
 /**
- * v2 message objects (messaging digest, section 5), checked against the public
+ * v2 message objects (the `messages` of a v2 send or reply), checked against the public
  * limits before anything is sent. Pure: panel parameters and JSON from earlier
  * nodes both end here, so one set of rules decides what is sent. Fields the
  * node does not know are passed through as given (the service may know them).
@@ -124,7 +124,7 @@ function list(at: At, obj: IDataObject, key: string, field: string, max: number 
 	return value;
 }
 
-/** One action, checked by the one action definition; `uri` is read as `linkUri` (contradiction 20). */
+/** One action, checked by the one action definition; `uri` is read as `linkUri`, since the service's examples name the link both ways. */
 function action(at: At, raw: unknown, usedIn: UsedIn): IDataObject {
 	if (!isObject(raw)) at.fail('Action', `expected an action object, got ${describe(raw)}`);
 	const checked = checkAction({
@@ -211,7 +211,7 @@ function quickReply(at: At, raw: unknown): IDataObject {
 
 function message(at: At, raw: unknown): IDataObject {
 	if (!isObject(raw)) at.fail('Message', `expected a message object, got ${describe(raw)}`);
-	// One schema table names the text type "message"; the push examples send "text" (contradiction 19).
+	// One of the service's schema tables names the text type "message"; its push examples send "text", which is what is sent.
 	const type = raw.type === 'message' ? 'text' : raw.type;
 	if (!MESSAGE_TYPES.includes(type as (typeof MESSAGE_TYPES)[number])) {
 		at.fail('Type', `must be one of ${MESSAGE_TYPES.join(', ')}, got ${describe(raw.type)}`, 'type');

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { multipartBody } from '../../transport';
+import { multipartBody, type ApiRequest, type ErrorText } from '../../transport';
 import { binaryFile } from '../binaryFile';
 import type { OperationDefinition } from '../types';
 import { invalid, requiredText } from '../validation';
@@ -12,6 +12,29 @@ import { simplifySend } from '../simplify';
 
 const REPLY_WITH = ['text', 'picture', 'quickReplies', 'messages'] as const;
 const shown = (...replyWith: string[]) => ({ show: { replyWith } });
+
+/**
+ * What the service's refusals of a reply mean. A reply token answers one event,
+ * once, shortly after it arrived; the service has no v2 reply path (it answers 404).
+ */
+function replyRefusals(i: number, replyWith: string): ApiRequest['statusMeanings'] {
+	return {
+		400: (text) =>
+			/invalid_reply_token/.test(text.description ?? '')
+				? { ...text, message: `The service refused the reply token of item ${i}: a token answers one event once, shortly after it arrived (${text.message})` }
+				: undefined,
+		...(replyWith === 'messages'
+			? {
+					404: (text: ErrorText) => ({
+						...text,
+						message:
+							`The service has no v2 reply (POST /bot/v2/message/reply answered 404), so item ${i} was not sent. ` +
+							"Send the messages with Message → Send to Group or Topic instead, to the event's chat: Group {{ $json.groupId }}, Topic {{ $json.topicId }}",
+					}),
+				}
+			: {}),
+	};
+}
 
 /** v1 quick replies (GR): a prompt and labelled items; a tap comes back as an ordinary text message event. */
 function quickReplyItems(values: unknown, fail: (problem: string) => never): IDataObject[] {
@@ -86,45 +109,32 @@ export const reply: OperationDefinition = {
 		const replyToken = requiredText(this, i, 'replyTo', 'Reply Token').trim();
 		const replyWith = this.getNodeParameter('replyWith', i) as (typeof REPLY_WITH)[number];
 		if (!REPLY_WITH.includes(replyWith)) throw invalid(this, i, 'Reply With', `must be one of ${REPLY_WITH.join(', ')}`);
+		const refusals = replyRefusals(i, replyWith);
 		switch (replyWith) {
 			case 'text': {
-				// Multipart, as documented (contradiction 17).
+				// The service's pages document the v1 text reply as a multipart form (message, replyToken), not JSON.
 				const text = requiredText(this, i, 'text', 'Text');
-				return send(['bot', 'v1', 'message', 'text'], async () => multipartBody([['message', text], ['replyToken', replyToken]]));
+				return send(['bot', 'v1', 'message', 'text'], async () => multipartBody([['message', text], ['replyToken', replyToken]]), refusals);
 			}
 			case 'picture': {
 				const file = await binaryFile(this, i, binaryProperty(this, i), 'Input Binary Field');
 				assertImage(this, i, file.mimeType);
-				return send(['bot', 'v1', 'message', 'picture'], async () => multipartBody([['replyToken', replyToken]], file.part('file')));
+				return send(['bot', 'v1', 'message', 'picture'], async () => multipartBody([['replyToken', replyToken]], file.part('file')), refusals);
 			}
 			case 'quickReplies': {
 				const prompt = requiredText(this, i, 'text', 'Text');
 				const items = quickReplyItems(this.getNodeParameter('quickReplies', i, {}), (problem) => {
 					throw invalid(this, i, 'Quick Replies', problem);
 				});
-				// meta inside message, as the page's example has it (contradiction 18).
+				// `meta` goes inside `message`, where the service's example request puts it.
 				const message = { data: prompt, meta: { quickreply: { template: 'default', items } } };
-				return send(['bot', 'v1', 'message', 'quickreply'], { replyToken, message });
+				return send(['bot', 'v1', 'message', 'quickreply'], { replyToken, message }, refusals);
 			}
 			default:
-				return send(['bot', 'v2', 'message', 'reply'], { replyToken, messages: readMessages(this, i) });
+				return send(['bot', 'v2', 'message', 'reply'], { replyToken, messages: readMessages(this, i) }, refusals);
 		}
 	},
 	output(response, i, request) {
 		return [{ json: sentOutput(request, response, { replyWith: this.getNodeParameter('replyWith', i) as string }) }];
-	},
-	explainError(error, i) {
-		const replyWith = this.getNodeParameter('replyWith', i, 'text') as string;
-		if (error.httpCode === '404' && replyWith === 'messages') {
-			error.message =
-				`The service has no v2 reply (POST /bot/v2/message/reply answered 404), so item ${i} was not sent. ` +
-				'Send the messages with Message → Send to Group or Topic instead, to the event\'s chat: Group {{ $json.groupId }}, Topic {{ $json.topicId }}';
-			return error;
-		}
-		if (error.httpCode === '400' && /invalid_reply_token/.test(String(error.description ?? ''))) {
-			error.message = `The service refused the reply token of item ${i}: a token answers one event once, shortly after it arrived (${error.message})`;
-			return error;
-		}
-		return undefined;
 	},
 };

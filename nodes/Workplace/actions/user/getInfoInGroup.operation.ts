@@ -21,8 +21,8 @@ export const getInfoInGroup: OperationDefinition = {
 			area: 'bot',
 			method: 'GET',
 			path: ['bot', 'v2', 'groups', gid, 'users', uid, 'info'],
-			// The document: info is returned only when both the user and the bot are in the group.
-			errorMessages: {
+			// The service returns the info only when both the user and the bot are members of the group.
+			statusMeanings: {
 				403: `No info: ${membership}, and at least one of them is not`,
 				404: `No info: the group or the user was not found, or one of them is not a member (${membership})`,
 			},

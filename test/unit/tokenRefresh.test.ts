@@ -1,8 +1,8 @@
 /**
- * The token gate (transport/tokenGate.ts) with a stand-in for n8n's
+ * One token request at a time (transport/tokenRefresh.ts) with a stand-in for n8n's
  * preAuthentication; the engine-level proof is in test/reliability/faults.test.ts.
  */
-import { sendWithToken, type TokenFields } from '../../nodes/Workplace/transport/tokenGate';
+import { sendWithToken, type TokenFields } from '../../nodes/Workplace/transport/tokenRefresh';
 
 const FIELDS: TokenFields = { token: 'accessToken', expirable: 'accessTokenValid' };
 

@@ -3,7 +3,7 @@
  * preAuthentication) inside any request whose credential has an empty expirable
  * field, and again after every 401 it sees, so with Requests in Parallel each
  * item refused at once would fetch its own. Instead the transport lets 401 come
- * back as data and asks for a token itself, through this gate: one request of
+ * back as data and asks for a token itself, through sendWithToken: one request of
  * the run carries the token request (its expirable field emptied first), every
  * other request of the run waits for it and is then sent with the new token.
  */

@@ -1,5 +1,5 @@
 /**
- * The words of failures that are not plain service errors (transport/whatHappened.ts).
+ * The words of failures that are not plain service errors (transport/failureMessages.ts).
  */
 import {
 	consequenceOf,
@@ -11,14 +11,14 @@ import {
 	retriesExhausted,
 	seconds,
 	waitTooLong,
-	whose,
-} from '../../nodes/Workplace/transport/whatHappened';
+	operationAndItem,
+} from '../../nodes/Workplace/transport/failureMessages';
 
-describe('whatHappened', () => {
+describe('failureMessages', () => {
 	it('names the operation and the item', () => {
-		expect(whose('Get a knowledge base', 3)).toBe('Get a knowledge base (item 3)');
-		expect(whose('Search knowledge bases', undefined)).toBe('Search knowledge bases');
-		expect(whose(undefined, 0)).toBe('The request (item 0)');
+		expect(operationAndItem('Get a knowledge base', 3)).toBe('Get a knowledge base (item 3)');
+		expect(operationAndItem('Search knowledge bases', undefined)).toBe('Search knowledge bases');
+		expect(operationAndItem(undefined, 0)).toBe('The request (item 0)');
 	});
 
 	it('writes seconds and dates as people read them', () => {
@@ -60,11 +60,11 @@ describe('whatHappened', () => {
 	});
 
 	it('a 2xx that is not the JSON expected, with what it means for the data', () => {
-		expect(notTheJsonExpected('Z (item 2)', 200, 'text/html', 'notJson', 'a JSON answer', consequenceOf('GET', undefined)).message).toBe(
+		expect(notTheJsonExpected('Z (item 2)', 200, 'text/html', 'notJson', 'a JSON answer', consequenceOf({ method: 'GET' })).message).toBe(
 			'Z (item 2): the service answered 200 (text/html) with a body that is not JSON, where a JSON answer was expected; it was a read, so nothing was changed',
 		);
-		expect(consequenceOf('POST', 'task')).toMatch(/^the task may have been created even so/);
-		expect(consequenceOf('PUT', 'knowledge file')).toBe('the service reported success, so the change has probably been made; sending it again is safe');
+		expect(consequenceOf({ method: 'POST', subject: 'task' })).toMatch(/^the task may have been created even so/);
+		expect(consequenceOf({ method: 'PUT', subject: 'knowledge file' })).toBe('the service reported success, so the change has probably been made; sending it again is safe');
 		expect(notTheJsonExpected('Z', 201, undefined, 'invalid', 'a JSON answer', 'x').message).toContain('201 (no content type) with a body that is not valid JSON');
 	});
 

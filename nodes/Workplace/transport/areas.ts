@@ -1,13 +1,13 @@
 /**
- * Which credential each area of the service uses, read once per node run, and
- * how a failed bot token request is told apart from a failed request.
+ * Which credential and path prefix each area of the service uses, and the
+ * credential of an area read once per node run.
  */
 import type { ICredentialDataDecryptedObject, ICredentialsDecrypted } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { parseBaseUrl } from './baseUrl';
 import { jwtProblem } from './jwt';
-import type { TokenFields } from './tokenGate';
+import type { TokenFields } from './tokenRefresh';
 import type { ApiArea, Context } from './types';
 
 export interface AreaDefinition {
@@ -16,7 +16,7 @@ export interface AreaDefinition {
 	/**
 	 * Where the credential keeps a token it fetches in preAuthentication. A 401
 	 * comes back as data like any status, and the transport asks for a new token
-	 * itself, one request at a time for the whole run (tokenGate.ts).
+	 * itself, one request at a time for the whole run (tokenRefresh.ts).
 	 */
 	token?: TokenFields;
 	/**
@@ -24,17 +24,30 @@ export interface AreaDefinition {
 	 * read: returns why it cannot work (never quoting a secret), or undefined.
 	 */
 	check?(credentials: ICredentialDataDecryptedObject): string | undefined;
+	/** Added to a 401's words: what to check of this area's credential. */
+	unauthorizedHint?: string;
 }
 
 export const AREAS: Record<ApiArea, AreaDefinition> = {
-	knowledgeBase: { credential: 'workplaceKnowledgeBaseApi', prefix: '/api/v1' },
+	knowledgeBase: {
+		credential: 'workplaceKnowledgeBaseApi',
+		prefix: '/api/v1',
+		// The service answers 401 both for a wrong key and for a caller whose IP address is not whitelisted.
+		unauthorizedHint: "check the API key, and that this machine's IP address is whitelisted",
+	},
 	taskProjects: {
 		credential: 'workplaceTaskProjectsApi',
 		prefix: '/api/v1/task-projects',
 		// An expired JWT is certain to be refused; say so before anything is sent.
 		check: (credentials) => jwtProblem(credentials.token),
 	},
-	bot: { credential: 'workplaceBotApi', prefix: '', token: { token: 'accessToken', expirable: 'accessTokenValid' } },
+	bot: {
+		credential: 'workplaceBotApi',
+		prefix: '',
+		token: { token: 'accessToken', expirable: 'accessTokenValid' },
+		// A 401 reaches the error only after the request was sent again with a new token.
+		unauthorizedHint: "even with a newly fetched access token; check the client's scope and that the bot is enabled",
+	},
 };
 
 export interface RunCredential {
@@ -75,39 +88,4 @@ export async function credentialFor(ctx: Context, area: ApiArea): Promise<RunCre
 		perRun.set(credential, entry);
 	}
 	return await entry;
-}
-
-/**
- * A bot token request that failed (thrown by the credential's preAuthentication;
- * n8n wraps it in a NodeApiError). It carries what the retry decision needs: the
- * status and Retry-After of the answer, or the network failure code.
- */
-export class TokenRequestFailure extends Error {
-	constructor(
-		message: string,
-		/** The token endpoint's answer: its status and Retry-After header. */
-		readonly answer?: { status: number; retryAfter?: unknown },
-		/**
-		 * The network failure code when no answer came. Under `code`, where n8n's
-		 * credential test looks for it; the status is not under `status`, where
-		 * NodeApiError would swap the endpoint's words for its generic message.
-		 */
-		readonly code?: string,
-	) {
-		super(message);
-		this.name = 'TokenRequestFailure';
-	}
-}
-
-/** The token failure inside an error n8n threw, if that is what it is. */
-export function tokenFailureIn(error: unknown): TokenRequestFailure | undefined {
-	let current: unknown = error;
-	for (let depth = 0; current && depth < 4; depth++) {
-		// By name too: the credential and the node may be loaded as separate module copies.
-		if (current instanceof TokenRequestFailure || (current as Error).name === 'TokenRequestFailure') {
-			return current as TokenRequestFailure;
-		}
-		current = (current as { cause?: unknown }).cause;
-	}
-	return undefined;
 }
