@@ -1,7 +1,8 @@
 /**
- * The bad-input matrix of messages: every public limit (messaging.md §5 and
- * the bot document's labels), a message exactly at it and one over it. Shared
- * by the model's unit test and the node test that proves nothing is sent.
+ * The bad-input matrix of messages: every public limit (the v2 message
+ * schema's URL, text, action and template limits, and the bot interface's
+ * action labels), a message exactly at it and one over it. Shared by the
+ * model's unit test and the node test that proves nothing is sent.
  */
 import type { IDataObject } from 'n8n-workflow';
 

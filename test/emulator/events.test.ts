@@ -63,7 +63,7 @@ describe('POST /__emulator/events', () => {
 		expect(em.messaging.replyTokens.get(event.replyToken)).toMatchObject({ target: { gid: directChatId(U), tid: null, uid: U }, eventType: 'message' });
 	});
 
-	it('builds join (epoch ms, direct_chat source), postback, picture, group and unknown events as the digest shows', async () => {
+	it('builds join (epoch ms, direct_chat source), postback, picture, group and unknown events as the service\'s samples show them', async () => {
 		const join = (await playEvent(em, { url: hook.url, type: 'join', uid: U })).body.event;
 		expect(join).toEqual({ type: 'join', replyToken: expect.any(String), source: { type: 'direct_chat', uid: U }, timestamp: expect.any(Number) });
 		expect(join.timestamp).toBeGreaterThan(1e12);
@@ -209,7 +209,7 @@ describe('the request log and credentials', () => {
 	it('never holds the access token, the client secret, the JWT or the API key', async () => {
 		const token = await botToken(em);
 		await botPost(em, token, '/bot/v1/direct/message', { json: { uid: U, message: { type: 'text', data: 'x' } } });
-		// Id and secret also as form fields (contradiction 23): the body is logged without the secret.
+		// Id and secret also as form fields (one client sends them so instead of HTTP Basic): the body is logged without the secret.
 		const basic = Buffer.from(`${em.config.clientId}:${em.config.clientSecret}`).toString('base64');
 		await fetch(`${em.url}/oauth/token`, {
 			method: 'POST',

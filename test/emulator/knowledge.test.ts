@@ -1,5 +1,6 @@
 /**
- * The knowledge area answers as knowledge-base-api.md says, seen by a plain
+ * The knowledge area answers as the service's knowledge-base interface defines
+ * it (/api/v1 paths, x-api-key), seen by a plain
  * fetch client: shapes, statuses, errors, pagination modes, upload and download.
  */
 import * as fs from 'node:fs';

@@ -34,7 +34,8 @@ describe('POST /bot/v1/direct/message', () => {
 		]);
 	});
 
-	it('answers only {"status":"success"} in the status mode (contradiction 14)', async () => {
+	// One public page shows the v1 send answer as {"status":"success"} alone; another adds the message.
+	it('answers only {"status":"success"} in the status mode', async () => {
 		bed.em.setConfig({ v1SendAnswer: 'status' });
 		const res = await post(path, { json: { uid: U, message: text('x') } });
 		expect({ status: res.status, text: res.text }).toEqual({ status: 200, text: '{"status":"success"}' });

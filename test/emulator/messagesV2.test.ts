@@ -1,6 +1,7 @@
 /**
- * Bot v2 push and reply: every message type and action type of the digest and
- * the bot document, each limit exactly at and one over, the reply-route switch.
+ * Bot v2 push and reply: every message type (text, image, video, audio,
+ * imagemap, template) and every action type of the bot interface, each limit
+ * exactly at and one over, the reply-route switch.
  */
 import { SEED_GROUP_IDS, SEED_TOPIC_IDS } from '../../emulator/bot/seed';
 import { MESSAGE_LIMITS as L } from '../../emulator/bot/messages/schema';
@@ -81,7 +82,7 @@ describe('POST /bot/v2/message/push', () => {
 	const limits: Array<[string, unknown, unknown, string]> = [
 		['text length', { type: 'text', text: chars(L.text) }, { type: 'text', text: chars(L.text + 1) }, `messages[0].text must be at most ${L.text} characters`],
 		['text required', { type: 'text', text: 'x' }, { type: 'text' }, 'messages[0].text is required (a non-empty string)'],
-		['v2 text type is text, not message (contradiction 19)', { type: 'text', text: 'x' }, { type: 'message', text: 'x' }, 'messages[0].type must be one of text, image, video, audio, imagemap, template'],
+		['v2 text type is text, not message (the schema table\'s name)', { type: 'text', text: 'x' }, { type: 'message', text: 'x' }, 'messages[0].type must be one of text, image, video, audio, imagemap, template'],
 		['image URL', { type: 'image', originalContentUrl: url(L.url), previewImageUrl: url(L.url) }, { type: 'image', originalContentUrl: url(L.url), previewImageUrl: url(L.url + 1) }, `messages[0].previewImageUrl must be at most ${L.url} characters`],
 		['image URL scheme', { type: 'image', originalContentUrl: 'http://a.example/x', previewImageUrl: 'https://a.example/x' }, { type: 'image', originalContentUrl: 'ftp://a.example/x', previewImageUrl: 'https://a.example/x' }, 'messages[0].originalContentUrl must be an http(s) URL'],
 		['video preview', { type: 'video', originalContentUrl: url(L.url), previewImageUrl: url(20) }, { type: 'video', originalContentUrl: url(L.url + 1), previewImageUrl: url(20) }, `messages[0].originalContentUrl must be at most ${L.url} characters`],
@@ -118,7 +119,7 @@ describe('POST /bot/v2/message/push', () => {
 		['workflows status', buttons({ actions: [{ ...ACTIONS.workflows, status: 'canceled' }] }), buttons({ actions: [{ ...ACTIONS.workflows, status: 'done' }] }), 'messages[0].template.actions[0].status must be one of awaiting, processing, completed, rejected, canceled'],
 		['library url', buttons({ actions: [ACTIONS.library] }), buttons({ actions: [{ ...ACTIONS.library, url: 7 }] }), 'messages[0].template.actions[0].url is required (a non-empty string)'],
 		['uri linkUri length', buttons({ actions: [{ ...ACTIONS.uri, linkUri: url(L.url) }] }), buttons({ actions: [{ ...ACTIONS.uri, linkUri: url(L.url + 1) }] }), `messages[0].template.actions[0].linkUri must be at most ${L.url} characters`],
-		['uri field is linkUri (contradiction 20)', buttons({ actions: [ACTIONS.uri] }), buttons({ actions: [{ type: 'uri', label: 'x', uri: 'https://a.example' }] }), 'messages[0].template.actions[0].linkUri is required (send linkUri, not uri)'],
+		['uri field is linkUri, not the template example\'s uri', buttons({ actions: [ACTIONS.uri] }), buttons({ actions: [{ type: 'uri', label: 'x', uri: 'https://a.example' }] }), 'messages[0].template.actions[0].linkUri is required (send linkUri, not uri)'],
 		['quick reply items', withQuickReply(Array(L.quickReplyItems).fill(qrItem())), withQuickReply(Array(L.quickReplyItems + 1).fill(qrItem())), `messages[0].quickReply.items has ${L.quickReplyItems + 1} entries; at most ${L.quickReplyItems} are allowed`],
 		['quick reply item type', withQuickReply([qrItem()]), withQuickReply([{ type: 'label', action: ACTIONS.message }]), 'messages[0].quickReply.items[0].type must be action'],
 		['quick reply icon URL', withQuickReply([qrItem(ACTIONS.message, url(L.url))]), withQuickReply([qrItem(ACTIONS.message, url(L.url + 1))]), `messages[0].quickReply.items[0].imageUrl must be at most ${L.url} characters`],

@@ -57,7 +57,8 @@ describe('POST /bot/v1/message/text', () => {
 		expect(bed.em.messages({ gid: SEED_GROUP_IDS.incidentRoom, tid: SEED_TOPIC_IDS.incidentAlerts }).map((r) => r.text)).toEqual(['ack']);
 	});
 
-	it('refuses JSON with 415 unless textReplyJson is accept (contradiction 17), and other content types with 400', async () => {
+	// The reply page documents multipart; some clients report JSON accepted too.
+	it('refuses JSON with 415 unless textReplyJson is accept, and other content types with 400', async () => {
 		const replyToken = await fresh();
 		expect(await post('/bot/v1/message/text', { json: { message: 'x', replyToken } })).toMatchObject({
 			status: 415,

@@ -1,10 +1,11 @@
 /**
- * Workplace Trigger: real HTTP requests with real-shaped events (spec README,
- * messaging.md §6-7) reach the node's webhook() in n8n-core's WebhookContext,
- * their bytes read and parsed as n8n 2.41's webhook server does; returned items
- * start executions in the real engine (here: trigger → Switch on the postback
- * data). Calls are signed as the service signs them: X-Eko-Signature, HMAC of
- * the body keyed with the bot credential's client secret.
+ * Workplace Trigger: real HTTP requests with real-shaped events (a POST of
+ * { events: [...] }, each with type, replyToken, source, timestamp) reach the
+ * node's webhook() in n8n-core's WebhookContext, their bytes read and parsed
+ * as n8n 2.41's webhook server does; returned items start executions in the
+ * real engine (here: trigger → Switch on the postback data). Calls are signed
+ * as the service signs them: X-Eko-Signature, HMAC of the body keyed with the
+ * bot credential's client secret.
  */
 import { createHash, createHmac } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
@@ -111,7 +112,7 @@ async function post(server: WebhookServer, body: unknown, call: Call = {}) {
 	const res = await fetch(`${server.url}/webhook/wh-1/webhook`, {
 		method: 'POST',
 		headers: {
-			// As the service's sender writes it (messaging.md §6).
+			// As the service's sender (an axios client) writes it.
 			'content-type': 'application/json;charset=utf-8',
 			...(signature === null ? {} : { 'x-eko-signature': signature }),
 			...call.headers,

@@ -1,6 +1,7 @@
 /**
- * What the trigger reads of an event where the public pages disagree (spec
- * messaging.md §6, contradictions 7-12): time, sender, postback data.
+ * What the trigger reads of an event where the public pages disagree (event
+ * types, postback payload, timestamp as epoch ms or ISO string, sender as uid or
+ * userId, source and message types): time, sender, postback data.
  */
 import { eventTime, normaliseEvent } from '../../nodes/WorkplaceTrigger/events';
 

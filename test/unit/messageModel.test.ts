@@ -98,7 +98,8 @@ describe('what is sent', () => {
 		expect(checkMessages(JSON.stringify([text]))).toEqual([text]);
 	});
 
-	it('sends type "text" for the schema table\'s "message" (contradiction 19) and linkUri for "uri" (contradiction 20)', () => {
+	// The v2 schema table lists the text type as "message" and a template example writes uri; other pages and the action schema use "text" and linkUri.
+	it('sends type "text" for the schema table\'s "message" and linkUri for the template example\'s "uri"', () => {
 		expect(checkMessages({ type: 'message', text: 'Hi' })).toEqual([{ type: 'text', text: 'Hi' }]);
 		const [sent] = checkMessages(buttons({ actions: [{ type: 'uri', label: 'Open', uri: 'https://e.com/x' }] }));
 		expect((sent.template as IDataObject).actions).toEqual([{ type: 'uri', label: 'Open', linkUri: 'https://e.com/x' }]);

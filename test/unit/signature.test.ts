@@ -1,6 +1,9 @@
 /**
- * X-Eko-Signature (spec messaging.md §7, contradictions 1-5): every variant the
- * public pages and clients describe verifies; anything else does not.
+ * X-Eko-Signature, an HMAC of the body keyed with the client secret, where the
+ * public pages disagree on the hash (SHA-256 or SHA-1), the encoding (base64 or
+ * hex), the key, the signed bytes (raw or JSON.stringify) and a sha1=/sha256=
+ * prefix: every variant the public pages and clients describe verifies;
+ * anything else does not.
  */
 import { createHash, createHmac } from 'node:crypto';
 
