@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { EXAMPLE_CREDENTIALS } from './examples';
 import { parseRawOutput, type ExecuteResult, type N8n } from './n8n';
 import { byId } from './locator';
+import { chainWorkflow, MANUAL_START, type ChainNode, type ChainWorkflow } from './chainWorkflow';
 
 /** A process's peak resident set size in bytes, as the kernel counts it; undefined once it is gone. */
 export function peakResidentBytes(pid: number | 'self' = 'self'): number | undefined {
@@ -52,30 +53,30 @@ export async function executeWithPeakRss(n8n: N8n, workflowId: string, env: Reco
 }
 
 /** A workflow as `n8n import:workflow` takes it. */
-export type StoredWorkflow = { id: string; name: string; nodes: Array<Record<string, unknown>>; connections: Record<string, unknown>; settings: Record<string, unknown> };
+export type StoredWorkflow = ChainWorkflow;
 
 const KB_CREDENTIAL = { workplaceKnowledgeBaseApi: EXAMPLE_CREDENTIALS.workplaceKnowledgeBaseApi };
 
+/** Read/Write Files from Disk reading `filePath` into n8n's binary store as `fileName` (application/pdf). */
+const readFromDisk = (filePath: string, fileName: string): ChainNode => ({
+	name: 'Read',
+	type: 'n8n-nodes-base.readWriteFile',
+	typeVersion: 1.1,
+	parameters: { operation: 'read', fileSelector: filePath, options: { fileName, mimeType: 'application/pdf' } },
+});
+
 /** Manual Trigger → Workplace Knowledge File Download of `fileId` in `knowledgeId` (node "Download"). */
 export function downloadWorkflow(id: string, knowledgeId: number, fileId: number): StoredWorkflow {
-	return {
-		id,
-		name: `Download file ${fileId} (memory)`,
-		nodes: [
-			{ parameters: {}, id: `${id}-start`, name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0] },
-			{
-				parameters: { resource: 'knowledgeFile', operation: 'download', knowledgeId: byId(knowledgeId), fileId: byId(fileId), binaryPropertyName: 'data' },
-				id: `${id}-download`,
-				name: 'Download',
-				type: 'n8n-nodes-workplace.workplace',
-				typeVersion: 2,
-				position: [220, 0],
-				credentials: KB_CREDENTIAL,
-			},
-		],
-		connections: { Start: { main: [[{ node: 'Download', type: 'main', index: 0 }]] } },
-		settings: { executionOrder: 'v1' },
-	};
+	return chainWorkflow(id, `Download file ${fileId} (memory)`, [
+		MANUAL_START,
+		{
+			name: 'Download',
+			type: 'n8n-nodes-workplace.workplace',
+			typeVersion: 2,
+			parameters: { resource: 'knowledgeFile', operation: 'download', knowledgeId: byId(knowledgeId), fileId: byId(fileId), binaryPropertyName: 'data' },
+			credentials: KB_CREDENTIAL,
+		},
+	]);
 }
 
 /**
@@ -84,35 +85,17 @@ export function downloadWorkflow(id: string, knowledgeId: number, fileId: number
  * Replace of `fileId` in `knowledgeId` (node "Replace"): an upload on its own.
  */
 export function uploadWorkflow(id: string, filePath: string, fileName: string, knowledgeId: number, fileId: number): StoredWorkflow {
-	return {
-		id,
-		name: `Replace file ${fileId} from disk (memory)`,
-		nodes: [
-			{ parameters: {}, id: `${id}-start`, name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0] },
-			{
-				parameters: { operation: 'read', fileSelector: filePath, options: { fileName, mimeType: 'application/pdf' } },
-				id: `${id}-read`,
-				name: 'Read',
-				type: 'n8n-nodes-base.readWriteFile',
-				typeVersion: 1.1,
-				position: [220, 0],
-			},
-			{
-				parameters: { resource: 'knowledgeFile', operation: 'replace', knowledgeId: byId(knowledgeId), fileId: byId(fileId), binaryPropertyName: 'data', options: {} },
-				id: `${id}-replace`,
-				name: 'Replace',
-				type: 'n8n-nodes-workplace.workplace',
-				typeVersion: 2,
-				position: [440, 0],
-				credentials: KB_CREDENTIAL,
-			},
-		],
-		connections: {
-			Start: { main: [[{ node: 'Read', type: 'main', index: 0 }]] },
-			Read: { main: [[{ node: 'Replace', type: 'main', index: 0 }]] },
+	return chainWorkflow(id, `Replace file ${fileId} from disk (memory)`, [
+		MANUAL_START,
+		readFromDisk(filePath, fileName),
+		{
+			name: 'Replace',
+			type: 'n8n-nodes-workplace.workplace',
+			typeVersion: 2,
+			parameters: { resource: 'knowledgeFile', operation: 'replace', knowledgeId: byId(knowledgeId), fileId: byId(fileId), binaryPropertyName: 'data', options: {} },
+			credentials: KB_CREDENTIAL,
 		},
-		settings: { executionOrder: 'v1' },
-	};
+	]);
 }
 
 /**
@@ -121,40 +104,25 @@ export function uploadWorkflow(id: string, filePath: string, fileName: string, k
  * kept as a file): what n8n itself needs to put a file of that size in its store.
  */
 export function httpRequestDownloadWorkflow(id: string, baseUrl: string, knowledgeId: number, fileId: number): StoredWorkflow {
-	return {
-		id,
-		name: `HTTP Request download of file ${fileId} (memory)`,
-		nodes: [
-			{ parameters: {}, id: `${id}-start`, name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0] },
-			{
-				parameters: {
-					method: 'GET',
-					url: `${baseUrl}/api/v1/knowledge/${knowledgeId}/files/${fileId}/download`,
-					authentication: 'predefinedCredentialType',
-					nodeCredentialType: 'workplaceKnowledgeBaseApi',
-					options: { response: { response: { responseFormat: 'file', outputPropertyName: 'data' } } },
-				},
-				id: `${id}-download`,
-				name: 'Download',
-				type: 'n8n-nodes-base.httpRequest',
-				typeVersion: 4.2,
-				position: [220, 0],
-				credentials: KB_CREDENTIAL,
+	return chainWorkflow(id, `HTTP Request download of file ${fileId} (memory)`, [
+		MANUAL_START,
+		{
+			name: 'Download',
+			type: 'n8n-nodes-base.httpRequest',
+			typeVersion: 4.2,
+			parameters: {
+				method: 'GET',
+				url: `${baseUrl}/api/v1/knowledge/${knowledgeId}/files/${fileId}/download`,
+				authentication: 'predefinedCredentialType',
+				nodeCredentialType: 'workplaceKnowledgeBaseApi',
+				options: { response: { response: { responseFormat: 'file', outputPropertyName: 'data' } } },
 			},
-		],
-		connections: { Start: { main: [[{ node: 'Download', type: 'main', index: 0 }]] } },
-		settings: { executionOrder: 'v1' },
-	};
+			credentials: KB_CREDENTIAL,
+		},
+	]);
 }
 
 /** Manual Trigger → Read/Write Files from Disk of `filePath` alone: n8n's own part of the upload workflow. */
 export function readWorkflow(id: string, filePath: string, fileName: string): StoredWorkflow {
-	const upload = uploadWorkflow(id, filePath, fileName, 0, 0);
-	return {
-		id,
-		name: `Read ${fileName} from disk (memory)`,
-		nodes: upload.nodes.slice(0, 2),
-		connections: { Start: { main: [[{ node: 'Read', type: 'main', index: 0 }]] } },
-		settings: { executionOrder: 'v1' },
-	};
+	return chainWorkflow(id, `Read ${fileName} from disk (memory)`, [MANUAL_START, readFromDisk(filePath, fileName)]);
 }

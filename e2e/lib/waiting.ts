@@ -17,19 +17,18 @@ import type { MessageRecord } from '../../emulator/bot/state';
 import type { Emulator, TapResult } from '../../emulator/server';
 import { EXAMPLE_CREDENTIALS } from '../../testbed/examples';
 import { E2E_DIR, type N8nRest, n8nInstall, until } from '../../testbed/n8n';
+import { chainWorkflow, type ChainWorkflow } from '../../testbed/chainWorkflow';
+import { byId } from '../../testbed/locator';
 
 export const QUESTION_GROUP = SEED_GROUP_IDS.incidentRoom;
 const BOT = { workplaceBotApi: EXAMPLE_CREDENTIALS.workplaceBotApi };
 const TASKS = { workplaceTaskProjectsApi: EXAMPLE_CREDENTIALS.workplaceTaskProjectsApi };
 
-export interface QuestionWorkflow {
-	id: string;
-	name: string;
+export type QuestionWorkflow = ChainWorkflow & {
 	/** The Webhook node's path: POST <n8n>/webhook/<path> starts one execution. */
 	path: string;
-	nodes: Array<{ id: string; name: string; type: string; parameters: Record<string, unknown>; webhookId?: string; [key: string]: unknown }>;
-	[key: string]: unknown;
-}
+	active: boolean;
+};
 
 /** The title the Record node gives request n's task (the answer and, in the chat, who gave it). */
 export const taskTitle = (prefix: string, n: number, approved: boolean, by: string) => `${prefix} ${n}: approved=${approved} by=${by}`;
@@ -42,60 +41,52 @@ export function questionWorkflow(id: string, prefix: string, ask: Record<string,
 	const nodeId = (n: number) => `${createHash('sha256').update(id).digest('hex').slice(0, 8)}-0000-4c55-9e0e-1d2a4b9f00${String(n).padStart(2, '0')}`;
 	const webhookPath = `ask-${id.toLowerCase()}`;
 	return {
-		id,
-		name: `${prefix} (waiting e2e)`,
+		...chainWorkflow(
+			id,
+			`${prefix} (waiting e2e)`,
+			[
+				{
+					name: 'Start',
+					type: 'n8n-nodes-base.webhook',
+					typeVersion: 2,
+					parameters: { httpMethod: 'POST', path: webhookPath, responseMode: 'onReceived', options: {} },
+					webhookId: randomUUID(),
+				},
+				{
+					name: 'Ask',
+					type: 'n8n-nodes-workplace.workplace',
+					typeVersion: 2,
+					parameters: {
+						resource: 'message',
+						operation: 'sendAndWait',
+						sendTo: 'group',
+						groupId: byId(QUESTION_GROUP),
+						topicId: byId(''),
+						message: `=${prefix} {{ $json.body.n }}: deploy?`,
+						responseType: 'approval',
+						approvalOptions: { values: { approvalType: 'double' } },
+						...ask,
+					},
+					credentials: BOT,
+				},
+				{
+					name: 'Record',
+					type: 'n8n-nodes-workplace.workplace',
+					typeVersion: 2,
+					parameters: {
+						resource: 'task',
+						operation: 'create',
+						taskTitle: `=${prefix} {{ $('Start').item.json.body.n }}: approved={{ $json.data.approved }} by={{ $json.data.answeredBy ? $json.data.answeredBy.userId : 'link' }}`,
+						additionalFields: {},
+					},
+					credentials: TASKS,
+				},
+			],
+			(index) => nodeId(index + 1),
+		),
 		path: webhookPath,
 		// n8n 1.x's import needs the field; publishCommand makes the workflow run.
 		active: false,
-		nodes: [
-			{
-				parameters: { httpMethod: 'POST', path: webhookPath, responseMode: 'onReceived', options: {} },
-				id: nodeId(1),
-				name: 'Start',
-				type: 'n8n-nodes-base.webhook',
-				typeVersion: 2,
-				position: [0, 0],
-				webhookId: randomUUID(),
-			},
-			{
-				parameters: {
-					resource: 'message',
-					operation: 'sendAndWait',
-					sendTo: 'group',
-					groupId: { __rl: true, mode: 'id', value: QUESTION_GROUP },
-					topicId: { __rl: true, mode: 'id', value: '' },
-					message: `=${prefix} {{ $json.body.n }}: deploy?`,
-					responseType: 'approval',
-					approvalOptions: { values: { approvalType: 'double' } },
-					...ask,
-				},
-				id: nodeId(2),
-				name: 'Ask',
-				type: 'n8n-nodes-workplace.workplace',
-				typeVersion: 2,
-				position: [220, 0],
-				credentials: BOT,
-			},
-			{
-				parameters: {
-					resource: 'task',
-					operation: 'create',
-					taskTitle: `=${prefix} {{ $('Start').item.json.body.n }}: approved={{ $json.data.approved }} by={{ $json.data.answeredBy ? $json.data.answeredBy.userId : 'link' }}`,
-					additionalFields: {},
-				},
-				id: nodeId(3),
-				name: 'Record',
-				type: 'n8n-nodes-workplace.workplace',
-				typeVersion: 2,
-				position: [440, 0],
-				credentials: TASKS,
-			},
-		],
-		connections: {
-			Start: { main: [[{ node: 'Ask', type: 'main', index: 0 }]] },
-			Ask: { main: [[{ node: 'Record', type: 'main', index: 0 }]] },
-		},
-		settings: { executionOrder: 'v1' },
 	};
 }
 

@@ -27,53 +27,34 @@ import { startEmulator, type Emulator } from '../../emulator/server';
 import { EXAMPLE_CREDENTIALS, exampleCredentials, exampleWorkflows } from '../../testbed/examples';
 import { N8n, N8nRest, installCommunityPackage, nodeOutput, type ExecuteResult } from '../../testbed/n8n';
 import { downloadWorkflow, executeWithPeakRss, uploadWorkflow } from '../../testbed/peakMemory';
+import { chainWorkflow, MANUAL_START } from '../../testbed/chainWorkflow';
+import { byId } from '../../testbed/locator';
 
 const KB_CREDENTIAL = { workplaceKnowledgeBaseApi: EXAMPLE_CREDENTIALS.workplaceKnowledgeBaseApi };
 const TARGET_FILE = 1; // a file of knowledge base 1, replaced with the download of file 7 (faq.csv, knowledge base 2)
 
-const downloadReplace = {
-	id: 'e2eDownloadReplace',
-	name: 'Download and replace (e2e)',
-	nodes: [
-		{ parameters: {}, id: 'd0000000-0000-4000-8000-000000000001', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0] },
+const downloadReplace = chainWorkflow(
+	'e2eDownloadReplace',
+	'Download and replace (e2e)',
+	[
+		MANUAL_START,
 		{
-			parameters: {
-				resource: 'knowledgeFile',
-				operation: 'download',
-				knowledgeId: { __rl: true, mode: 'id', value: '2' },
-				fileId: { __rl: true, mode: 'id', value: '7' },
-				binaryPropertyName: 'data',
-			},
-			id: 'd0000000-0000-4000-8000-000000000002',
 			name: 'Download',
 			type: 'n8n-nodes-workplace.workplace',
 			typeVersion: 1,
-			position: [220, 0],
+			parameters: { resource: 'knowledgeFile', operation: 'download', knowledgeId: byId(2), fileId: byId(7), binaryPropertyName: 'data' },
 			credentials: KB_CREDENTIAL,
 		},
 		{
-			parameters: {
-				resource: 'knowledgeFile',
-				operation: 'replace',
-				knowledgeId: { __rl: true, mode: 'id', value: '1' },
-				fileId: { __rl: true, mode: 'id', value: String(TARGET_FILE) },
-				binaryPropertyName: 'data',
-				options: {},
-			},
-			id: 'd0000000-0000-4000-8000-000000000003',
 			name: 'Replace',
 			type: 'n8n-nodes-workplace.workplace',
 			typeVersion: 1,
-			position: [440, 0],
+			parameters: { resource: 'knowledgeFile', operation: 'replace', knowledgeId: byId(1), fileId: byId(TARGET_FILE), binaryPropertyName: 'data', options: {} },
 			credentials: KB_CREDENTIAL,
 		},
 	],
-	connections: {
-		Start: { main: [[{ node: 'Download', type: 'main', index: 0 }]] },
-		Download: { main: [[{ node: 'Replace', type: 'main', index: 0 }]] },
-	},
-	settings: { executionOrder: 'v1' },
-};
+	(index) => `d0000000-0000-4000-8000-00000000000${index + 1}`,
+);
 
 interface Binary {
 	id?: string;
