@@ -30,7 +30,7 @@ function pictureItem(data: Buffer = PNG, mimeType = 'image/png'): INodeExecution
 }
 
 describe('bot credential and token', () => {
-	it('obtains a token as the document says and sends it as a Bearer token', async () => {
+	it('obtains a token by client credentials (POST /oauth/token, HTTP Basic) and sends it as a Bearer token', async () => {
 		const run = await bed.runNode({ resource: 'user', operation: 'findByUsername', username: 'nattaya.p' });
 		expect(run.error).toBeUndefined();
 
