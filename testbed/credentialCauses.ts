@@ -14,16 +14,10 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
+import { CREDENTIAL_AREAS, CREDENTIAL_TYPES, type CredentialArea } from '../emulator/clientCredentials';
 import { issueJwt } from '../emulator/taskProjects/jwt';
 
-export type CredentialArea = 'knowledgeBase' | 'taskProjects' | 'bot';
-export const CREDENTIAL_AREAS: CredentialArea[] = ['knowledgeBase', 'taskProjects', 'bot'];
-
-export const CREDENTIAL_TYPES: Record<CredentialArea, string> = {
-	knowledgeBase: 'workplaceKnowledgeBaseApi',
-	taskProjects: 'workplaceTaskProjectsApi',
-	bot: 'workplaceBotApi',
-};
+export { CREDENTIAL_AREAS, CREDENTIAL_TYPES, type CredentialArea };
 
 /** A well-formed, unexpired token signed with a key the service does not have. */
 const wrongJwt = issueJwt('jwt-secret-the-service-never-used', { expiresInSeconds: 3600 });

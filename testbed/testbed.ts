@@ -22,7 +22,7 @@ import { Logger } from '@n8n/backend-common';
 import { Container } from '@n8n/di';
 import { LoggerProxy } from 'n8n-workflow';
 
-import { credentialData, type EmulatorAccess } from '../emulator/clientCredentials';
+import { CREDENTIAL_AREAS, CREDENTIAL_TYPES, credentialData, type EmulatorAccess } from '../emulator/clientCredentials';
 import { startEmulator, type Emulator } from '../emulator/server';
 import type { EmulatorConfig } from '../emulator/types';
 import {
@@ -48,9 +48,9 @@ export const KNOWLEDGE_TRIGGER_TYPE = 'n8n-nodes-workplace.workplaceKnowledgeTri
 
 /** Credential ids the test workflows reference. */
 export const CREDENTIALS = {
-	knowledgeBase: { type: 'workplaceKnowledgeBaseApi', id: 'cred-kb', name: 'Workplace KB (emulator)' },
-	bot: { type: 'workplaceBotApi', id: 'cred-bot', name: 'Workplace Bot (emulator)' },
-	taskProjects: { type: 'workplaceTaskProjectsApi', id: 'cred-tp', name: 'Workplace Task Projects (emulator)' },
+	knowledgeBase: { type: CREDENTIAL_TYPES.knowledgeBase, id: 'cred-kb', name: 'Workplace KB (emulator)' },
+	bot: { type: CREDENTIAL_TYPES.bot, id: 'cred-bot', name: 'Workplace Bot (emulator)' },
+	taskProjects: { type: CREDENTIAL_TYPES.taskProjects, id: 'cred-tp', name: 'Workplace Task Projects (emulator)' },
 } as const;
 
 export interface NodeRun {
@@ -302,9 +302,6 @@ export class Testbed {
 		this.parts = undefined;
 	}
 }
-
-/** The areas of CREDENTIALS. */
-const CREDENTIAL_AREAS = Object.keys(CREDENTIALS) as Array<keyof typeof CREDENTIALS>;
 
 /** The test credential of one area (CREDENTIALS), pointing at the emulator with its valid secrets. */
 export function emulatorCredential(emulator: EmulatorAccess, area: keyof typeof CREDENTIALS) {
