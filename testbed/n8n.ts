@@ -174,8 +174,13 @@ export class N8n {
 		this.install = options.install;
 		this.userFolder = options.userFolder ?? mkdtempSync(path.join(os.tmpdir(), 'workplace-n8n-'));
 		this.echo = options.echo;
+		// n8n keeps data table uploads in <os.tmpdir()>/n8nDataTableUploads: with the temp folder
+		// inside the user folder, they go when the user folder goes.
+		const tmp = path.join(this.userFolder, 'tmp');
+		mkdirSync(tmp, { recursive: true });
 		this.env = {
 			N8N_USER_FOLDER: this.userFolder,
+			TMPDIR: tmp,
 			N8N_ENCRYPTION_KEY: 'workplace-e2e-encryption-key',
 			N8N_LISTEN_ADDRESS: '127.0.0.1',
 			N8N_HOST: 'localhost',
