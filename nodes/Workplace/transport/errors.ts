@@ -7,19 +7,9 @@ import type { JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { toJsonObject } from './errorBody';
+import { inCauses } from './errorCauses';
 import { consequenceOf, notTheJsonExpected, operationAndItem, TLS_CODE, type ErrorText, type Unexpected } from './failureMessages';
 import type { ApiRequest, ApiResponse, Context } from './types';
-
-/** Walks an error and the errors that caused it (n8n wraps the HTTP client's error), returning the first thing `pick` finds. */
-function inCauses<T>(error: unknown, pick: (error: object) => T | undefined): T | undefined {
-	let current: unknown = error;
-	for (let depth = 0; current && typeof current === 'object' && depth < 4; depth++) {
-		const found = pick(current);
-		if (found !== undefined) return found;
-		current = (current as { cause?: unknown }).cause;
-	}
-	return undefined;
-}
 
 /** The network failure code (ECONNRESET, a TLS code, ...) of an error or of what caused it. */
 export function errorCode(error: unknown): string | undefined {

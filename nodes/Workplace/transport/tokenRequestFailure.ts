@@ -2,10 +2,13 @@
  * A failed bot token request. The Workplace Bot API credential's
  * preAuthentication throws it (through botToken.ts), n8n wraps it in its own
  * error (as `cause`), and the transport finds it again to decide whether to
- * retry. This module imports nothing, so the credential and the transport both
- * take the class from here, and `instanceof` holds: n8n loads the credential and
- * the node from the same package folder, so they share this module.
+ * retry. This module imports only errorCauses.ts, which imports nothing, so
+ * the credential and the transport both take the class from here, and
+ * `instanceof` holds: n8n loads the credential and the node from the same
+ * package folder, so they share this module.
  */
+import { inCauses } from './errorCauses';
+
 export class TokenRequestFailure extends Error {
 	constructor(
 		message: string,
@@ -25,10 +28,5 @@ export class TokenRequestFailure extends Error {
 
 /** The token failure inside an error n8n threw (the error itself or one of its causes), if that is what it is. */
 export function tokenFailureIn(error: unknown): TokenRequestFailure | undefined {
-	let current: unknown = error;
-	for (let depth = 0; current && depth < 4; depth++) {
-		if (current instanceof TokenRequestFailure) return current;
-		current = (current as { cause?: unknown }).cause;
-	}
-	return undefined;
+	return inCauses(error, (e) => (e instanceof TokenRequestFailure ? e : undefined));
 }
