@@ -14,10 +14,8 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
-import { CREDENTIAL_AREAS, CREDENTIAL_TYPES, type CredentialArea } from '../emulator/clientCredentials';
+import type { CredentialArea } from '../emulator/clientCredentials';
 import { issueJwt } from '../emulator/taskProjects/jwt';
-
-export { CREDENTIAL_AREAS, CREDENTIAL_TYPES, type CredentialArea };
 
 /** A well-formed, unexpired token signed with a key the service does not have. */
 const wrongJwt = issueJwt('jwt-secret-the-service-never-used', { expiresInSeconds: 3600 });

@@ -9,17 +9,8 @@
 import { rmSync } from 'node:fs';
 
 import { startEmulator, type Emulator } from '../../emulator/server';
-import {
-	CREDENTIAL_AREAS,
-	CREDENTIAL_TYPES,
-	redirectSays,
-	SAYS,
-	startCauseServers,
-	tokenFirst,
-	urlOf,
-	WRONG_SECRET,
-	type CauseServers,
-} from '../../testbed/credentialCauses';
+import { CREDENTIAL_AREAS, CREDENTIAL_TYPES } from '../../emulator/clientCredentials';
+import { redirectSays, SAYS, startCauseServers, tokenFirst, urlOf, WRONG_SECRET, type CauseServers } from '../../testbed/credentialCauses';
 import { exampleCredentials } from '../../testbed/examples';
 import { N8n, N8nRest, freePort, installCommunityPackage, type StoredCredential } from '../../testbed/n8n';
 

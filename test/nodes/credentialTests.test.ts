@@ -12,7 +12,8 @@ import os from 'node:os';
 
 import type { INodeParameters } from 'n8n-workflow';
 
-import { CREDENTIAL_AREAS, redirectSays, SAYS, startCauseServers, tokenFirst, urlOf, WRONG_SECRET, type CauseServers, type CredentialArea } from '../../testbed/credentialCauses';
+import { CREDENTIAL_AREAS, type CredentialArea } from '../../emulator/clientCredentials';
+import { redirectSays, SAYS, startCauseServers, tokenFirst, urlOf, WRONG_SECRET, type CauseServers } from '../../testbed/credentialCauses';
 import { CREDENTIALS, emulatorCredential, suiteTestbed } from '../../testbed/testbed';
 
 const bed = suiteTestbed();
