@@ -8,8 +8,8 @@ import type {
 } from 'n8n-workflow';
 import { createHash } from 'crypto';
 
-import { baseUrlProperty, CREDENTIAL_ICON } from '../nodes/Workplace/shared/credentialIconAndBaseUrl';
-import { requestToken, TOKEN_TIMEOUT_MS, type PlainAnswer, type Send } from '../nodes/Workplace/transport/botToken';
+import { baseUrlProperty, CREDENTIAL_ICON } from '../shared/credentialIconAndBaseUrl';
+import { requestToken, TOKEN_TIMEOUT_MS, type PlainAnswer, type Send } from '../shared/transport/botToken';
 
 /**
  * Token requests in flight in this process, by credential identity. Executions

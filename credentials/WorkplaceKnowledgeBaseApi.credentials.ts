@@ -6,7 +6,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { baseUrlProperty, CREDENTIAL_ICON } from '../nodes/Workplace/shared/credentialIconAndBaseUrl';
+import { baseUrlProperty, CREDENTIAL_ICON } from '../shared/credentialIconAndBaseUrl';
 
 /**
  * Knowledge-base interface: every request carries `x-api-key`. The service also

@@ -1,12 +1,12 @@
 import type { IDataObject, INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
-import { knowledgeBaseLocator } from '../Workplace/actions/common.descriptions';
-import { fileOutput } from '../Workplace/actions/knowledgeFile/common';
-import { downloadFile } from '../Workplace/actions/knowledgeFile/fileContent';
-import { credentialTest } from '../Workplace/methods/credentialTest';
-import { searchKnowledgeBases } from '../Workplace/methods/listSearch';
-import { positiveId } from '../Workplace/shared/positiveId';
+import { knowledgeBaseLocator } from '../../shared/descriptions';
+import { fileOutput } from '../../shared/knowledgeFile/file';
+import { downloadFile } from '../../shared/knowledgeFile/fileContent';
+import { credentialTest } from '../../shared/methods/credentialTest';
+import { searchKnowledgeBases } from '../../shared/methods/listSearch';
+import { positiveId } from '../../shared/positiveId';
 import { BASE_EVENTS, compare, FILE_EVENTS, readRecordedState, recordState, type Change, type ChangeEvent, type ListedBase } from './changes';
 import { listAll, listOne } from './listing';
 

@@ -9,8 +9,8 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { paginate, read, type ApiRequest, type Page } from '../Workplace/transport';
-import { positiveId } from '../Workplace/shared/positiveId';
+import { paginate, read, type ApiRequest, type Page } from '../../shared/transport';
+import { positiveId } from '../../shared/positiveId';
 import type { ListedBase } from './changes';
 
 /** The page size Get Many asks for (the service may serve fewer; the reader follows the metadata). */

@@ -8,7 +8,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { credentialTest } from '../Workplace/methods/credentialTest';
+import { credentialTest } from '../../shared/methods/credentialTest';
 import { relayAnswers } from './answerRelay';
 import { boundedEvents, screenReplays, signatureRefusal, signingSecret, type Refusal } from './callChecks';
 import { eventsToItems } from './events';

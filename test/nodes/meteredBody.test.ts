@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { PassThrough, Readable } from 'node:stream';
 
-import { Meter } from '../../nodes/Workplace/transport';
+import { Meter } from '../../shared/transport';
 
 const fail = (received: number, expected: number | undefined, cause?: string) =>
 	new Error(`short: ${received}/${String(expected)}${cause ? ` (${cause})` : ''}`);

@@ -4,10 +4,10 @@
  * request may have done when its fate is unknown follows from its method, or
  * from its declared effect.
  */
-import { afterFailure, type Failure, type NextStep } from '../../nodes/Workplace/transport/afterFailure';
-import { consequenceOf, effectOf, mayHaveBeenDone } from '../../nodes/Workplace/transport/failureMessages';
-import { DEFAULT_RETRY_POLICY } from '../../nodes/Workplace/transport/retry';
-import type { ApiRequest } from '../../nodes/Workplace/transport/types';
+import { afterFailure, type Failure, type NextStep } from '../../shared/transport/afterFailure';
+import { consequenceOf, effectOf, mayHaveBeenDone } from '../../shared/transport/failureMessages';
+import { DEFAULT_RETRY_POLICY } from '../../shared/transport/retry';
+import type { ApiRequest } from '../../shared/transport/types';
 
 const NOW = Date.parse('2026-01-05T10:00:00Z');
 const POLICY = { ...DEFAULT_RETRY_POLICY, maxAttempts: 4, maxWaitMs: 60_000, baseDelayMs: 500 };

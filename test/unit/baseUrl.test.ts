@@ -1,4 +1,4 @@
-import { parseBaseUrl } from '../../nodes/Workplace/transport/baseUrl';
+import { parseBaseUrl } from '../../shared/transport/baseUrl';
 
 describe('parseBaseUrl: the one Base URL rule of the node and the credential tests', () => {
 	it.each([

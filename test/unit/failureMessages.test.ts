@@ -12,7 +12,7 @@ import {
 	seconds,
 	waitTooLong,
 	operationAndItem,
-} from '../../nodes/Workplace/transport/failureMessages';
+} from '../../shared/transport/failureMessages';
 
 describe('failureMessages', () => {
 	it('names the operation and the item', () => {

@@ -7,13 +7,13 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { apiRequest, AREAS, asNodeError, paginate, read, safeToRepeat, type ApiRequest } from '../transport';
-import { numberValue } from '../shared/numberValue';
+import { apiRequest, AREAS, asNodeError, paginate, read, safeToRepeat, type ApiRequest } from '../../../shared/transport';
+import { numberValue } from '../../../shared/numberValue';
 import { readingConstantsOnce } from './constantParameters';
 import { AUTO_REQUESTS_IN_PARALLEL, requestsInParallelSetting, sendingItem } from './requestSettings';
 import { findOperation } from './resources';
 import type { OperationDefinition, ResourceDefinition } from './types';
-import { invalid } from './validation';
+import { invalid } from '../../../shared/validation';
 
 /** Items whose requests are built in one go, ahead of sending (RequestsAhead). */
 const BUILT_AHEAD = 64;

@@ -7,9 +7,9 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { toUtcIso } from './dateTime';
-import { invalid, requiredText } from './validation';
-import { ownEntry } from '../shared/ownEntry';
+import { toUtcIso } from '../../../shared/dateTime';
+import { invalid, requiredText } from '../../../shared/validation';
+import { ownEntry } from '../../../shared/ownEntry';
 
 export function titleField(noun: string): INodeProperties {
 	return {

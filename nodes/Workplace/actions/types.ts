@@ -7,7 +7,7 @@ import type {
 	NodeExecutionHint,
 } from 'n8n-workflow';
 
-import type { ApiRequest, ResponseTo } from '../transport';
+import type { ApiRequest, ResponseTo } from '../../../shared/transport';
 
 /**
  * One operation, described once as data: what the editor shows, how an item

@@ -1,7 +1,7 @@
-import { read } from '../../transport';
-import { requiredString } from '../common.descriptions';
+import { read } from '../../../../shared/transport';
+import { requiredString } from '../../../../shared/descriptions';
 import type { OperationDefinition } from '../types';
-import { requiredText, textId } from '../validation';
+import { requiredText, textId } from '../../../../shared/validation';
 
 export const create: OperationDefinition = {
 	value: 'create',

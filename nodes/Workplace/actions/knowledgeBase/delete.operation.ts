@@ -1,7 +1,7 @@
-import { goneOnRepeat, read } from '../../transport';
+import { goneOnRepeat, read } from '../../../../shared/transport';
 import type { OperationDefinition } from '../types';
-import { knowledgeBaseLocator } from '../common.descriptions';
-import { numericId } from '../validation';
+import { knowledgeBaseLocator } from '../../../../shared/descriptions';
+import { numericId } from '../../../../shared/validation';
 
 export const deleteKnowledgeBase: OperationDefinition = {
 	value: 'delete',

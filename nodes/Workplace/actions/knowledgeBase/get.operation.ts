@@ -1,6 +1,6 @@
 import type { OperationDefinition } from '../types';
-import { knowledgeBaseLocator } from '../common.descriptions';
-import { numericId } from '../validation';
+import { knowledgeBaseLocator } from '../../../../shared/descriptions';
+import { numericId } from '../../../../shared/validation';
 import { simplifyKnowledgeBase } from '../simplify';
 
 export const get: OperationDefinition = {

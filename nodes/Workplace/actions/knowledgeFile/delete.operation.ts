@@ -1,7 +1,7 @@
-import { goneOnRepeat, read } from '../../transport';
-import { knowledgeBaseLocator } from '../common.descriptions';
+import { goneOnRepeat, read } from '../../../../shared/transport';
+import { knowledgeBaseLocator } from '../../../../shared/descriptions';
 import type { OperationDefinition } from '../types';
-import { fileIds, fileOutput, knowledgeFileLocator } from './common';
+import { fileIds, fileOutput, knowledgeFileLocator } from '../../../../shared/knowledgeFile/file';
 
 export const deleteKnowledgeFile: OperationDefinition = {
 	value: 'delete',

@@ -1,7 +1,7 @@
-import { read } from '../../transport';
-import { knowledgeBaseLocator } from '../common.descriptions';
+import { read } from '../../../../shared/transport';
+import { knowledgeBaseLocator } from '../../../../shared/descriptions';
 import type { OperationDefinition } from '../types';
-import { deletingHints, fileIds, fileOutput, knowledgeFileLocator } from './common';
+import { deletingHints, fileIds, fileOutput, knowledgeFileLocator } from '../../../../shared/knowledgeFile/file';
 import { simplifyKnowledgeFile } from '../simplify';
 
 export const get: OperationDefinition = {

@@ -1,10 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { read } from '../../transport';
-import { knowledgeBaseLocator, returnAllOrLimit } from '../common.descriptions';
+import { read } from '../../../../shared/transport';
+import { knowledgeBaseLocator, returnAllOrLimit } from '../../../../shared/descriptions';
 import type { OperationDefinition } from '../types';
-import { invalid, numericId } from '../validation';
-import { deletingHints, fileOutput } from './common';
+import { invalid, numericId } from '../../../../shared/validation';
+import { deletingHints, fileOutput } from '../../../../shared/knowledgeFile/file';
 import { simplifyKnowledgeFile } from '../simplify';
 
 const STATUSES = ['active', 'deleting'] as const;

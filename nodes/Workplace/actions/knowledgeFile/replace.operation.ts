@@ -1,23 +1,16 @@
 import { createHash } from 'crypto';
 import type { IBinaryData, IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { apiRequest, Meter, multipartBody, read, type ApiRequest } from '../../transport';
-import { binarySize, heldBytes } from '../binaryFile';
-import { knowledgeBaseLocator, optionsCollection } from '../common.descriptions';
+import { apiRequest, Meter, multipartBody, read, type ApiRequest } from '../../../../shared/transport';
+import { binarySize, heldBytes } from '../../../../shared/binaryFile';
+import { knowledgeBaseLocator, optionsCollection } from '../../../../shared/descriptions';
 import type { OperationDefinition } from '../types';
 import { sendingItem } from '../requestSettings';
-import { invalid, requiredText } from '../validation';
-import {
-	ALLOWED_MIME_TYPES,
-	EXTENSION_MIME_TYPES,
-	fileIds,
-	fileOutput,
-	knowledgeFileLocator,
-	MAX_FILE_NAME_LENGTH,
-	MAX_UPLOAD_BYTES,
-} from './common';
-import { downloadRequest } from './fileContent';
-import { ownEntry } from '../../shared/ownEntry';
+import { invalid, requiredText } from '../../../../shared/validation';
+import { EXTENSION_MIME_TYPES, fileIds, fileOutput, knowledgeFileLocator } from '../../../../shared/knowledgeFile/file';
+import { ALLOWED_MIME_TYPES, MAX_FILE_NAME_LENGTH, MAX_UPLOAD_BYTES } from './uploadRules';
+import { downloadRequest } from '../../../../shared/knowledgeFile/fileContent';
+import { ownEntry } from '../../../../shared/ownEntry';
 import { simplifyReplacedFile } from '../simplify';
 
 /** Types n8n gives a binary when it does not know better; the extension is the better witness then. */

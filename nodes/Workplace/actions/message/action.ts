@@ -5,8 +5,8 @@
  * parameters, this checks and shapes them.
  */
 import type { IDataObject } from 'n8n-workflow';
-import { characterCount } from '../../shared/characters';
-import { numberValue } from '../../shared/numberValue';
+import { characterCount } from '../../../../shared/characters';
+import { numberValue } from '../../../../shared/numberValue';
 import { ACTION_TYPES, LABEL_MAX, URL_MAX, WORKFLOW_STATUSES } from './rules';
 
 export type ActionType = (typeof ACTION_TYPES)[number];

@@ -5,9 +5,9 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { read, type ApiRequest, type ApiResponse } from '../../transport';
-import type { BinaryFile } from '../binaryFile';
-import { invalid, optionalTextId, requiredText, textId } from '../validation';
+import { read, type ApiRequest, type ApiResponse } from '../../../../shared/transport';
+import type { BinaryFile } from '../../../../shared/binaryFile';
+import { invalid, optionalTextId, requiredText, textId } from '../../../../shared/validation';
 
 /** Groups and topics have no list endpoint: an ID, typically the event's. */
 const idLocator = (displayName: string, name: string, placeholder: string, description: string, required: boolean): INodeProperties => ({

@@ -1,8 +1,8 @@
-import { read, type StreamRequest } from '../../transport';
-import { baseMimeType, fileNameFromDisposition, storeBinary } from '../binaryFile';
+import { read, type StreamRequest } from '../../../../shared/transport';
+import { baseMimeType, fileNameFromDisposition, storeBinary } from '../../../../shared/binaryFile';
 import type { OperationDefinition } from '../types';
-import { invalid, requiredText, textId } from '../validation';
-import { ownEntry } from '../../shared/ownEntry';
+import { invalid, requiredText, textId } from '../../../../shared/validation';
+import { ownEntry } from '../../../../shared/ownEntry';
 
 const SIZES = ['small', 'medium', 'large'] as const;
 const EXTENSIONS: Readonly<Record<string, string>> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/gif': 'gif', 'image/webp': 'webp' };

@@ -6,12 +6,12 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { read } from '../../transport';
-import { describe } from '../validation';
+import { read } from '../../../../shared/transport';
+import { describe } from '../../../../shared/validation';
 import { checkAction, type UsedIn } from './action';
 import { IMAGE_ASPECT_RATIOS, IMAGE_SIZES, MESSAGE_LIMITS, MESSAGE_TYPES } from './rules';
-import { numberValue } from '../../shared/numberValue';
-import { characterCount } from '../../shared/characters';
+import { numberValue } from '../../../../shared/numberValue';
+import { characterCount } from '../../../../shared/characters';
 
 export { MESSAGE_LIMITS };
 

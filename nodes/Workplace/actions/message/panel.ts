@@ -7,7 +7,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { actionFromParameters, FROM_JSON } from './actionFields';
-import { read } from '../../transport';
+import { read } from '../../../../shared/transport';
 import { checkMessages, MessageProblem, parseJson, type Place } from './model';
 
 const entriesOf = (collection: unknown, key: string): IDataObject[] => read.list(read.object(collection)?.[key]);

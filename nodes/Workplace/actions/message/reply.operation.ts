@@ -1,9 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { multipartBody, type ApiRequest, type ErrorText } from '../../transport';
-import { binaryFile } from '../binaryFile';
+import { multipartBody, type ApiRequest, type ErrorText } from '../../../../shared/transport';
+import { binaryFile } from '../../../../shared/binaryFile';
 import type { OperationDefinition } from '../types';
-import { invalid, requiredText } from '../validation';
+import { invalid, requiredText } from '../../../../shared/validation';
 import { LABEL_MAX } from './action';
 import { assertImage, binaryField, binaryProperty, entries, replyTokenField, send, sentOutput, textField } from './common';
 import { readMessages } from './panel';

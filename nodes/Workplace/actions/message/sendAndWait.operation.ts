@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { WAIT_INDEFINITELY } from 'n8n-workflow';
 
-import { answerPostbackData, parseApprovers, type Choice } from '../../shared/chatAnswer';
+import { answerPostbackData, parseApprovers, type Choice } from '../../../../shared/sendAndWait/chatAnswer';
 import type { OperationDefinition } from '../types';
-import { invalid, requiredText, textId } from '../validation';
+import { invalid, requiredText, textId } from '../../../../shared/validation';
 import { LABEL_MAX } from './action';
 import { chat, groupLocator, send, sentOutput, topicLocator, userLocator } from './common';
 import { newQuestionId, QUESTION_PARAMETER } from './sendAndWait/answered';

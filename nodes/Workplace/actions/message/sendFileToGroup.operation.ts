@@ -1,5 +1,5 @@
-import { multipartBody } from '../../transport';
-import { binaryFile } from '../binaryFile';
+import { multipartBody } from '../../../../shared/transport';
+import { binaryFile } from '../../../../shared/binaryFile';
 import type { OperationDefinition } from '../types';
 import { binaryField, binaryProperty, captionField, chat, groupLocator, send, sentOutput, topicLocator, withCaption } from './common';
 import { simplifySend } from '../simplify';

@@ -1,4 +1,4 @@
-import { read } from '../../transport';
+import { read } from '../../../../shared/transport';
 import type { OperationDefinition } from '../types';
 import { chat, groupLocator, send, sentOutput, topicLocator } from './common';
 import { readMessages } from './panel';

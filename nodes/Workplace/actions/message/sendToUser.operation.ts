@@ -1,7 +1,7 @@
-import { multipartBody } from '../../transport';
-import { binaryFile } from '../binaryFile';
+import { multipartBody } from '../../../../shared/transport';
+import { binaryFile } from '../../../../shared/binaryFile';
 import type { OperationDefinition } from '../types';
-import { requiredText, textId } from '../validation';
+import { requiredText, textId } from '../../../../shared/validation';
 import { binaryField, binaryProperty, captionField, send, sentOutput, textField, userLocator, withCaption } from './common';
 import { simplifySend } from '../simplify';
 

@@ -4,7 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { ActionProblem, buildAction } from '../message/action';
 import { actionFromParameters, actionProperties } from '../message/actionFields';
 import type { OperationDefinition } from '../types';
-import { invalid } from '../validation';
+import { invalid } from '../../../../shared/validation';
 
 const FIELDS = ['type', 'label', 'text', 'data', 'postbackText', 'templateId', 'workflowId', 'status', 'url', 'linkUri', 'areaX', 'areaY', 'areaWidth', 'areaHeight'];
 

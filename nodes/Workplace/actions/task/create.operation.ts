@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { OperationDefinition } from '../types';
 import { additionalFields, commonBody, descriptionField, dueDateField, priorityFields, titleField } from '../taskProjectFields';
-import { invalid } from '../validation';
+import { invalid } from '../../../../shared/validation';
 
 const PARENT_ID = /^(tsk|top)_\S+$/;
 

@@ -1,9 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { read } from '../../transport';
-import { optionsCollection, requiredString } from '../common.descriptions';
+import { read } from '../../../../shared/transport';
+import { optionsCollection, requiredString } from '../../../../shared/descriptions';
 import type { OperationDefinition } from '../types';
-import { requiredText } from '../validation';
+import { requiredText } from '../../../../shared/validation';
 import { simplifyUser } from '../simplify';
 
 export const findByUsername: OperationDefinition = {

@@ -1,6 +1,6 @@
-import { requiredString } from '../common.descriptions';
+import { requiredString } from '../../../../shared/descriptions';
 import type { OperationDefinition } from '../types';
-import { textId } from '../validation';
+import { textId } from '../../../../shared/validation';
 import { simplifyUser } from '../simplify';
 
 export const getInfoInGroup: OperationDefinition = {

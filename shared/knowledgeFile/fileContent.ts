@@ -5,10 +5,10 @@
  */
 import type { IBinaryData, IExecuteFunctions, IPollFunctions } from 'n8n-workflow';
 
-import { apiRequest, read, type ApiResponse, type MeteredBody, type SendOptions, type StreamRequest } from '../../transport';
+import { apiRequest, read, type ApiResponse, type MeteredBody, type SendOptions, type StreamRequest } from '../transport';
 import { baseMimeType, fileNameFromDisposition, storeBinary } from '../binaryFile';
-import { ownEntry } from '../../shared/ownEntry';
-import { EXTENSION_MIME_TYPES } from './common';
+import { ownEntry } from '../ownEntry';
+import { EXTENSION_MIME_TYPES } from './file';
 
 export function downloadRequest(knowledgeId: number, fileId: number): StreamRequest {
 	return { area: 'knowledgeBase', method: 'GET', path: ['knowledge', knowledgeId, 'files', fileId, 'download'], stream: true };

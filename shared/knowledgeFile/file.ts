@@ -1,15 +1,13 @@
 /**
- * What every knowledge-file operation shares: the file locator, the documented
- * limits, and how a file becomes an output item (with whether the service's
- * language model uses it).
+ * What the knowledge-file operations and the knowledge trigger share: the file
+ * locator, the type each extension names, and how a file becomes an output
+ * item (with whether the service's language model uses it).
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, NodeExecutionHint } from 'n8n-workflow';
 
-import { read } from '../../transport';
-import { positiveIdLocator } from '../common.descriptions';
+import { read } from '../transport';
+import { positiveIdLocator } from '../descriptions';
 import { numericId } from '../validation';
-
-export { ALLOWED_MIME_TYPES, MAX_FILE_NAME_LENGTH, MAX_UPLOAD_BYTES } from './uploadRules';
 
 /** The allowed type each file extension names, for binaries that carry no useful type. */
 export const EXTENSION_MIME_TYPES: Readonly<Record<string, string>> = {

@@ -4,9 +4,9 @@
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { invalid } from '../shared/invalid';
-import { pathSafeIdProblem } from '../shared/pathSafeId';
-import { beyondExactIds, positiveId } from '../shared/positiveId';
+import { invalid } from './invalid';
+import { pathSafeIdProblem } from './pathSafeId';
+import { beyondExactIds, positiveId } from './positiveId';
 
 export { invalid, pathSafeIdProblem };
 

@@ -2,7 +2,7 @@ import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from '
 import { NodeOperationError } from 'n8n-workflow';
 
 import { apiRequest, positionFromToken, positionToken, read, readPage, type ApiRequest } from '../transport';
-import { positiveId } from '../shared/positiveId';
+import { positiveId } from '../positiveId';
 
 const SEARCH_PAGE_SIZE = 100;
 

@@ -7,7 +7,7 @@
  */
 import type { IBinaryData, IExecuteFunctions, IPollFunctions } from 'n8n-workflow';
 
-import type { FilePart, MeteredBody } from '../transport';
+import type { FilePart, MeteredBody } from './transport';
 import { invalid } from './validation';
 
 export interface BinaryFile {

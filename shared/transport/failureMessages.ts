@@ -8,7 +8,7 @@
 import type { IHttpRequestMethods } from 'n8n-workflow';
 
 import { parseErrorBody, type ParsedError } from './errorBody';
-import { ownEntry } from '../shared/ownEntry';
+import { ownEntry } from '../ownEntry';
 
 export interface ErrorText {
 	message: string;
