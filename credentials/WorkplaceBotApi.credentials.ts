@@ -47,7 +47,7 @@ function sendWith(helper: IHttpRequestHelper): Send {
  * over; n8n resolves credential expressions whenever it reads a credential.
  *
  * Its test is the nodes' (testedBy: methods/credentialTest.ts): it must not
- * follow a redirect, and must say failures in the node's words.
+ * follow a redirect, and must say failures with the node's messages.
  */
 export class WorkplaceBotApi implements ICredentialType {
 	name = 'workplaceBotApi';

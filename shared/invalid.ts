@@ -1,6 +1,9 @@
 /**
- * The one form of every local-check error, shared by the operations and the
- * transport (which checks "Retry and Timeout"): `Invalid "<field>" in item <i>: <problem>`.
+ * The form of a local-check error: `Invalid "<field>" in item <i>: <problem>`
+ * for a parameter of an item (the operations, the request settings), and
+ * `Invalid "<field>": <problem>` for a setting of a node that has no items (a
+ * polling trigger's). A v2 message's problem says where in the message it
+ * sits as well (MessageProblem in actions/message/model.ts).
  */
 import type { INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
@@ -9,4 +12,8 @@ export function invalid(ctx: { getNode(): INode }, i: number, field: string, pro
 	return new NodeOperationError(ctx.getNode(), `Invalid "${field}" in item ${i}: ${problem}`, {
 		itemIndex: i,
 	});
+}
+
+export function invalidSetting(ctx: { getNode(): INode }, field: string, problem: string): NodeOperationError {
+	return new NodeOperationError(ctx.getNode(), `Invalid "${field}": ${problem}`);
 }

@@ -46,7 +46,7 @@ export function fileIds(ctx: IExecuteFunctions, i: number): { knowledgeId: numbe
 /**
  * A file as output: the service's fields as they are, plus `usedByLanguageModel`
  * (false for `deleting`, whose content the language model does not get). A
- * status the documents do not name gets no verdict.
+ * status the service is not known to use gets no verdict.
  */
 export function fileOutput(file: IDataObject): IDataObject {
 	if (file.status === 'active') return { ...file, usedByLanguageModel: true };

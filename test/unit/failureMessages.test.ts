@@ -1,5 +1,5 @@
 /**
- * The words of failures that are not plain service errors (transport/failureMessages.ts).
+ * The messages of failures that are not plain service errors (transport/failureMessages.ts).
  */
 import {
 	consequenceOf,

@@ -182,7 +182,7 @@ describe('button links (item 10)', () => {
 		try {
 			checkMessages(messages);
 		} catch (error) {
-			if (error instanceof MessageProblem) return error.describe(0);
+			if (error instanceof MessageProblem) return error.messageFor(0);
 			throw error;
 		}
 		throw new Error('no problem found');

@@ -1,7 +1,7 @@
 /**
  * Fields task and topic creates share (taskTitle, taskDescription, priority,
- * dueDate): their editor descriptions and their local checks. The documented
- * rules are checked here; the recommended limits (title 200, description
+ * dueDate): their editor descriptions and their local checks. The service's
+ * required rules are checked here; the recommended limits (title 200, description
  * 5,000, labels 20, attachments 12) are left to the service, which only
  * recommends them, and whose 422 then shows each detail.
  */

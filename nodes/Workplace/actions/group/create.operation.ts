@@ -43,7 +43,7 @@ export const create: OperationDefinition = {
 		// Name, one `uids[]` part per member, and the picture streamed, built afresh for every attempt.
 		const fields: Array<[string, string]> = [['name', name], ...members.map((uid): [string, string] => ['uids[]', uid])];
 		return {
-			area: 'bot',
+			api: 'bot',
 			method: 'POST',
 			path: ['bot', 'v1', 'groups'],
 			body: async () => multipartBody(fields, picture?.part('file')),

@@ -80,6 +80,6 @@ export const create: OperationDefinition = {
 		if (typeof body.createFulfillment !== 'boolean') {
 			throw invalid(this, i, 'Create Fulfillment', 'must be true or false');
 		}
-		return { area: 'knowledgeBase', method: 'POST', path: ['knowledge'], body };
+		return { api: 'knowledgeBase', method: 'POST', path: ['knowledge'], body };
 	},
 };

@@ -11,7 +11,7 @@ export const deleteKnowledgeBase: OperationDefinition = {
 	properties: [knowledgeBaseLocator],
 	request(i) {
 		const id = numericId(this, i, 'knowledgeId', 'Knowledge Base');
-		return { area: 'knowledgeBase', method: 'DELETE', path: ['knowledge', id] };
+		return { api: 'knowledgeBase', method: 'DELETE', path: ['knowledge', id] };
 	},
 	// The confirmation's shape is not documented (often empty): always say what was deleted.
 	output(response, i) {

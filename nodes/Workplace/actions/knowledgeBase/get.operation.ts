@@ -12,6 +12,6 @@ export const get: OperationDefinition = {
 	properties: [knowledgeBaseLocator],
 	request(i) {
 		const id = numericId(this, i, 'knowledgeId', 'Knowledge Base');
-		return { area: 'knowledgeBase', method: 'GET', path: ['knowledge', id] };
+		return { api: 'knowledgeBase', method: 'GET', path: ['knowledge', id] };
 	},
 };

@@ -10,7 +10,7 @@ export const getMany: OperationDefinition = {
 	simplify: simplifyKnowledgeBase,
 	properties: [...returnAllOrLimit()],
 	request() {
-		return { area: 'knowledgeBase', method: 'GET', path: ['knowledge'] };
+		return { api: 'knowledgeBase', method: 'GET', path: ['knowledge'] };
 	},
 	list: { pageSize: 100 },
 };

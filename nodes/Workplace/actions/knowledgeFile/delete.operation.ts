@@ -11,7 +11,7 @@ export const deleteKnowledgeFile: OperationDefinition = {
 	properties: [knowledgeBaseLocator, knowledgeFileLocator],
 	request(i) {
 		const { knowledgeId, fileId } = fileIds(this, i);
-		return { area: 'knowledgeBase', method: 'DELETE', path: ['knowledge', knowledgeId, 'files', fileId] };
+		return { api: 'knowledgeBase', method: 'DELETE', path: ['knowledge', knowledgeId, 'files', fileId] };
 	},
 	// The confirmation's shape is not documented (often empty): always say what was deleted.
 	output(response, i) {

@@ -13,7 +13,7 @@ export const get: OperationDefinition = {
 	properties: [knowledgeBaseLocator, knowledgeFileLocator],
 	request(i) {
 		const { knowledgeId, fileId } = fileIds(this, i);
-		return { area: 'knowledgeBase', method: 'GET', path: ['knowledge', knowledgeId, 'files', fileId] };
+		return { api: 'knowledgeBase', method: 'GET', path: ['knowledge', knowledgeId, 'files', fileId] };
 	},
 	output(response) {
 		const file = read.object(response.body) ?? { response: response.body ?? null };

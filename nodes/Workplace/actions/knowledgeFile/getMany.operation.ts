@@ -73,7 +73,7 @@ export const getMany: OperationDefinition = {
 	],
 	request(i) {
 		const id = numericId(this, i, 'knowledgeId', 'Knowledge Base');
-		return { area: 'knowledgeBase', method: 'GET', path: ['knowledge', id, 'files'] };
+		return { api: 'knowledgeBase', method: 'GET', path: ['knowledge', id, 'files'] };
 	},
 	list: {
 		pageSize: 100,

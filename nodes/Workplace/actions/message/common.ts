@@ -139,8 +139,8 @@ export function withCaption(ctx: IExecuteFunctions, i: number, picture: boolean,
 }
 
 /** A send's request: a POST that delivers a message (said so when its fate is unknown after a failure). */
-export const send = (path: string[], body: ApiRequest['body'], statusMeanings?: ApiRequest['statusMeanings']): ApiRequest => ({
-	area: 'bot',
+export const messageRequest = (path: string[], body: ApiRequest['body'], statusMeanings?: ApiRequest['statusMeanings']): ApiRequest => ({
+	api: 'bot',
 	method: 'POST',
 	path,
 	body,

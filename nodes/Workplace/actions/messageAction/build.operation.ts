@@ -14,7 +14,7 @@ export const build: OperationDefinition = {
 	action: 'Build a message action',
 	description: 'Build an action object (button, carousel item, quick reply or imagemap area) to put in a bot message; sends nothing',
 	properties: actionProperties('build'),
-	build(i) {
+	localOutput(i) {
 		const usedIn = this.getNodeParameter('usedIn', i) as string;
 		const values: IDataObject = {};
 		for (const name of FIELDS) values[name] = this.getNodeParameter(name, i, null) as IDataObject[string];

@@ -119,6 +119,6 @@ export const create: OperationDefinition = {
 			body.parentId = parentId;
 		}
 
-		return { area: 'taskProjects', method: 'POST', path: ['tasks'], body };
+		return { api: 'taskProjects', method: 'POST', path: ['tasks'], body };
 	},
 };

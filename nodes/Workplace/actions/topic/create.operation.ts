@@ -84,6 +84,6 @@ export const create: OperationDefinition = {
 			if (attachments.length > 0) body.attachments = attachments as IDataObject[];
 		}
 
-		return { area: 'taskProjects', method: 'POST', path: ['topics'], body };
+		return { api: 'taskProjects', method: 'POST', path: ['topics'], body };
 	},
 };

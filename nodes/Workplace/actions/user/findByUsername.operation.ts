@@ -33,7 +33,7 @@ export const findByUsername: OperationDefinition = {
 	],
 	request(i) {
 		const username = requiredText(this, i, 'username', 'Username').trim();
-		return { area: 'bot', method: 'GET', path: ['bot', 'v1', 'users'], qs: { username } };
+		return { api: 'bot', method: 'GET', path: ['bot', 'v1', 'users'], qs: { username } };
 	},
 	output(response, i) {
 		const username = (this.getNodeParameter('username', i) as string).trim().toLowerCase();
