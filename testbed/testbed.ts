@@ -41,6 +41,7 @@ import {
 	type WorkflowJson,
 } from './engine';
 import { startWebhookServer, type WebhookServer } from './webhookServer';
+import { forgetServiceLimiters } from '../shared/transport/serviceLimiter';
 import { ROOT } from './root';
 
 export const NODE_TYPE = 'n8n-nodes-workplace.workplace';
@@ -116,7 +117,8 @@ export interface SuiteOptions {
  * The suite's test bed: started before its first test and closed after its
  * last. Before each test the emulator is reset (then given `options.emulator`),
  * every credential is stored afresh (a bot credential with no token yet), the
- * recorded credential events are cleared and the binary data mode set back.
+ * recorded credential events are cleared, the binary data mode set back, and
+ * what the node learned of the service's limits forgotten.
  */
 export function suiteTestbed(options: SuiteOptions = {}): Testbed {
 	const bed = new Testbed();
@@ -168,6 +170,8 @@ export class Testbed {
 		if (options.emulator) this.emulator.setConfig(options.emulator);
 		this.storeCredentials();
 		this.credentialsHelper.events.length = 0;
+		// The node's limiters live per process (serviceLimiter.ts): each test meets the service afresh.
+		forgetServiceLimiters();
 	}
 
 	/** Every area's credential, pointing at the emulator with its valid secrets and no token yet. */

@@ -1,6 +1,7 @@
 /**
  * Every request of the node passes through apiRequest. It applies the item's
- * timeout, refuses redirects, waits out the run's rate-limit pause, asks for a
+ * timeout, refuses redirects, waits out a pause the service asked for and
+ * reports every answer to the service's limiter (serviceLimiter.ts), asks for a
  * new bot token one request at a time, counts streamed answers, and after every
  * failure does what afterFailure says: wait and send again, or give up with its
  * message.
@@ -15,6 +16,7 @@ import { countedResponseBody, readErrorBody, type CountedBody } from './body';
 import { asNodeError, errorCode, failureError, isHttpFailure, thrownResponse, unexpectedAnswerError } from './errors';
 import { operationAndItem, redirectRefused, redirectTarget, type Unexpected } from './failureMessages';
 import { DEFAULT_RETRY_POLICY, mayHaveReachedService, repeatAnswerMeansDone, type Outcome } from './retry';
+import { limiterOf, type ServiceLimiter } from './serviceLimiter';
 import { tokenFailureIn } from './tokenRequestFailure';
 import { sendWithToken, type TokenFields } from './tokenRefresh';
 import type { ApiRequest, ApiResponse, Context, RequestSettings, SendOptions } from './types';
@@ -27,31 +29,9 @@ const DEFAULT_SETTINGS: RequestSettings = { policy: DEFAULT_RETRY_POLICY, timeou
 /** The answer a request of type R gets: a counted stream for a streamed request, else the parsed JSON. */
 export type ResponseTo<R extends ApiRequest> = R extends { stream: true } ? ApiResponse<CountedBody> : ApiResponse;
 
-/**
- * One pause shared by every request of a node run: a 429 with Retry-After holds
- * back all of the run's requests (every worker of "Requests in Parallel"), not
- * only the one that was refused.
- */
-const rateLimitPauses = new WeakMap<object, { until: number }>();
-
-function pauseRun(ctx: Context, waitMs: number): void {
-	const until = Date.now() + waitMs;
-	const pause = rateLimitPauses.get(ctx);
-	if (!pause) rateLimitPauses.set(ctx, { until });
-	else if (until > pause.until) pause.until = until;
-}
-
-/** Waits out the run's pause, if any (it may be extended while waiting). */
-async function afterPause(ctx: Context): Promise<void> {
-	const pause = rateLimitPauses.get(ctx);
-	for (let left = pause ? pause.until - Date.now() : 0; left > 0; left = pause!.until - Date.now()) {
-		await sleep(left);
-	}
-}
-
-/** Waits before the next attempt: a rate limit pauses the whole run, anything else only this request. */
-async function waitToRetry(ctx: Context, outcome: Outcome, waitMs: number): Promise<void> {
-	if ('status' in outcome && outcome.status === 429) pauseRun(ctx, waitMs);
+/** Waits before the next attempt: a rate limit pauses every request to the service, anything else only this request. */
+async function waitToRetry(limiter: ServiceLimiter, outcome: Outcome, waitMs: number): Promise<void> {
+	if ('status' in outcome && outcome.status === 429) limiter.pause(waitMs);
 	else await sleep(waitMs);
 }
 
@@ -164,6 +144,7 @@ export async function apiRequest<R extends ApiRequest>(ctx: Context, request: R,
 		throw new NodeOperationError(ctx.getNode(), message, { itemIndex, description: description ?? undefined });
 	}
 	const url = run.baseUrl + buildPath(api.prefix, request.path);
+	const limiter = limiterOf(run);
 	const started = Date.now();
 	/** The token of an attempt refused with a 401; the request is sent once more with a new token. */
 	let refusedToken: string | undefined;
@@ -172,8 +153,10 @@ export async function apiRequest<R extends ApiRequest>(ctx: Context, request: R,
 
 	for (let attempt = 1; ; attempt++) {
 		const options = await httpOptions(request, url, timeoutMs);
-		await afterPause(ctx);
+		// Waits out a pause the service asked for (Retry-After), whoever it asked; tells the limiter how it ended.
+		const report = await limiter.send();
 		const sent = await sendOnce(ctx, run, api.credential, options, api.token, refusedToken);
+		report('response' in sent ? sent.response.statusCode : undefined);
 		let failure: Failure;
 		if ('response' in sent) {
 			const { response } = sent;
@@ -207,7 +190,7 @@ export async function apiRequest<R extends ApiRequest>(ctx: Context, request: R,
 			if (!('token' in failure) && mayHaveReachedService(next.outcome)) {
 				uncertainAttempt = 'network' in next.outcome ? next.outcome.network : String(next.outcome.status);
 			}
-			await waitToRetry(ctx, next.outcome, next.retryAfterMs);
+			await waitToRetry(limiter, next.outcome, next.retryAfterMs);
 			continue;
 		}
 		if ('asThrown' in next) throw asNodeError(ctx, 'thrown' in sent ? sent.thrown : undefined, itemIndex);
