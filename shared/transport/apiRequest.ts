@@ -134,7 +134,7 @@ function answered<R extends ApiRequest>(ctx: Context, request: R, response: ApiR
 export async function apiRequest<R extends ApiRequest>(ctx: Context, request: R, sending: SendOptions = {}): Promise<ResponseTo<R>> {
 	const api = SERVICE_APIS[request.api];
 	const { itemIndex } = sending;
-	const { policy, timeoutMs } = sending.settings ?? DEFAULT_SETTINGS;
+	const { policy, timeoutMs, adaptive } = sending.settings ?? DEFAULT_SETTINGS;
 	let run: RunCredential;
 	try {
 		run = await credentialFor(ctx, request.api);
@@ -154,7 +154,7 @@ export async function apiRequest<R extends ApiRequest>(ctx: Context, request: R,
 	for (let attempt = 1; ; attempt++) {
 		const options = await httpOptions(request, url, timeoutMs);
 		// Waits out a pause the service asked for (Retry-After), whoever it asked; tells the limiter how it ended.
-		const report = await limiter.send();
+		const report = await limiter.send(adaptive === true);
 		const sent = await sendOnce(ctx, run, api.credential, options, api.token, refusedToken);
 		report('response' in sent ? sent.response.statusCode : undefined);
 		let failure: Failure;

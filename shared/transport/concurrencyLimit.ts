@@ -4,12 +4,12 @@
  * window, as in TCP and in the adaptive limits of Netflix's concurrency-limits
  * (AIMD, Vegas, Gradient2) and Envoy's adaptive concurrency filter:
  *
- *   - it starts small and grows while answers come back healthy: by one per
- *     answer at first (doubling every round trip), by one per round trip once
- *     the service has shown a sign of too much;
+ *   - it starts small and grows while answers come back healthy: by half a
+ *     request per answer at first (half as much again every round trip), by one
+ *     per round trip once the service has shown a sign of too much;
  *   - it grows only while it is used (half of it in flight at least), so a run
  *     that sends one request at a time never teaches it a number it never tried;
- *   - a refusal (429, 503) cuts it, once per round trip: answers to requests sent
+ *   - a refusal (429) cuts it, once per round trip: answers to requests sent
  *     before the cut say nothing new. A refusal at more requests in flight than
  *     the service ever answered is a limit on requests at once: the limit stays
  *     below that level for a while (a ceiling). A refusal at a level the service
@@ -18,6 +18,7 @@
  *   - a round trip well above the lowest one seen (the service's time when idle,
  *     re-measured every minute) means requests wait in a queue: the limit is cut
  *     by a fifth;
+ *   - an overloaded service (503) cuts it too, and teaches nothing more;
  *   - a pause (Retry-After) holds back every send to the service until it ends.
  *
  * Time is passed in (`now`, an answer's times), so the same inputs always give
@@ -29,7 +30,7 @@ export interface LimitSettings {
 	initial: number;
 	/** The most requests in flight the limit ever allows. */
 	max: number;
-	/** Growth per healthy answer until the first sign of too much (1 doubles the limit every round trip). */
+	/** Growth per healthy answer until the first sign of too much (1 would double the limit every round trip). */
 	startGrowth: number;
 	/** A smoothed round trip above this many times the lowest one is a queue building up. */
 	latencyTolerance: number;
@@ -63,7 +64,7 @@ const RTT_WEIGHT = 0.2;
 export interface ServiceLimit {
 	/** Requests allowed in flight (≥ 1); fractional while it grows by less than one per answer. */
 	limit: number;
-	/** `start` doubles the limit every round trip; `steady` (after the first sign of too much) adds one per round trip. */
+	/** `start` grows the limit by startGrowth per answer; `steady` (after the first sign of too much) by one per round trip. */
 	phase: 'start' | 'steady';
 	/** The lowest round trip of the current window, and when that window began. */
 	minRttMs?: number;
@@ -72,14 +73,14 @@ export interface ServiceLimit {
 	rttMs?: number;
 	/** When the limit was last cut; answers to requests sent before it do not cut again. */
 	cutAt: number;
-	/** Most requests in flight at which a request was answered healthy since the last cut. */
+	/** Most requests in flight at which a request was answered healthy (lowered to a ceiling when one is learned). */
 	mostAnswered: number;
 	/** A level the service refused requests at: the limit stays at or below `level` until `until`. */
 	ceiling?: { level: number; until: number };
 	/** Sends spaced `intervalMs` apart until `until`, after a refusal that was about the rate. */
 	spacing?: { intervalMs: number; until: number };
-	/** Healthy answers by when their request was sent: `counts[k]` for the tenth of a second starting at `start + k × 100 ms`. */
-	sent: { start: number; counts: number[] };
+	/** Healthy answers of the last second, by when their request was sent: `counts[k]` for the tenth of a second from `start + k × 100 ms`. */
+	answered: { start: number; counts: number[] };
 	/** No request is sent before then (a Retry-After). */
 	pausedUntil: number;
 }
@@ -88,8 +89,10 @@ export interface ServiceLimit {
 export type Signal =
 	/** Answered (2xx, 3xx or 4xx other than 429): a round trip of the service. */
 	| 'answered'
-	/** Refused as too much: 429, 503. */
+	/** Refused as too much (429): a limit on requests at once or per second. */
 	| 'refused'
+	/** Overloaded (503): fewer at once, nothing learned of a limit. */
+	| 'overloaded'
 	/** Nothing to learn: a network failure, another 5xx. */
 	| 'none';
 
@@ -106,7 +109,8 @@ export interface Answer {
 /** The signal of an HTTP status, or of a failure without one. */
 export function signalOf(status: number | undefined): Signal {
 	if (status === undefined) return 'none';
-	if (status === 429 || status === 503) return 'refused';
+	if (status === 429) return 'refused';
+	if (status === 503) return 'overloaded';
 	return status < 500 ? 'answered' : 'none';
 }
 
@@ -117,13 +121,13 @@ export function startingLimit(now: number, settings: LimitSettings = LIMIT_SETTI
 		minRttSince: now,
 		cutAt: now,
 		mostAnswered: 0,
-		sent: { start: now - (now % RATE_BUCKET_MS) - (RATE_BUCKETS - 1) * RATE_BUCKET_MS, counts: new Array<number>(RATE_BUCKETS).fill(0) },
+		answered: { start: now - (now % RATE_BUCKET_MS) - (RATE_BUCKETS - 1) * RATE_BUCKET_MS, counts: new Array<number>(RATE_BUCKETS).fill(0) },
 		pausedUntil: 0,
 	};
 }
 
 /** The counts moved on so that the last bucket holds `at`; the ones that fell out of the second are dropped. */
-function movedTo(sent: ServiceLimit['sent'], at: number): ServiceLimit['sent'] {
+function movedTo(sent: ServiceLimit['answered'], at: number): ServiceLimit['answered'] {
 	const lastStart = at - (at % RATE_BUCKET_MS);
 	const shift = Math.floor((lastStart - (sent.start + (RATE_BUCKETS - 1) * RATE_BUCKET_MS)) / RATE_BUCKET_MS);
 	if (shift <= 0) return sent;
@@ -132,7 +136,7 @@ function movedTo(sent: ServiceLimit['sent'], at: number): ServiceLimit['sent'] {
 }
 
 /** `sent` with one more healthy answer to a request sent at `sentAt` (older than the second it holds: not counted). */
-function counted(sent: ServiceLimit['sent'], sentAt: number): ServiceLimit['sent'] {
+function counted(sent: ServiceLimit['answered'], sentAt: number): ServiceLimit['answered'] {
 	const moved = movedTo(sent, sentAt);
 	const k = Math.floor((sentAt - moved.start) / RATE_BUCKET_MS);
 	if (k < 0 || k >= RATE_BUCKETS) return moved;
@@ -143,7 +147,7 @@ function counted(sent: ServiceLimit['sent'], sentAt: number): ServiceLimit['sent
 
 /** Requests sent in the second before `now` that were answered healthy. */
 export function answeredInLastSecond(limit: ServiceLimit, now: number): number {
-	return movedTo(limit.sent, now).counts.reduce((sum, n) => sum + n, 0);
+	return movedTo(limit.answered, now).counts.reduce((sum, n) => sum + n, 0);
 }
 
 /** The ceiling and spacing that still hold at `now`. */
@@ -162,6 +166,7 @@ export function afterAnswer(limit: ServiceLimit, answer: Answer, settings: Limit
 	if (answer.signal === 'none') return current;
 	const newSinceCut = answer.sentAt >= limit.cutAt;
 	if (answer.signal === 'refused') return afterRefusal(current, answer, newSinceCut, settings);
+	if (answer.signal === 'overloaded') return newSinceCut ? { ...current, limit: Math.max(1, limit.limit * settings.cut), phase: 'steady', cutAt: now } : current;
 
 	const rtt = Math.max(0, answer.answeredAt - answer.sentAt);
 	const freshWindow = limit.minRttMs === undefined || now - limit.minRttSince > settings.minRttWindowMs;
@@ -173,11 +178,11 @@ export function afterAnswer(limit: ServiceLimit, answer: Answer, settings: Limit
 		minRttSince: freshWindow ? now : limit.minRttSince,
 		rttMs,
 		mostAnswered: Math.max(limit.mostAnswered, answer.inFlight),
-		sent: counted(limit.sent, answer.sentAt),
+		answered: counted(limit.answered, answer.sentAt),
 	};
-	// A queue at the service: cut by a fifth, once per round trip.
-	if (newSinceCut && rttMs > minRttMs * settings.latencyTolerance) {
-		return { ...next, limit: Math.max(1, limit.limit * settings.cut), phase: 'steady', cutAt: now };
+	// A queue at the service: cut, once per round trip, and no growth while it lasts.
+	if (rttMs > minRttMs * settings.latencyTolerance) {
+		return newSinceCut ? { ...next, limit: Math.max(1, limit.limit * settings.cut), phase: 'steady', cutAt: now } : next;
 	}
 	// Grown only while used: an answer that came back with less than half the limit in flight proves nothing of it.
 	if (Math.max(answer.inFlight, answer.inFlightAtAnswer) * 2 < limit.limit) return next;
@@ -215,8 +220,8 @@ export function admits(limit: ServiceLimit, admitted: number): boolean {
 	return admitted < Math.max(1, Math.floor(limit.limit));
 }
 
-/** The earliest time the next request may be sent: after a pause, and after the previous send by the learned spacing. */
-export function nextSendAt(limit: ServiceLimit, previousSendAt: number, now: number): number {
-	const spacing = learned(limit, now).spacing;
+/** The earliest time the next request may be sent: after a pause, and, when `spaced`, after the previous send by the learned spacing. */
+export function nextSendAt(limit: ServiceLimit, previousSendAt: number, now: number, spaced = true): number {
+	const spacing = spaced ? learned(limit, now).spacing : undefined;
 	return Math.max(now, limit.pausedUntil, spacing ? previousSendAt + spacing.intervalMs : 0);
 }

@@ -78,14 +78,15 @@ export class ServiceLimiter {
 	}
 
 	/**
-	 * Waits until a request may be sent (after a pause the service asked for, and
-	 * the learned spacing), counts it in flight, and returns what reports its end.
+	 * Waits until a request may be sent: after a pause the service asked for
+	 * (Retry-After), and, for a request sent `adaptive`ly (node version 4), the
+	 * learned spacing. Counts it in flight and returns what reports its end.
 	 */
-	async send(): Promise<Report> {
+	async send(adaptive: boolean): Promise<Report> {
 		for (;;) {
 			const now = Date.now();
 			// Asked again after every wait: a pause may have begun or grown meanwhile.
-			const at = nextSendAt(this.limit, this.lastSendAt, now);
+			const at = nextSendAt(this.limit, this.lastSendAt, now, adaptive);
 			if (at <= now) break;
 			await sleep(at - now);
 		}

@@ -248,6 +248,7 @@ function readSettings(ctx: Context, itemIndex: number): RequestSettings {
 			...(maxWaitSeconds === undefined ? {} : { maxWaitMs: Math.round(maxWaitSeconds * 1000) }),
 		},
 		timeoutMs: timeout === undefined ? DEFAULT_TIMEOUT_MS : Math.round(timeout * where.timeout.toMs),
+		adaptive: ctx.getNode().typeVersion >= 4,
 	};
 }
 
