@@ -81,21 +81,23 @@ let nodeTypes: ReturnType<typeof loadCommunityPackage>['nodeTypes'];
 let harness: HarnessEnv | undefined;
 
 /** The harness environment, this package from dist/, the raw node, and every credential pointing at `access`. */
-export async function setUpEngine(access: EmulatorAccess, binaryDataMode: BinaryMode = 'filesystem', packageRoot = ROOT): Promise<void> {
+export async function setUpEngine(emulator: EmulatorAccess, binaryDataMode: BinaryMode = 'filesystem', packageRoot = ROOT): Promise<void> {
 	harness = await initHarnessEnv({ binaryDataMode });
 	const loaded = loadCommunityPackage(packageRoot);
 	nodeTypes = loaded.nodeTypes;
 	nodeTypes.add(new BenchRaw(), 'bench.raw');
 	helper = new InMemoryCredentialsHelper(loaded.credentialTypes);
-	helper.set(emulatorCredential(access, 'knowledgeBase'));
-	helper.set(emulatorCredential(access, 'taskProjects'));
-	helper.set(emulatorCredential(access, 'bot'));
+	helper.set(emulatorCredential(emulator, 'knowledgeBase'));
+	helper.set(emulatorCredential(emulator, 'taskProjects'));
+	helper.set(emulatorCredential(emulator, 'bot'));
+	access = emulator;
 }
 
 /** Removes the n8n user folder and binary store the harness made in the temp folder. */
 export function tearDownEngine(): void {
 	harness?.cleanup();
 	harness = undefined;
+	access = undefined;
 }
 
 export async function run(workflow: WorkflowJson): Promise<{ ms: number; result: RunWorkflowResult }> {
@@ -106,6 +108,9 @@ export async function run(workflow: WorkflowJson): Promise<{ ms: number; result:
 	return { ms, result };
 }
 
+/** Output items of the node named "Workplace" that are error items (Continue On Fail). */
+export const failedItems = (result: RunWorkflowResult) => outputOf(result).filter((item) => item.json.error !== undefined).length;
+
 /** Manual Trigger (pinned items) → one node named "Workplace", whatever its type. */
 export function oneNode(node: Omit<INode, 'id' | 'name' | 'position' | 'typeVersion'> & { typeVersion?: number }, items: INodeExecutionData[]): WorkflowJson {
 	const workflow = singleNodeWorkflow({}, { items });
@@ -113,13 +118,37 @@ export function oneNode(node: Omit<INode, 'id' | 'name' | 'position' | 'typeVers
 	return workflow;
 }
 
-/** The Workplace node's parameters (type version 2) for running `parallel` items at a time. */
+/** The Workplace node's parameters (type version 2 on) for running `parallel` items at a time (from version 4: at most). */
 export const inParallel = (parallel: number): INodeParameters => ({ options: { batching: { batch: { requestsInParallel: parallel } } } });
-/** What the Workplace node does with Batching left unset, for the table. */
+/** What the Workplace node does with Batching left unset in version 2 and 3, for the table. */
 export const DEFAULTS_LABEL = `reads ${AUTO_REQUESTS_IN_PARALLEL} at a time`;
 
-/** The Workplace node at its current type version (2) running `parameters` on `items`. */
+/** The Workplace node at type version 2 (a–e's measured version) running `parameters` on `items`. */
 export const workplace = (parameters: INodeParameters, items: INodeExecutionData[]) => singleNodeWorkflow(parameters, { items, typeVersion: 2 });
+
+let access: EmulatorAccess | undefined;
+
+/**
+ * The Workplace node at `typeVersion` using a Knowledge Base credential of its
+ * own, `credentialId`, registered here: what the node learns of a service is
+ * kept per credential, so a new id meets the service afresh (a first run) and
+ * the same id goes on from what earlier runs taught it.
+ */
+export function workplaceWith(
+	typeVersion: number,
+	credentialId: string,
+	parameters: INodeParameters,
+	items: INodeExecutionData[],
+	continueOnFail = false,
+): WorkflowJson {
+	if (!access) throw new Error('setUpEngine first');
+	const credential = emulatorCredential(access, 'knowledgeBase');
+	helper.set({ ...credential, id: credentialId, name: credentialId });
+	const workflow = singleNodeWorkflow(parameters, { items, typeVersion, continueOnFail });
+	const node = workflow.nodes[1];
+	node.credentials = { ...node.credentials, [credential.type]: { id: credentialId, name: credentialId } };
+	return workflow;
+}
 export const raw = (job: string, items: INodeExecutionData[]) => oneNode({ type: 'bench.raw', parameters: { job } }, items);
 export const outputOf = (result: RunWorkflowResult) => result.items('Workplace');
 

@@ -10,14 +10,18 @@
  *   - it grows only while it is used (half of it in flight at least), so a run
  *     that sends one request at a time never teaches it a number it never tried;
  *   - a refusal (429) cuts it, once per round trip: answers to requests sent
- *     before the cut say nothing new. A refusal at more requests in flight than
- *     the service ever answered is a limit on requests at once: the limit stays
- *     below that level for a while (a ceiling). A refusal at a level the service
- *     answered before is a limit on requests per second: sends are spaced so
- *     that they stay under the rate the service took in its last second;
- *   - a round trip well above the lowest one seen (the service's time when idle,
- *     re-measured every minute) means requests wait in a queue: the limit is cut
- *     by a fifth;
+ *     before the cut say nothing new. Refused above any limit a whole round of
+ *     answers went through: a limit on requests at once, and the limit stays at
+ *     as many as the service still held for a while (a ceiling). Refused at a
+ *     limit that went through before: a limit on requests per second, and sends
+ *     are spaced so that they stay under the rate the service took in its last
+ *     second;
+ *   - when even the fastest answer of a round (as many answers as the limit)
+ *     took well above the lowest round trip seen (the service's time when idle,
+ *     re-measured every minute), with more than a few requests' worth of it
+ *     (Vegas's estimate of the queue), requests wait in a queue at the service:
+ *     the limit is cut by a fifth. A stall of the client's own slows only some
+ *     answers of a round;
  *   - an overloaded service (503) cuts it too, and teaches nothing more;
  *   - a pause (Retry-After) holds back every send to the service until it ends.
  *
@@ -32,8 +36,10 @@ export interface LimitSettings {
 	max: number;
 	/** Growth per healthy answer until the first sign of too much (1 would double the limit every round trip). */
 	startGrowth: number;
-	/** A smoothed round trip above this many times the lowest one is a queue building up. */
+	/** When even the fastest answer of a round took this many times the lowest round trip, a queue is building up... */
 	latencyTolerance: number;
+	/** ...if it holds at least this many requests (the limit × (1 − lowest / that round trip), as Vegas estimates a queue). */
+	queuedAtLeast: number;
 	/** What a cut for latency or for a rate keeps of the limit. */
 	cut: number;
 	/** How long the lowest round trip stands before it is measured afresh (the service may have become slower). */
@@ -48,7 +54,8 @@ export const LIMIT_SETTINGS: LimitSettings = {
 	initial: 8,
 	max: 100,
 	startGrowth: 0.5,
-	latencyTolerance: 2.5,
+	latencyTolerance: 4,
+	queuedAtLeast: 4,
 	cut: 0.8,
 	minRttWindowMs: 60_000,
 	learnedForMs: 60_000,
@@ -58,8 +65,6 @@ export const LIMIT_SETTINGS: LimitSettings = {
 /** The rate a refusal came at is counted over the last second, in tenths. */
 const RATE_BUCKET_MS = 100;
 const RATE_BUCKETS = 10;
-/** Weight of the newest round trip in the smoothed one. */
-const RTT_WEIGHT = 0.2;
 
 export interface ServiceLimit {
 	/** Requests allowed in flight (≥ 1); fractional while it grows by less than one per answer. */
@@ -69,12 +74,14 @@ export interface ServiceLimit {
 	/** The lowest round trip of the current window, and when that window began. */
 	minRttMs?: number;
 	minRttSince: number;
-	/** Round trips, smoothed. */
-	rttMs?: number;
+	/** The round of answers under way (as many as the limit: about one round trip's worth): its fastest answer, how many it holds, whether a request was refused during it. */
+	round: { fastestMs?: number; answers: number; refused?: boolean };
+	/** The highest limit (whole) a round went through without a refusal: a refusal at or below it is not about requests at once. */
+	provenLimit: number;
+	/** The fastest answer of the last whole round (as many answers as the limit): a queue at the service slows them all. */
+	lastRoundMs?: number;
 	/** When the limit was last cut; answers to requests sent before it do not cut again. */
 	cutAt: number;
-	/** Most requests in flight at which a request was answered healthy (lowered to a ceiling when one is learned). */
-	mostAnswered: number;
 	/** A level the service refused requests at: the limit stays at or below `level` until `until`. */
 	ceiling?: { level: number; until: number };
 	/** Sends spaced `intervalMs` apart until `until`, after a refusal that was about the rate. */
@@ -119,8 +126,9 @@ export function startingLimit(now: number, settings: LimitSettings = LIMIT_SETTI
 		limit: settings.initial,
 		phase: 'start',
 		minRttSince: now,
+		round: { answers: 0 },
+		provenLimit: 0,
 		cutAt: now,
-		mostAnswered: 0,
 		answered: { start: now - (now % RATE_BUCKET_MS) - (RATE_BUCKETS - 1) * RATE_BUCKET_MS, counts: new Array<number>(RATE_BUCKETS).fill(0) },
 		pausedUntil: 0,
 	};
@@ -171,18 +179,24 @@ export function afterAnswer(limit: ServiceLimit, answer: Answer, settings: Limit
 	const rtt = Math.max(0, answer.answeredAt - answer.sentAt);
 	const freshWindow = limit.minRttMs === undefined || now - limit.minRttSince > settings.minRttWindowMs;
 	const minRttMs = freshWindow ? rtt : Math.min(limit.minRttMs!, rtt);
-	const rttMs = limit.rttMs === undefined ? rtt : limit.rttMs * (1 - RTT_WEIGHT) + rtt * RTT_WEIGHT;
+	const fastestMs = Math.min(limit.round.fastestMs ?? rtt, rtt);
+	// A round is as many answers as the limit allows at once: about one round trip's worth.
+	const roundDone = limit.round.answers + 1 >= Math.max(1, Math.floor(limit.limit));
 	const next: ServiceLimit = {
 		...current,
 		minRttMs,
 		minRttSince: freshWindow ? now : limit.minRttSince,
-		rttMs,
-		mostAnswered: Math.max(limit.mostAnswered, answer.inFlight),
+		round: roundDone ? { answers: 0 } : { ...limit.round, fastestMs, answers: limit.round.answers + 1 },
+		provenLimit: roundDone && !limit.round.refused ? Math.max(limit.provenLimit, Math.floor(limit.limit)) : limit.provenLimit,
+		lastRoundMs: roundDone ? fastestMs : limit.lastRoundMs,
 		answered: counted(limit.answered, answer.sentAt),
 	};
-	// A queue at the service: cut, once per round trip, and no growth while it lasts.
-	if (rttMs > minRttMs * settings.latencyTolerance) {
-		return newSinceCut ? { ...next, limit: Math.max(1, limit.limit * settings.cut), phase: 'steady', cutAt: now } : next;
+	// A queue at the service slows every answer of a round, where a pause of the client's own (its CPU,
+	// a garbage collection) slows only those it came back during; and a few requests' worth of waiting is
+	// noise, not a queue. While even the fastest answer of the round so far is that slow, no growth;
+	// once the whole round was, a cut (once per round trip).
+	if (fastestMs > minRttMs * settings.latencyTolerance && limit.limit * (1 - minRttMs / fastestMs) >= settings.queuedAtLeast) {
+		return roundDone && newSinceCut ? { ...next, limit: Math.max(1, limit.limit * settings.cut), phase: 'steady', cutAt: now } : next;
 	}
 	// Grown only while used: an answer that came back with less than half the limit in flight proves nothing of it.
 	if (Math.max(answer.inFlight, answer.inFlightAtAnswer) * 2 < limit.limit) return next;
@@ -194,20 +208,31 @@ export function afterAnswer(limit: ServiceLimit, answer: Answer, settings: Limit
 function afterRefusal(limit: ServiceLimit, answer: Answer, newSinceCut: boolean, settings: LimitSettings): ServiceLimit {
 	const now = answer.answeredAt;
 	const cut = newSinceCut ? { phase: 'steady' as const, cutAt: now } : {};
-	// More at once than the service ever answered: a limit on requests at once. The limit stays below that level.
-	if (answer.inFlight > limit.mostAnswered) {
-		const level = Math.max(1, Math.min(answer.inFlight - 1, limit.ceiling?.level ?? Infinity));
-		const ceiling = { level, until: now + settings.learnedForMs };
-		return { ...limit, ...cut, ceiling, limit: Math.max(1, Math.min(limit.limit, level)), mostAnswered: Math.min(limit.mostAnswered, level) };
+	const round = { ...limit.round, refused: true };
+	// Refused at a limit a whole round already went through unrefused: a limit on requests per second.
+	// The rate it took in its last second is what it answered of the requests sent then and what it
+	// still holds (refusals come back first, so the last refusal of a burst sees only requests it took);
+	// sends are spaced under it, every refusal of the burst may slow them more, and a ceiling learned
+	// before (a wave of refusals looks like one at first) gives way to the spacing.
+	if (Math.floor(limit.limit) <= limit.provenLimit) {
+		const took = answeredInLastSecond(limit, now) + Math.max(0, answer.inFlightAtAnswer - 1);
+		const interval = took >= 2 ? 1000 / (took * settings.rateMargin) : 0;
+		const spacing = interval > 0 ? { intervalMs: Math.max(interval, limit.spacing?.intervalMs ?? 0), until: now + settings.learnedForMs } : limit.spacing;
+		return { ...limit, ...cut, round, spacing, ceiling: undefined, limit: newSinceCut ? Math.max(1, limit.limit * settings.cut) : limit.limit };
 	}
-	// Refused at a level it answered before: a limit on requests per second. The rate it took in its last
-	// second is what it answered of the requests sent then, and what is still in flight now (refusals come
-	// back first, so the last refusal of a burst sees only accepted requests in flight): sends are spaced
-	// under it, and every refusal of the burst may lower it.
-	const took = answeredInLastSecond(limit, now) + answer.inFlightAtAnswer - 1;
-	const interval = took > 0 ? 1000 / (took * settings.rateMargin) : 0;
-	const spacing = { intervalMs: Math.max(interval, limit.spacing?.intervalMs ?? 0), until: now + settings.learnedForMs };
-	return { ...limit, ...cut, spacing, limit: newSinceCut ? Math.max(1, limit.limit * settings.cut) : limit.limit };
+	// Refused above anything a round went through: a limit on requests at once. What the service held
+	// when it refused is the others still out when the refusal came back (the last refusal of a burst
+	// sees only the requests it took); the limit stays there (never below one) for a while.
+	const others = Math.max(1, answer.inFlightAtAnswer - 1);
+	const level = Math.min(others, limit.ceiling?.level ?? others);
+	return {
+		...limit,
+		...cut,
+		round,
+		ceiling: { level, until: now + settings.learnedForMs },
+		provenLimit: Math.min(limit.provenLimit, level),
+		limit: Math.max(1, Math.min(limit.limit, level)),
+	};
 }
 
 /** The limit with every send held back until `until` (a Retry-After), unless held back longer already. */

@@ -21,12 +21,12 @@ import {
 import { FORGET_AFTER_MS, forgetServiceLimiters, serviceLimiter, serviceLimiterCount, toForget } from '../../shared/transport/serviceLimiter';
 import { AUTO_REQUESTS_IN_PARALLEL, MAX_REQUESTS_IN_PARALLEL, itemsAtOnce, type ItemsAtOnce, type Parallelism } from '../../nodes/Workplace/actions/requestSettings';
 
-const S: LimitSettings = { initial: 8, max: 100, startGrowth: 0.5, latencyTolerance: 2.5, cut: 0.8, minRttWindowMs: 60_000, learnedForMs: 60_000, rateMargin: 0.9 };
+const S: LimitSettings = { initial: 8, max: 100, startGrowth: 0.5, latencyTolerance: 2.5, queuedAtLeast: 4, cut: 0.8, minRttWindowMs: 60_000, learnedForMs: 60_000, rateMargin: 0.9 };
 const T = 1_000_000;
 
 /** A limit at time T with `changes`: the service's idle round trip 20 ms, seen at T. */
 function limitWith(changes: Partial<ServiceLimit> = {}): ServiceLimit {
-	return { ...startingLimit(T - 1000, S), minRttMs: 20, minRttSince: T - 1000, rttMs: 20, ...changes };
+	return { ...startingLimit(T - 1000, S), minRttMs: 20, minRttSince: T - 1000, ...changes };
 }
 
 /** An answer at T + 100 to a request sent 20 ms before (healthy unless said). */
@@ -45,31 +45,77 @@ const TABLE: Row[] = [
 	['never past a ceiling the service taught', limitWith({ limit: 4, ceiling: { level: 4, until: T + 5000 } }), answer({ inFlight: 4 }), { limit: 4 }],
 	['past a ceiling once it no longer holds', limitWith({ limit: 4, phase: 'steady', ceiling: { level: 4, until: T + 50 } }), answer({ inFlight: 4 }), { limit: 4.25, ceiling: undefined }],
 	[
-		'a round trip well above the lowest: cut by the cut factor, once',
-		limitWith({ limit: 40, rttMs: 60 }),
+		'even the fastest answer of a whole round (as many as the limit) well above the lowest round trip: a queue, cut once',
+		limitWith({ limit: 40, round: { fastestMs: 60, answers: 39 } }),
 		answer({ sentAt: T, answeredAt: T + 100, inFlight: 40 }),
-		{ limit: 32, phase: 'steady', cutAt: T + 100 },
+		{ limit: 32, phase: 'steady', cutAt: T + 100, round: { answers: 0 }, lastRoundMs: 60 },
 	],
-	['a slow answer to a request sent before the last cut cuts nothing more', limitWith({ limit: 32, rttMs: 60, cutAt: T + 50, phase: 'steady' }), answer({ sentAt: T, inFlight: 32 }), { limit: 32, cutAt: T + 50 }],
+	[
+		'slow answers before the round is over: no growth, no cut yet',
+		limitWith({ limit: 40, round: { fastestMs: 60, answers: 10 } }),
+		answer({ sentAt: T, answeredAt: T + 100, inFlight: 40 }),
+		{ limit: 40, cutAt: T - 1000, round: { fastestMs: 60, answers: 11 } },
+	],
+	[
+		'one fast answer in the round: no queue (a stall of the client slows only some), it grows',
+		limitWith({ limit: 40, round: { fastestMs: 21, answers: 10 } }),
+		answer({ sentAt: T, answeredAt: T + 100, inFlight: 40 }),
+		{ limit: 40.5, round: { fastestMs: 21, answers: 11 } },
+	],
+	[
+		'a slow round with only a few requests in flight is noise, not a queue: it grows as ever',
+		limitWith({ limit: 4, phase: 'steady', round: { fastestMs: 80, answers: 3 } }),
+		answer({ sentAt: T, answeredAt: T + 100, inFlight: 4 }),
+		{ limit: 4.25, cutAt: T - 1000 },
+	],
+	[
+		'a slow round ended by an answer to a request sent before the last cut cuts nothing more',
+		limitWith({ limit: 32, phase: 'steady', cutAt: T + 50, round: { fastestMs: 60, answers: 31 } }),
+		answer({ sentAt: T, inFlight: 32 }),
+		{ limit: 32, cutAt: T + 50 },
+	],
 	['the lowest round trip is measured afresh once its window is over', limitWith({ minRttSince: T - 61_000 }), answer({ sentAt: T + 70, answeredAt: T + 100 }), { minRttMs: 30, minRttSince: T + 100 }],
-	['a healthy answer raises the most answered at once', limitWith({ mostAnswered: 5 }), answer({ inFlight: 7 }), { mostAnswered: 7 }],
 	[
-		'refused above anything answered before: a ceiling one below, the limit down to it',
-		limitWith({ limit: 8, mostAnswered: 4 }),
-		answer({ inFlight: 6, signal: 'refused' }),
-		{ limit: 5, phase: 'steady', cutAt: T + 100, ceiling: { level: 5, until: T + 100 + 60_000 }, mostAnswered: 4 },
+		'refused above any limit a round went through: a limit on requests at once, as many as were still in flight when it came back',
+		limitWith({ limit: 8, provenLimit: 4 }),
+		answer({ inFlight: 3, inFlightAtAnswer: 6, signal: 'refused' }),
+		{ limit: 5, phase: 'steady', cutAt: T + 100, ceiling: { level: 5, until: T + 100 + 60_000 }, provenLimit: 4, round: { answers: 0, refused: true } },
 	],
 	[
-		'a later refusal of the same burst at a lower level lowers the ceiling, no second cut',
-		limitWith({ limit: 5, mostAnswered: 4, phase: 'steady', cutAt: T + 90, ceiling: { level: 5, until: T + 60_090 } }),
-		answer({ sentAt: T + 80, inFlight: 5, signal: 'refused' }),
+		'a later refusal of the same burst with fewer in flight lowers the ceiling, no second cut',
+		limitWith({ limit: 5, phase: 'steady', cutAt: T + 90, ceiling: { level: 5, until: T + 60_090 } }),
+		answer({ sentAt: T + 80, inFlight: 7, inFlightAtAnswer: 5, signal: 'refused' }),
 		{ limit: 4, cutAt: T + 90, ceiling: { level: 4, until: T + 60_100 } },
 	],
 	[
-		'refused at a level it answered before: sends spaced under the rate it took in its last second, the limit cut',
-		limitWith({ limit: 10, mostAnswered: 10, answered: { start: T - 800, counts: [5, 5, 5, 5, 5, 5, 5, 5, 5, 0] } }),
-		answer({ inFlight: 6, inFlightAtAnswer: 6, signal: 'refused' }),
-		{ limit: 8, phase: 'steady', cutAt: T + 100, spacing: { intervalMs: 1000 / (50 * 0.9), until: T + 60_100 } },
+		'refused with nothing else in flight: at least one at a time',
+		limitWith({ limit: 8 }),
+		answer({ inFlightAtAnswer: 1, signal: 'refused' }),
+		{ limit: 1, ceiling: { level: 1, until: T + 60_100 }, provenLimit: 0 },
+	],
+	[
+		'refused at a limit a whole round went through unrefused: a limit per second, sends spaced under the rate it took in its last second, the ceiling given up',
+		limitWith({ limit: 10, provenLimit: 10, ceiling: { level: 10, until: T + 30_000 }, answered: { start: T - 800, counts: [5, 5, 5, 5, 5, 5, 5, 5, 5, 0] } }),
+		answer({ inFlight: 4, inFlightAtAnswer: 5, signal: 'refused' }),
+		{ limit: 8, phase: 'steady', cutAt: T + 100, ceiling: undefined, spacing: { intervalMs: 1000 / (49 * 0.9), until: T + 60_100 } },
+	],
+	[
+		'a limit per second with too little seen in the last second to tell a rate: cut, no spacing',
+		limitWith({ limit: 10, provenLimit: 12 }),
+		answer({ inFlightAtAnswer: 2, signal: 'refused' }),
+		{ limit: 8, spacing: undefined },
+	],
+	[
+		'a round of answers without a refusal proves its limit',
+		limitWith({ limit: 6, provenLimit: 3, round: { fastestMs: 21, answers: 5 } }),
+		answer({ inFlight: 6 }),
+		{ provenLimit: 6, round: { answers: 0 } },
+	],
+	[
+		'a round with a refusal in it proves nothing',
+		limitWith({ limit: 6, provenLimit: 3, round: { fastestMs: 21, answers: 5, refused: true } }),
+		answer({ inFlight: 6 }),
+		{ provenLimit: 3, round: { answers: 0 } },
 	],
 	['overloaded (503): cut by the cut factor, nothing learned of a limit', limitWith({ limit: 20 }), answer({ signal: 'overloaded' }), { limit: 16, phase: 'steady', cutAt: T + 100, ceiling: undefined, spacing: undefined }],
 	['overloaded again for a request sent before that cut: no second cut', limitWith({ limit: 16, cutAt: T + 90, phase: 'steady' }), answer({ signal: 'overloaded' }), { limit: 16, cutAt: T + 90 }],
