@@ -114,6 +114,8 @@ export interface Bar {
 export interface BarPanel {
 	title: string;
 	bars: Bar[];
+	/** What the bars are, under them. */
+	axis?: string;
 }
 
 /**
@@ -160,7 +162,7 @@ export function writeBarPanels(file: string, title: string, panels: BarPanel[], 
 		parts.push(`<line x1="${left}" x2="${left + plotW}" y1="${yAt(goal)}" y2="${yAt(goal)}" stroke="#2ca02c" stroke-width="1.5" stroke-dasharray="2 3"/>`);
 		parts.push(`<line x1="${left}" x2="${left}" y1="${topY}" y2="${topY + plotH}" stroke="black"/>`);
 		parts.push(`<line x1="${left}" x2="${left + plotW}" y1="${topY + plotH}" y2="${topY + plotH}" stroke="black"/>`);
-		parts.push(`<text x="${left + plotW / 2}" y="${topY + plotH + 34}" text-anchor="middle" font-size="11">v4 defaults (first run, later runs), then fixed Requests in Parallel</text>`);
+		parts.push(`<text x="${left + plotW / 2}" y="${topY + plotH + 34}" text-anchor="middle" font-size="11">${escapeXml(panel.axis ?? 'v4 defaults (first run, later runs), then fixed Requests in Parallel')}</text>`);
 	});
 	parts.push(`<text x="${width / 2}" y="${height - 14}" text-anchor="middle" font-size="11" fill="#555">${escapeXml(note)}</text>`);
 	parts.push('</svg>');

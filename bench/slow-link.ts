@@ -30,7 +30,7 @@ const HIGHEST = MAX_REQUESTS_IN_PARALLEL;
 const PARALLELISM = [1, 2, 4, 8, 16, 32, 64, HIGHEST];
 
 /** A self-signed certificate for 127.0.0.1, valid one day, in `dir`. */
-function makeCertificate(dir: string): { certFile: string; keyFile: string } {
+export function makeCertificate(dir: string): { certFile: string; keyFile: string } {
 	const certFile = path.join(dir, 'cert.pem');
 	const keyFile = path.join(dir, 'key.pem');
 	execFileSync(
