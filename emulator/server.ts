@@ -32,7 +32,7 @@ import { createOpenAiState, registerOpenAiRoutes, type OpenAiState } from './sta
 import { registerTaskProjectsRoutes } from './taskProjects/routes';
 import { type TaskProjectsState, createTaskProjectsState } from './taskProjects/state';
 import type { EmulatorConfig, FaultRule, RequestLogEntry } from './types';
-import { MAX_UPLOAD_BYTES } from '../nodes/Workplace/actions/knowledgeFile/uploadRules';
+import { MAX_UPLOAD_BYTES } from './knowledge/limits';
 
 export type { MessageRecord, ChatTarget } from './bot/state';
 export type { Delivery, PlayRequest } from './bot/webhook';

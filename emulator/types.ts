@@ -17,7 +17,7 @@ export interface EmulatorConfig {
 	tokenTtlSeconds: number;
 	/** Directory where knowledge-file contents are kept (streamed, never held in memory). */
 	dataDir: string;
-	/** Largest accepted upload, bytes (default: the service's 100 MB, MAX_UPLOAD_BYTES). */
+	/** Largest accepted upload, bytes (default: the service's 100 MB, MAX_UPLOAD_BYTES of knowledge/limits.ts). */
 	maxUploadBytes: number;
 	/** Knowledge-base list pages: `strapi` = meta.pagination{page,pageSize,pageCount,total}; `none` = no meta; `inconsistent` = meta whose pageCount/total lie. */
 	paginationMode: 'strapi' | 'none' | 'inconsistent';

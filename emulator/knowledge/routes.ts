@@ -11,12 +11,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { knowledgeError } from '../common/areaErrors';
 import { baseView, fileView, type KnowledgeBaseRecord, type KnowledgeFileRecord, type KnowledgeState, type Language } from './state';
 import type { AreaRegistrar, EmulatorConfig, LoggedPart } from '../types';
-import { ALLOWED_MIME_TYPES, MAX_FILE_NAME_LENGTH } from '../../nodes/Workplace/actions/knowledgeFile/uploadRules';
+import { MAX_FILE_NAME_LENGTH, MAX_KNOWLEDGE_NAME_LENGTH, SUPPORTED_UPLOAD_TYPES } from './limits';
 
 const BASE = '/api/v1/knowledge';
-
-/** Longest knowledge base name, in characters. */
-const MAX_NAME = 255;
 
 interface FieldError {
 	type: string;
@@ -111,7 +108,7 @@ function validateCreate(body: unknown): {
 	if (name === undefined) errors.push(fieldError('any.required', 'name', undefined, '"name" is required'));
 	else if (typeof name !== 'string') errors.push(fieldError('string.base', 'name', name, '"name" must be a string'));
 	else if (name.trim().length === 0) errors.push(fieldError('string.empty', 'name', name, '"name" is not allowed to be empty'));
-	else if ([...name].length > MAX_NAME) errors.push(fieldError('string.max', 'name', name, `"name" length must be less than or equal to ${MAX_NAME} characters long`));
+	else if ([...name].length > MAX_KNOWLEDGE_NAME_LENGTH) errors.push(fieldError('string.max', 'name', name, `"name" length must be less than or equal to ${MAX_KNOWLEDGE_NAME_LENGTH} characters long`));
 
 	const source = b.source;
 	if (source === undefined) errors.push(fieldError('any.required', 'source', undefined, '"source" is required'));
@@ -354,7 +351,7 @@ export const registerKnowledgeRoutes: AreaRegistrar<KnowledgeState> = (app, { co
 				throw unprocessable([fieldError('string.max', 'file', upload.filename, `File name must be at most ${MAX_FILE_NAME_LENGTH} characters`)]);
 			}
 			const mimetype = mimeOf(upload.mimetype);
-			if (!ALLOWED_MIME_TYPES.includes(mimetype)) {
+			if (!SUPPORTED_UPLOAD_TYPES.includes(mimetype)) {
 				throw new KnowledgeHttpError(400, 'Unsupported file type', [
 					{ type: 'UnsupportedKnowledgeFileTypeError', field: 'file', value: upload.mimetype, message: `File type ${upload.mimetype} is not supported` },
 				]);
