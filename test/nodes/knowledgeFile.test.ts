@@ -17,6 +17,7 @@ import { exampleCredential } from '../../testbed/examples';
 import { CREDENTIALS, NODE_TYPE, suiteTestbed } from '../../testbed/testbed';
 import { ROOT } from '../../testbed/root';
 import { byId } from '../../testbed/locator';
+import { ALLOWED_MIME_TYPES } from '../../nodes/Workplace/actions/knowledgeFile/uploadRules';
 
 const bed = suiteTestbed({ binaryMode: 'filesystem', emulator: { paginationMode: 'strapi', deleteResponse: 'empty' } });
 
@@ -368,6 +369,23 @@ describe('Knowledge File → Replace', () => {
 		);
 		expect(run.error).toBeUndefined();
 		expect(bed.emulator.knowledge.files.get(3)!.meta.originalName).toBe('benefits.html');
+	});
+
+	// The emulator judges uploads by its own reading of the service (emulator/knowledge/limits.ts):
+	// a type the node wrongly lets through fails here (test/unit/emulatorAuthority.test.ts shows it).
+	describe('what the node lets through, the service accepts', () => {
+		it('every upload type the node allows', async () => {
+			const content = Buffer.from('question,answer\nA,B\n');
+			for (const type of ALLOWED_MIME_TYPES) {
+				const binary = await storedBinary(content, 'answers', type);
+				const run = await bed.runNode(
+					{ resource: 'knowledgeFile', operation: 'replace', knowledgeId: byId(FAQ), fileId: byId(7), binaryPropertyName: 'data' },
+					{ items: [{ json: {}, binary: { data: binary } }] },
+				);
+				expect({ type, error: run.error?.message }).toEqual({ type, error: undefined });
+			}
+			expect(kbRequests('PUT').map((put) => put.parts?.[0]?.contentType)).toEqual(ALLOWED_MIME_TYPES);
+		});
 	});
 
 	describe('rejects a bad upload before any byte is sent', () => {

@@ -14,6 +14,7 @@ import { SEED_GROUP_IDS, SEED_TOPIC_IDS, SEED_USER_IDS } from '../../emulator/bo
 import { suiteTestbed } from '../../testbed/testbed';
 import { LIMIT_ROWS } from '../messageLimits';
 import { byId } from '../../testbed/locator';
+import { LABEL_MAX } from '../../nodes/Workplace/actions/message/rules';
 
 const bed = suiteTestbed();
 /** A webhook that takes every delivery: the emulator needs somewhere to deliver events (and their reply tokens) to. */
@@ -232,6 +233,17 @@ describe('bad input: every violation names item, message, button and field; noth
 		expect(run.json[2].error).toBe('Invalid "Text" in message 1, item 2: must be at most 160 characters (got 161)');
 		expect(run.items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 		expect(bed.emulator.messages()).toHaveLength(1);
+	});
+});
+
+// The emulator judges messages by its own reading of the service (emulator/bot/messages/schema.ts):
+// a limit the node gets too loose fails here (test/unit/emulatorAuthority.test.ts shows it).
+describe('what the node lets through, the service accepts', () => {
+	it('a button label as long as the node allows', async () => {
+		const label = 'x'.repeat(LABEL_MAX);
+		const run = await bed.runNode(push({ messages: { message: [{ type: 'buttons', text: 'Ready?', buttons: { button: [{ type: 'postback', label, data: 'ok' }] } }] } }));
+		expect(run.error?.message).toBeUndefined();
+		expect(bed.emulator.messages()).toEqual([expect.objectContaining({ messages: [expect.objectContaining({ template: expect.objectContaining({ actions: [expect.objectContaining({ label })] }) })] })]);
 	});
 });
 
