@@ -2,8 +2,9 @@
  * The emulator's HTTP app: one fastify server carrying the service's knowledge,
  * task-projects and bot areas (each a folder with its own state and routes),
  * with a request log, fault injection, a rate limiter and admin routes under
- * /__emulator for out-of-process control. Beside them, apart, the stand-ins
- * that are not the service (standIns/: the AI Agent test's chat model).
+ * /__emulator for out-of-process control. Beside them, apart, what is not the
+ * service: a scripted OpenAI-compatible chat model for the AI Agent suites
+ * (openAiCompatibleModel/).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,7 +29,7 @@ import { type BotState, MessagingState, type MessageRecord, createBotState } fro
 import { registerMessagingAdminRoutes } from './bot/admin';
 import { type Delivery, type PlayRequest, playUser } from './bot/webhook';
 import { type TapRequest, type TapResult, tap } from './bot/tap';
-import { createOpenAiState, registerOpenAiRoutes, type OpenAiState } from './standIns/openAiChat';
+import { createOpenAiState, registerOpenAiRoutes, type OpenAiState } from './openAiCompatibleModel/chatCompletions';
 import { registerTaskProjectsRoutes } from './taskProjects/routes';
 import { type TaskProjectsState, createTaskProjectsState } from './taskProjects/state';
 import type { EmulatorConfig, FaultRule, RequestLogEntry } from './types';
@@ -212,7 +213,7 @@ export async function startEmulator(options: StartOptions = {}): Promise<Emulato
 	await app.register(async (scope) => registerKnowledgeRoutes(scope, { config, state: knowledge }));
 	await app.register(async (scope) => registerTaskProjectsRoutes(scope, { config, state: taskProjects }));
 	await app.register(async (scope) => registerBotRoutes(scope, { config, state: bot, messaging }));
-	// Not the service: stand-ins for what a user connects beside it (standIns/).
+	// Not the service: the chat model a user connects to the AI Agent beside it (openAiCompatibleModel/).
 	await app.register(async (scope) => registerOpenAiRoutes(scope, { config, state: openAi }));
 
 	const setConfig = (patch: Partial<EmulatorConfig>) => {

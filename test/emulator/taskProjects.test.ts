@@ -1,16 +1,9 @@
 import { issueJwt, verifyJwt } from '../../emulator/taskProjects/jwt';
 import { SEED_USER_IDS } from '../../emulator/bot/seed';
 import { CLOSED_TASK_ID, SEED_OPEN_TASK_ID, SEED_TOPIC_ID } from '../../emulator/taskProjects/state';
-import { type Emulator, startTestEmulator } from './helpers';
+import { emulatorTestbed } from '../../testbed/testbed';
 
-let emu: Emulator;
-let token: string;
-
-beforeAll(async () => {
-	emu = await startTestEmulator();
-	token = issueJwt(emu.config.jwtSecret, { expiresInSeconds: 600 });
-});
-afterAll(() => emu.close());
+const bed = emulatorTestbed();
 
 interface ErrorBody {
 	error: string;
@@ -18,13 +11,15 @@ interface ErrorBody {
 	details: Array<{ path: string; message: string }>;
 }
 
+/** A POST with the area's valid JWT (`headers` may replace it) and a JSON content type; `body` text is sent as is. */
 async function post(path: string, body: unknown, headers: Record<string, string> = {}) {
-	const res = await fetch(emu.url + path, {
+	const res = await bed.call(path, {
 		method: 'POST',
-		headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...headers },
+		auth: 'taskProjects',
+		headers: { 'content-type': 'application/json', ...headers },
 		body: typeof body === 'string' ? body : JSON.stringify(body),
 	});
-	return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+	return { status: res.status, body: res.body as Record<string, unknown> };
 }
 
 const TASKS = '/api/v1/task-projects/tasks';
@@ -68,7 +63,7 @@ describe('POST /api/v1/task-projects/tasks', () => {
 			createdAt: expect.stringMatching(/Z$/),
 			updatedAt: expect.stringMatching(/Z$/),
 		});
-		expect(emu.taskProjects.tasks.has(ok.body.id as string)).toBe(true);
+		expect(bed.emulator.taskProjects.tasks.has(ok.body.id as string)).toBe(true);
 
 		// Minimal body; a subtask of an open task.
 		const minimal = await post(TASKS, { taskTitle: 'Sub', parentId: SEED_OPEN_TASK_ID });
@@ -77,14 +72,10 @@ describe('POST /api/v1/task-projects/tasks', () => {
 		expect((await post(TASKS, { taskTitle: 'Root' })).body.parentId).toBeNull();
 
 		// 401: missing, malformed, wrong signature, expired.
-		const noAuth = await fetch(emu.url + TASKS, {
-			method: 'POST',
-			headers: { 'content-type': 'application/json' },
-			body: '{}',
-		});
+		const noAuth = await bed.call(TASKS, { method: 'POST', json: {} });
 		expect(noAuth.status).toBe(401);
-		expect(await noAuth.json()).toEqual({ error: 'unauthorized', message: 'Missing bearer token', details: [] });
-		const expired = issueJwt(emu.config.jwtSecret, { expiresInSeconds: -5 });
+		expect(noAuth.body).toEqual({ error: 'unauthorized', message: 'Missing bearer token', details: [] });
+		const expired = issueJwt(bed.emulator.config.jwtSecret, { expiresInSeconds: -5 });
 		expect(await post(TASKS, { taskTitle: 'x' }, { authorization: `Bearer ${expired}` })).toEqual({
 			status: 401,
 			body: { error: 'unauthorized', message: 'Token expired', details: [] },
@@ -98,7 +89,7 @@ describe('POST /api/v1/task-projects/tasks', () => {
 		expect((await post(TASKS, '{broken', { authorization: '' })).status).toBe(401);
 
 		// 403: viewer role.
-		const viewer = issueJwt(emu.config.jwtSecret, { expiresInSeconds: 60, role: 'viewer' });
+		const viewer = issueJwt(bed.emulator.config.jwtSecret, { expiresInSeconds: 60, role: 'viewer' });
 		expect(await post(TASKS, { taskTitle: 'x' }, { authorization: `Bearer ${viewer}` })).toEqual({
 			status: 403,
 			body: { error: 'forbidden', message: 'Write access to task projects is required', details: [] },
@@ -202,7 +193,7 @@ describe('POST /api/v1/task-projects/topics', () => {
 		expect((await post(TASKS, { taskTitle: 'child', parentId: ok.body.id })).status).toBe(201);
 
 		expect((await post(TOPICS, { taskTitle: 'x' }, { authorization: '' })).status).toBe(401);
-		const viewer = issueJwt(emu.config.jwtSecret, { expiresInSeconds: 60, role: 'viewer' });
+		const viewer = issueJwt(bed.emulator.config.jwtSecret, { expiresInSeconds: 60, role: 'viewer' });
 		expect((await post(TOPICS, { taskTitle: 'x' }, { authorization: `Bearer ${viewer}` })).status).toBe(403);
 		expect((await post(TOPICS, 'x', { 'content-type': 'text/plain' })).status).toBe(400);
 

@@ -12,7 +12,7 @@ import { Container } from '@n8n/di';
 import { BinaryDataService } from 'n8n-core';
 import type { IBinaryData, IDataObject, INode, INodeListSearchResult, INodeParameters } from 'n8n-workflow';
 
-import { initHarnessEnv, type WorkflowJson } from '../../testbed/engine';
+import type { WorkflowJson } from '../../testbed/engine';
 import { exampleCredential } from '../../testbed/examples';
 import { CREDENTIALS, NODE_TYPE, suiteTestbed } from '../../testbed/testbed';
 import { ROOT } from '../../testbed/root';
@@ -245,20 +245,19 @@ describe('Knowledge File → Download', () => {
 	])('fails on %s and stores no short file', async (_label, action) => {
 		const big = randomBytes(1024 * 1024);
 		const file = bed.emulator.knowledge.addFile(HANDBOOK, { originalName: 'big.pdf', mimetype: 'application/pdf', content: big });
-		const env = await initHarnessEnv();
-		const before = new Set(filesUnder(env.binaryStoragePath));
+		const before = new Set(filesUnder(bed.binaryStoragePath));
 		bed.emulator.faults.add({ method: 'GET', path: `/api/v1/knowledge/1/files/${file.id}/download`, action });
 
 		const run = await bed.runNode({ resource: 'knowledgeFile', operation: 'download', knowledgeId: byId(HANDBOOK), fileId: byId(file.id), binaryPropertyName: 'data' });
 		expect(run.error?.name).toBe('NodeApiError');
 		expect(run.error?.message).toMatch(/^The download broke off after \d+ of 1048576 bytes; nothing was stored$/);
-		const added = filesUnder(env.binaryStoragePath).filter((f) => !before.has(f));
+		const added = filesUnder(bed.binaryStoragePath).filter((f) => !before.has(f));
 		expect(added).toEqual([]);
 
 		// Control: the same download, unbroken, does leave its file there.
 		const ok = await bed.runNode({ resource: 'knowledgeFile', operation: 'download', knowledgeId: byId(HANDBOOK), fileId: byId(file.id), binaryPropertyName: 'data' });
 		expect(ok.json[0].sha256).toBe(sha256(big));
-		const stored = filesUnder(env.binaryStoragePath).filter((f) => !before.has(f));
+		const stored = filesUnder(bed.binaryStoragePath).filter((f) => !before.has(f));
 		expect(stored.some((f) => statSync(f).size === big.length)).toBe(true);
 	});
 
@@ -277,7 +276,7 @@ describe('Knowledge File → Download', () => {
 	});
 
 	it('works in n8n\'s default (in-memory) binary mode as well, truncation included', async () => {
-		await initHarnessEnv({ binaryDataMode: 'default' });
+		await bed.setBinaryMode('default');
 		const ok = await bed.runNode({ resource: 'knowledgeFile', operation: 'download', knowledgeId: byId(HANDBOOK), fileId: byId(1), binaryPropertyName: 'data' });
 		const binary = ok.items[0].binary!.data;
 		expect(binary.id).toBeUndefined();
@@ -319,7 +318,7 @@ describe('Knowledge File → Replace', () => {
 	it.each(['filesystem', 'default'] as const)(
 		'round-trips download → replace with matching bytes (sha256), %s binary mode',
 		async (mode) => {
-			await initHarnessEnv({ binaryDataMode: mode });
+			await bed.setBinaryMode(mode);
 			const content = randomBytes(3 * 1024 * 1024 + 17);
 			const source = bed.emulator.knowledge.addFile(HANDBOOK, { originalName: 'Quarterly report 2026 (final).pdf', mimetype: 'application/pdf', content });
 			const result = await bed.run(roundTrip(HANDBOOK, source.id, FAQ, 7));

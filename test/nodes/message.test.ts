@@ -5,7 +5,7 @@
  * the service hands them out.
  */
 import { createHash } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import { Socket, type AddressInfo } from 'node:net';
 
 import type { IBinaryData, IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
@@ -16,22 +16,8 @@ import { LIMIT_ROWS } from '../messageLimits';
 import { byId } from '../../testbed/locator';
 import { LABEL_MAX } from '../../nodes/Workplace/actions/message/rules';
 
-const bed = suiteTestbed();
-/** A webhook that takes every delivery: the emulator needs somewhere to deliver events (and their reply tokens) to. */
-let webhook: Server;
-let webhookUrl: string;
-
-beforeAll(async () => {
-	webhook = createServer((req, res) => {
-		req.resume();
-		req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
-	});
-	await new Promise<void>((resolve) => webhook.listen(0, '127.0.0.1', resolve));
-	webhookUrl = `http://127.0.0.1:${(webhook.address() as AddressInfo).port}/webhook`;
-});
-afterAll(async () => {
-	await new Promise((resolve) => webhook?.close(resolve));
-});
+/** With a webhook that takes every delivery: the emulator needs somewhere to deliver events (and their reply tokens) to. */
+const bed = suiteTestbed({ webhook: true });
 
 const U = SEED_USER_IDS;
 const G = SEED_GROUP_IDS;
@@ -56,7 +42,7 @@ const push = (p: INodeParameters = {}): INodeParameters => ({
 /** An event the emulator delivers (somchai writing in the incident room's alerts topic), with its reply token. */
 async function event(type: 'message' | 'postback' | 'join' | 'picture' = 'message', extra: IDataObject = {}) {
 	const where = type === 'join' ? {} : { gid: G.incidentRoom, tid: T.incidentAlerts };
-	const [delivery] = await bed.emulator.playUser({ url: webhookUrl, type, uid: U.somchai, ...where, ...extra });
+	const [delivery] = await bed.emulator.playUser({ url: bed.webhook.url, type, uid: U.somchai, ...where, ...extra });
 	expect(delivery.status).toBe(200);
 	return { replyToken: delivery.replyTokens[0], event: delivery.events[0] };
 }

@@ -332,13 +332,9 @@ describe('Workplace Trigger', () => {
 
 	describe('the emulator playing a user (POST /__emulator/events)', () => {
 		async function play(request: IDataObject) {
-			const res = await fetch(`${bed.emulator.url}/__emulator/events`, {
-				method: 'POST',
-				headers: { 'content-type': 'application/json' },
-				body: JSON.stringify(request),
-			});
+			const res = await bed.call<IDataObject & { status: number; replyToken: string }>('/__emulator/events', { method: 'POST', json: request });
 			expect(res.status).toBe(200);
-			return (await res.json()) as IDataObject & { status: number; replyToken: string };
+			return res.body;
 		}
 
 		it('delivers signed message, postback and join events that start executions; wrong and missing signatures start nothing', async () => {

@@ -4,8 +4,8 @@
  * /v1/chat/completions answers what `state.script` decides for the request
  * (tool calls or a final answer), as JSON or, when asked for `stream: true`,
  * as OpenAI's server-sent chunks; GET /v1/models lists the one model. Bearer
- * auth with the emulator's API key. Not part of the workplace service: it
- * stands in for the model a user would connect.
+ * auth with the emulator's API key. Not part of the workplace service: the
+ * chat model a user would connect to the AI Agent, scripted by the test.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AreaRegistrar } from '../types';
