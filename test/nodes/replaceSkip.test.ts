@@ -15,12 +15,13 @@ import type { WorkflowJson } from '../../testbed/engine';
 import { suiteTestbed } from '../../testbed/testbed';
 import { ROOT } from '../../testbed/root';
 import { byId } from '../../testbed/locator';
+import { figure } from '../figures';
 
 const bed = suiteTestbed({ binaryMode: 'filesystem' });
 const figures: string[] = [];
 
 afterAll(async () => {
-	console.log(figures.join('\n'));
+	figure(figures.join('\n'));
 });
 
 const FAQ_CSV = 7;
