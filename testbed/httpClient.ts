@@ -30,6 +30,15 @@ export interface HttpOptions {
 	signal?: AbortSignal;
 }
 
+/** A body as JSON, or undefined when it is empty or not JSON. */
+function parsedJson(text: string): unknown {
+	try {
+		return text ? JSON.parse(text) : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
 /** One request; redirects are answered, not followed. */
 export async function httpRequest<T = any>(url: string, options: HttpOptions = {}): Promise<HttpReply<T>> {
 	const headers: Record<string, string> = { ...(options.headers ?? {}) };
@@ -43,13 +52,7 @@ export async function httpRequest<T = any>(url: string, options: HttpOptions = {
 	const response = await fetch(url, { method: options.method ?? 'GET', headers, body, signal: options.signal, redirect: 'manual' });
 	const bytes = Buffer.from(await response.arrayBuffer());
 	const text = bytes.toString('utf8');
-	let parsed: unknown;
-	try {
-		parsed = text ? JSON.parse(text) : undefined;
-	} catch {
-		parsed = undefined;
-	}
-	return { status: response.status, headers: response.headers, bytes, text, body: parsed as T };
+	return { status: response.status, headers: response.headers, bytes, text, body: parsedJson(text) as T };
 }
 
 export interface RawResult {
@@ -159,13 +162,7 @@ export async function startRecordingServer(answer: (request: Recorded, origin: s
 		request.on('end', async () => {
 			const raw = Buffer.concat(chunks);
 			const text = raw.toString('utf8');
-			let body: unknown;
-			try {
-				body = text ? JSON.parse(text) : undefined;
-			} catch {
-				body = undefined;
-			}
-			const recorded: Recorded = { method: request.method ?? '', url: request.url ?? '', headers: request.headers, raw, text, body };
+			const recorded: Recorded = { method: request.method ?? '', url: request.url ?? '', headers: request.headers, raw, text, body: parsedJson(text) };
 			received.push(recorded);
 			const { status = 200, headers = {}, body: answerBody } = await answer(recorded, origin);
 			const isText = typeof answerBody === 'string';

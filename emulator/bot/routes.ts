@@ -6,7 +6,7 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import type { AreaContext } from '../types';
-import type { BotTopic } from './seed';
+import { listedUser, type BotTopic } from './seed';
 import type { BotState, MessagingState } from './state';
 import { botError } from '../common/areaErrors';
 import { bearerToken, clientErrorStatus, isPlainObject, mediaType, objectId } from '../common/helpers';
@@ -85,16 +85,7 @@ export function registerBotRoutes(
 			.filter((u) => u.username.toLowerCase() !== needle && u.username.toLowerCase().includes(needle))
 			.sort((a, b) => a.username.localeCompare(b.username));
 		// Deleted accounts are listed too (deleted: true): filtering them is the client's job.
-		const users = [...exact, ...partial].map(({ _id, username: un, email, firstname, lastname, position, deleted }) => ({
-			_id,
-			username: un,
-			email,
-			firstname,
-			lastname,
-			position,
-			deleted,
-		}));
-		return reply.code(200).send({ users });
+		return reply.code(200).send({ users: [...exact, ...partial].map(listedUser) });
 	});
 
 	app.get<{ Params: { gid: string; uid: string } }>('/bot/v2/groups/:gid/users/:uid/info', opts, async (request, reply) => {

@@ -111,6 +111,11 @@ function user(
 	};
 }
 
+/** A user as GET /bot/v1/users lists one: the directory's fields, without avatar and admin flag. */
+export function listedUser({ _id, username, email, firstname, lastname, position, deleted }: BotUser) {
+	return { _id, username, email, firstname, lastname, position, deleted };
+}
+
 export function seedBotUsers(): Map<string, BotUser> {
 	const u = SEED_USER_IDS;
 	const users = [

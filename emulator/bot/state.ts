@@ -98,7 +98,7 @@ export interface TapRecord {
 	uid: string;
 	button: { id: string; label: string };
 	action: string;
-	/** What came of it in a few words, e.g. `GET 200, POST 200` or `webhook 200`. */
+	/** What came of it, in short, e.g. `GET 200, POST 200` or `webhook 200`. */
 	outcome: string;
 	/** A postback's text, shown in the chat as if the person had typed it. */
 	text?: string;

@@ -18,21 +18,16 @@ export const MAX_FILE_NAME_LENGTH = 255;
 export const MAX_UPLOAD_BYTES = 100 * 1024 * 1024;
 
 /**
- * The upload types the service supports; any other answers 400
- * (UnsupportedKnowledgeFileTypeError): CSV, XML, HTML, PDF, RTF, and the
- * Word, PowerPoint and Excel types, each in its older binary and its OOXML form.
+ * The upload types the service supports, as it names them: text/csv, text/xml,
+ * text/html, application/pdf, application/rtf, application/xml,
+ * application/msword, application/vnd.ms-powerpoint, application/vnd.ms-excel,
+ * and the OOXML word-processing, presentation and spreadsheet types. Any other
+ * answers 400 (UnsupportedKnowledgeFileTypeError).
  */
 export const SUPPORTED_UPLOAD_TYPES: readonly string[] = [
-	'text/csv',
-	'text/xml',
-	'text/html',
-	'application/pdf',
-	'application/rtf',
-	'application/xml',
-	'application/msword',
-	'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-	'application/vnd.ms-powerpoint',
-	'application/vnd.openxmlformats-officedocument.presentationml.presentation',
-	'application/vnd.ms-excel',
-	'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+	...['csv', 'xml', 'html'].map((subtype) => `text/${subtype}`),
+	...['pdf', 'rtf', 'xml', 'msword', 'vnd.ms-powerpoint', 'vnd.ms-excel'].map((subtype) => `application/${subtype}`),
+	...['wordprocessingml.document', 'presentationml.presentation', 'spreadsheetml.sheet'].map(
+		(kind) => `application/vnd.openxmlformats-officedocument.${kind}`,
+	),
 ];

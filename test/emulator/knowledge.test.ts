@@ -18,6 +18,11 @@ const BASE_KEYS = ['createdAt', 'enableSemanticSearch', 'id', 'name', 'source', 
 const FILE_KEYS = ['combined', 'createdAt', 'id', 'kmVersion', 'knowledge', 'meta', 'name', 'path', 'status', 'storageContainerName', 'updatedAt'];
 const PDF = 'application/pdf';
 
+/** The area's error body for one refusal: the exception's name, the code, its message, and the one error it lists. */
+function refusal(name: string, code: number, message: string, error: Record<string, unknown>) {
+	return { name, code, status: Math.trunc(code / 1000), message, errors: [expect.objectContaining(error)] };
+}
+
 function validation(fields: string[]) {
 	return {
 		name: 'UnprocessableEntityException',
@@ -215,13 +220,7 @@ describe('GET /knowledge/{id}', () => {
 	it('answers 404001 KnowledgeNotFoundError for an unknown id and 422001 for a non-numeric one', async () => {
 		const missing = await kb('/knowledge/999');
 		expect(missing.status).toBe(404);
-		expect(missing.body).toEqual({
-			name: 'NotFoundException',
-			code: 404001,
-			status: 404,
-			message: 'Knowledge not found',
-			errors: [expect.objectContaining({ type: 'KnowledgeNotFoundError', field: 'id', value: '999' })],
-		});
+		expect(missing.body).toEqual(refusal('NotFoundException', 404001, 'Knowledge not found', { type: 'KnowledgeNotFoundError', field: 'id', value: '999' }));
 		for (const id of ['abc', '0', '-1', '1.5']) {
 			const bad = await kb(`/knowledge/${id}`);
 			expect(bad.status).toBe(422);
@@ -485,13 +484,7 @@ describe('PUT /knowledge/{id}/files/{fileId}', () => {
 	it('answers 400002 UnsupportedKnowledgeFileTypeError for a type outside the list', async () => {
 		const res = await kb('/knowledge/1/files/2', { method: 'PUT', body: upload(Buffer.from([0x89, 0x50]), 'pic.png', 'image/png') });
 		expect(res.status).toBe(400);
-		expect(res.body).toEqual({
-			name: 'BadRequestException',
-			code: 400002,
-			status: 400,
-			message: 'Unsupported file type',
-			errors: [expect.objectContaining({ type: 'UnsupportedKnowledgeFileTypeError', field: 'file', value: 'image/png' })],
-		});
+		expect(res.body).toEqual(refusal('BadRequestException', 400002, 'Unsupported file type', { type: 'UnsupportedKnowledgeFileTypeError', field: 'file', value: 'image/png' }));
 	});
 
 	it('answers 400002 UnsupportCsvKnowledgeFileFormatError for a CSV with a NUL byte or no content', async () => {

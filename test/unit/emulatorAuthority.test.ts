@@ -18,7 +18,7 @@ const NODE_RULES = {
 const CHECK = 'what the node lets through, the service accepts';
 const SUITES = ['test/nodes/message.test.ts', 'test/nodes/knowledgeFile.test.ts'];
 
-/** Each loosening: the rule's text, what it becomes, the test it breaks and the emulator's words refusing it. */
+/** Each loosening: the rule's text, what it becomes, the test it breaks and the emulator's message refusing it. */
 const LOOSENED = [
 	{
 		file: NODE_RULES.messages,
