@@ -19,7 +19,7 @@ import { SEED_GROUP_IDS, SEED_TOPIC_IDS, SEED_USER_IDS } from '../../emulator/bo
 import type { MessageRecord } from '../../emulator/bot/state';
 import type { Delivery, PlayRequest } from '../../emulator/bot/webhook';
 import { startEmulator, type Emulator } from '../../emulator/server';
-import { relayBody } from '../../nodes/Workplace/shared/chatAnswer';
+import { relayBody } from '../../shared/sendAndWait/chatAnswer';
 import { launchChromium, RESULTS_DIR, step } from '../lib/browser';
 import { EXAMPLE_CREDENTIALS, exampleCredential } from '../../testbed/examples';
 import { N8n, N8nRest, installCommunityPackage, until } from '../../testbed/n8n';

@@ -1,10 +1,13 @@
 /**
  * Import rules, read from the sources.
  *
- * No import circle in the shipped code: every relative import under nodes/ and
- * credentials/ is read, and the graph they make must have no cycle. A circle
+ * The shape of the shipped code's imports: every relative import under nodes/,
+ * shared/ and credentials/ is read. The graph they make has no cycle (a circle
  * makes the order modules are loaded in decide what a module sees of another
- * at load time, and it usually means two concerns are mixed.
+ * at load time, and it usually means two concerns are mixed), and what the
+ * nodes share lives in shared/: no node imports another node's folder, the
+ * credentials import only from shared/, and shared/ imports nothing from
+ * nodes/ or credentials/.
  *
  * The emulator imports nothing of the shipped code: it judges the node's
  * requests by its own reading of the service, so a limit the node gets wrong
@@ -54,7 +57,7 @@ export function specifiersIn(text: string): string[] {
 }
 
 const PACKAGE_NAME = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { name: string }).name;
-const SHIPPED = ['nodes', 'credentials'].map((folder) => path.join(ROOT, folder) + path.sep);
+const SHIPPED = ['nodes', 'shared', 'credentials'].map((folder) => path.join(ROOT, folder) + path.sep);
 
 /** A source's text, or undefined when there is no such file. */
 const onDisk = (file: string): string | undefined => (existsSync(file) && statSync(file).isFile() ? readFileSync(file, 'utf8') : undefined);
@@ -62,7 +65,7 @@ const onDisk = (file: string): string | undefined => (existsSync(file) && statSy
 /**
  * What `files` reach of the shipped code, following their relative imports
  * through every module they load: "<file> → <what it names>" for each import
- * of nodes/ or credentials/ (or of the package by its name).
+ * of nodes/, shared/ or credentials/ (or of the package by its name).
  */
 export function shippedCodeReachedFrom(files: string[], source: (file: string) => string | undefined = onDisk): string[] {
 	const found: string[] = [];
@@ -118,8 +121,22 @@ export function cycles(graph: Map<string, string[]>): string[][] {
 	return found;
 }
 
+/** Where a shipped file lives: `nodes/<Node>`, `shared` or `credentials`. */
+function home(file: string): string {
+	const [top, folder] = path.relative(ROOT, file).split(path.sep);
+	return top === 'nodes' ? `nodes/${folder}` : top;
+}
+
+/** The imports that cross from one home into a home it may not import from. */
+export function crossings(graph: Map<string, string[]>): string[] {
+	const allowed = (from: string, to: string) => from === to || to === 'shared';
+	return [...graph].flatMap(([file, imports]) =>
+		imports.filter((target) => !allowed(home(file), home(target))).map((target) => `${path.relative(ROOT, file)} → ${path.relative(ROOT, target)}`),
+	);
+}
+
 describe('imports of the shipped code', () => {
-	const files = [...sources(path.join(ROOT, 'nodes')), ...sources(path.join(ROOT, 'credentials'))];
+	const files = ['nodes', 'shared', 'credentials'].flatMap((dir) => sources(path.join(ROOT, dir)));
 	const graph = new Map(files.map((file) => [file, importsOf(file)]));
 
 	it('reads the imports it checks', () => {
@@ -132,9 +149,23 @@ describe('imports of the shipped code', () => {
 		expect(cycles(new Map([['a', ['b']], ['b', []]]))).toEqual([]);
 	});
 
-	it('has no import circle in nodes/ or credentials/', () => {
+	it('has no import circle in nodes/, shared/ or credentials/', () => {
 		const circles = cycles(graph).map((members) => members.map((m) => path.relative(ROOT, m)));
 		expect(circles).toEqual([]);
+	});
+
+	it('finds an import that crosses into another node or out of shared/', () => {
+		const at = (relative: string) => path.join(ROOT, relative);
+		const crossing = new Map([
+			[at('nodes/A/a.ts'), [at('nodes/B/b.ts'), at('shared/s.ts')]],
+			[at('shared/s.ts'), [at('nodes/A/a.ts')]],
+			[at('credentials/C.ts'), [at('shared/s.ts'), at('nodes/A/a.ts')]],
+		]);
+		expect(crossings(crossing)).toEqual(['nodes/A/a.ts → nodes/B/b.ts', 'shared/s.ts → nodes/A/a.ts', 'credentials/C.ts → nodes/A/a.ts']);
+	});
+
+	it('keeps each node to its own folder and shared/, the credentials to shared/, and shared/ to itself', () => {
+		expect(crossings(graph)).toEqual([]);
 	});
 });
 
@@ -158,15 +189,15 @@ describe('imports of the emulator', () => {
 		const texts: Record<string, string> = {
 			[at('emulator/a.ts')]: "import { b } from './b';\nimport { createServer } from 'node:http';\n",
 			[at('emulator/b.ts')]: "import { LIMIT } from '../testbed/c';\nconst d = require('n8n-nodes-workplace/dist/credentials/d');\n",
-			[at('testbed/c/index.ts')]: "export { LIMIT } from '../../nodes/Workplace/actions/message/rules';\n",
+			[at('testbed/c/index.ts')]: "export { LIMIT } from '../../shared/messages/rules';\n",
 		};
 		expect(shippedCodeReachedFrom([at('emulator/a.ts')], (file) => texts[file])).toEqual([
 			'emulator/b.ts → n8n-nodes-workplace/dist/credentials/d',
-			'testbed/c/index.ts → ../../nodes/Workplace/actions/message/rules',
+			'testbed/c/index.ts → ../../shared/messages/rules',
 		]);
 	});
 
-	it('imports nothing from nodes/ or credentials/, neither itself nor through what it loads', () => {
+	it('imports nothing from nodes/, shared/ or credentials/, neither itself nor through what it loads', () => {
 		expect(shippedCodeReachedFrom(files)).toEqual([]);
 	});
 });
