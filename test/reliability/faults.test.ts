@@ -179,7 +179,7 @@ describe('faults on one request', () => {
 		expect(requests('POST', '/oauth/token').map((e) => e.status)).toEqual([429, 429, 200]);
 	});
 
-	it('a 500 on create task is reported once, with the service's message, and never resent', async () => {
+	it("a 500 on create task is reported once, with the service's message, and never resent", async () => {
 		const before = tasksCreated();
 		inject({ method: 'POST', path: '/api/v1/task-projects/tasks', phase: 'after', action: { kind: 'status', status: 500 } });
 		const create = await run(taskCreate('Created despite the 500'));
