@@ -1,6 +1,6 @@
 /**
  * The emulator's HTTP app: one fastify server carrying the service's knowledge,
- * task-projects and bot areas (each a folder with its own state and routes),
+ * task-projects and bot APIs (each a folder with its own state and routes),
  * with a request log, fault injection, a rate limiter and admin routes under
  * /__emulator for out-of-process control. Beside them, apart, what is not the
  * service: a scripted OpenAI-compatible chat model for the AI Agent suites
@@ -14,7 +14,7 @@ import fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
 import formbody from '@fastify/formbody';
 import { randomBytes } from 'node:crypto';
-import { areaErrorBody, areaOf } from './common/areaErrors';
+import { apiErrorBody, apiOf } from './common/apiErrors';
 import { FaultRegistry, applyBefore, applyOnSend, runsBefore, type PickedFault } from './common/faults';
 import { registerAdminRoutes } from './admin';
 import { registerKnowledgeAdminRoutes } from './knowledge/admin';
@@ -59,7 +59,7 @@ export interface Emulator {
 	/** http://127.0.0.1:PORT, no trailing slash. */
 	url: string;
 	port: number;
-	/** Live config object shared with every area; change it through setConfig(). */
+	/** Live config object shared with every API; change it through setConfig(). */
 	config: EmulatorConfig;
 	credentials: EmulatorCredentials;
 	/** Live request log (admin routes excluded). */
@@ -187,7 +187,7 @@ export async function startEmulator(options: StartOptions = {}): Promise<Emulato
 		if (fault && runsBefore(fault) && (await applyBefore(request, reply, fault, log.entryOf(request)))) return reply;
 		const decision = limiter.take(credentialOf(request));
 		if (!decision.allowed) {
-			const { contentType, body } = areaErrorBody(areaOf(splitUrl(request.url).path), 429, 'Rate limit exceeded');
+			const { contentType, body } = apiErrorBody(apiOf(splitUrl(request.url).path), 429, 'Rate limit exceeded');
 			reply.code(429).header('retry-after', String(decision.retryAfterSeconds)).type(contentType).send(body);
 			return reply;
 		}
@@ -205,11 +205,11 @@ export async function startEmulator(options: StartOptions = {}): Promise<Emulato
 
 	app.setNotFoundHandler((request, reply) => {
 		const { path } = splitUrl(request.url);
-		const { contentType, body } = areaErrorBody(areaOf(path), 404, `Cannot ${request.method} ${path}`);
+		const { contentType, body } = apiErrorBody(apiOf(path), 404, `Cannot ${request.method} ${path}`);
 		return reply.code(404).type(contentType).send(body);
 	});
 
-	// Each area of the service in its own scope, so its hooks and error handler stay its own.
+	// Each API of the service in its own scope, so its hooks and error handler stay its own.
 	await app.register(async (scope) => registerKnowledgeRoutes(scope, { config, state: knowledge }));
 	await app.register(async (scope) => registerTaskProjectsRoutes(scope, { config, state: taskProjects }));
 	await app.register(async (scope) => registerBotRoutes(scope, { config, state: bot, messaging }));

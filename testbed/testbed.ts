@@ -26,7 +26,7 @@ import type {
 	IWorkflowSettings,
 } from 'n8n-workflow';
 
-import { CREDENTIAL_AREAS, CREDENTIAL_TYPES, credentialData, type CredentialArea, type EmulatorAccess } from '../emulator/clientCredentials';
+import { SERVICE_APIS, CREDENTIAL_TYPES, credentialData, type ServiceApi, type EmulatorAccess } from '../emulator/clientCredentials';
 import { startEmulator, type Emulator } from '../emulator/server';
 import type { EmulatorConfig } from '../emulator/types';
 import type { BinaryMode, HarnessEnv, HarnessNodeTypes, InMemoryCredentialsHelper, Poller, RunWorkflowResult, WorkflowJson } from './engine';
@@ -114,8 +114,8 @@ function captureLogs({ logger: { Logger }, di: { Container }, workflow: { Logger
 	} as Parameters<typeof LoggerProxy.init>[0]);
 }
 
-/** How a request to the emulator is signed: as a client of one area, or as the bot's OAuth client (HTTP Basic). */
-export type CallAuth = CredentialArea | 'botClient';
+/** How a request to the emulator is signed: as a client of one API, or as the bot's OAuth client (HTTP Basic). */
+export type CallAuth = ServiceApi | 'botClient';
 
 export interface CallOptions extends HttpOptions {
 	/**
@@ -311,9 +311,9 @@ export class Testbed extends EmulatorBed {
 		this.credentialsHelper.events.length = 0;
 	}
 
-	/** Every area's credential, pointing at the emulator with its valid secrets and no token yet. */
+	/** Every API's credential, pointing at the emulator with its valid secrets and no token yet. */
 	private storeCredentials(): void {
-		for (const area of CREDENTIAL_AREAS) this.credentialsHelper.set(emulatorCredential(this.emulator, area));
+		for (const api of SERVICE_APIS) this.credentialsHelper.set(emulatorCredential(this.emulator, api));
 	}
 
 	/** Every secret the run could leak; tests assert none appears in outputs or errors. */
@@ -444,9 +444,9 @@ export class Testbed extends EmulatorBed {
 	}
 }
 
-/** The test credential of one area (CREDENTIALS), pointing at the emulator with its valid secrets. */
-export function emulatorCredential(emulator: EmulatorAccess, area: keyof typeof CREDENTIALS) {
-	const credential = CREDENTIALS[area];
+/** The test credential of one API (CREDENTIALS), pointing at the emulator with its valid secrets. */
+export function emulatorCredential(emulator: EmulatorAccess, api: keyof typeof CREDENTIALS) {
+	const credential = CREDENTIALS[api];
 	return { ...credential, data: credentialData(emulator)[credential.type] as ICredentialDataDecryptedObject };
 }
 

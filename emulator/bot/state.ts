@@ -1,5 +1,5 @@
 /**
- * The bot area's state, all of it: the directory the bot sees (users, groups,
+ * The bot API's state, all of it: the directory the bot sees (users, groups,
  * their topics), the access tokens it was issued, and, in MessagingState, what
  * it said and to whom: the chats a message can go to (groups, their topics, a
  * user's direct chat), the record of every message the emulator accepted, and

@@ -6,7 +6,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Socket } from 'node:net';
 import type { Readable } from 'node:stream';
-import { areaErrorBody, areaOf } from './areaErrors';
+import { apiErrorBody, apiOf } from './apiErrors';
 import type { FaultAction, FaultRule, RequestLogEntry } from '../types';
 
 export type { FaultAction, FaultRule } from '../types';
@@ -152,7 +152,7 @@ function cannedResponse(action: FaultAction, path: string): Canned | undefined {
 			const headers: Record<string, string> = {};
 			let body: string;
 			if (action.body === undefined) {
-				const shaped = areaErrorBody(areaOf(path), action.status);
+				const shaped = apiErrorBody(apiOf(path), action.status);
 				headers['content-type'] = shaped.contentType;
 				body = shaped.body;
 			} else if (typeof action.body === 'string') {

@@ -8,9 +8,9 @@ import * as path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { knowledgeError } from '../common/areaErrors';
+import { knowledgeError } from '../common/apiErrors';
 import { baseView, fileView, type KnowledgeBaseRecord, type KnowledgeFileRecord, type KnowledgeState, type Language } from './state';
-import type { AreaRegistrar, EmulatorConfig, LoggedPart } from '../types';
+import type { ApiRegistrar, EmulatorConfig, LoggedPart } from '../types';
 import { MAX_FILE_NAME_LENGTH, MAX_KNOWLEDGE_NAME_LENGTH, SUPPORTED_UPLOAD_TYPES } from './limits';
 
 const BASE = '/api/v1/knowledge';
@@ -22,7 +22,7 @@ interface FieldError {
 	message: string;
 }
 
-/** Thrown inside handlers; the scope's error handler turns it into the area's error body. */
+/** Thrown inside handlers; the scope's error handler turns it into the API's error body. */
 class KnowledgeHttpError extends Error {
 	constructor(readonly status: number, message: string, readonly errors: Array<Record<string, unknown>> = []) {
 		super(message);
@@ -231,7 +231,7 @@ function sendError(reply: FastifyReply, status: number, message: string, errors:
 	return reply.code(status).type('application/json; charset=utf-8').send(knowledgeError(status, message, errors));
 }
 
-export const registerKnowledgeRoutes: AreaRegistrar<KnowledgeState> = (app, { config, state }) => {
+export const registerKnowledgeRoutes: ApiRegistrar<KnowledgeState> = (app, { config, state }) => {
 	app.addHook('preHandler', async (request, reply) => {
 		if (!isAuthorized(request, config)) {
 			sendError(reply, 401, 'Invalid API key');

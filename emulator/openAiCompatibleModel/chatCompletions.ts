@@ -8,7 +8,7 @@
  * chat model a user would connect to the AI Agent, scripted by the test.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AreaRegistrar } from '../types';
+import type { ApiRegistrar } from '../types';
 import { bearerToken, isPlainObject } from '../common/helpers';
 
 export const SCRIPTED_MODEL = 'workplace-scripted';
@@ -56,7 +56,7 @@ function openAiError(reply: FastifyReply, status: number, type: string, message:
 	return reply.code(status).send({ error: { message, type, param: null, code: null } });
 }
 
-export const registerOpenAiRoutes: AreaRegistrar<OpenAiState> = (app, { config, state }) => {
+export const registerOpenAiRoutes: ApiRegistrar<OpenAiState> = (app, { config, state }) => {
 	const authorized = (request: FastifyRequest, reply: FastifyReply): boolean => {
 		if (bearerToken(request) === config.apiKey) return true;
 		openAiError(reply, 401, 'invalid_request_error', 'Incorrect API key provided.');

@@ -60,7 +60,7 @@ describe('status faults', () => {
 		expect(second.body).toEqual({ oops: true });
 	});
 
-	it('uses each area’s error shape', async () => {
+	it('uses each API’s error shape', async () => {
 		bed.emulator.faults.add({ path: '/api/v1/task-projects/*', action: { kind: 'status', status: 503 } });
 		bed.emulator.faults.add({ path: '/bot/*', action: { kind: 'status', status: 502 } });
 		bed.emulator.faults.add({ path: '/api/v1/knowledge/1/files/1', method: 'PUT', action: { kind: 'status', status: 413 } });
@@ -225,7 +225,7 @@ describe('rule matching', () => {
 });
 
 describe('rate limiter', () => {
-	it('answers 429 with Retry-After and the area shape once a credential’s bucket is empty', async () => {
+	it('answers 429 with Retry-After and the API’s error shape once a credential’s bucket is empty', async () => {
 		bed.emulator.setConfig({ rateLimit: { capacity: 2, refillPerSecond: 1 } });
 		expect((await kb('/knowledge')).status).toBe(200);
 		expect((await kb('/knowledge')).status).toBe(200);

@@ -1,5 +1,5 @@
 /**
- * The knowledge area answers as the service's knowledge-base interface defines
+ * The knowledge base API answers as the service's knowledge-base interface defines
  * it (/api/v1 paths, x-api-key), seen by a plain
  * fetch client: shapes, statuses, errors, pagination modes, upload and download.
  */
@@ -18,7 +18,7 @@ const BASE_KEYS = ['createdAt', 'enableSemanticSearch', 'id', 'name', 'source', 
 const FILE_KEYS = ['combined', 'createdAt', 'id', 'kmVersion', 'knowledge', 'meta', 'name', 'path', 'status', 'storageContainerName', 'updatedAt'];
 const PDF = 'application/pdf';
 
-/** The area's error body for one refusal: the exception's name, the code, its message, and the one error it lists. */
+/** The API's error body for one refusal: the exception's name, the code, its message, and the one error it lists. */
 function refusal(name: string, code: number, message: string, error: Record<string, unknown>) {
 	return { name, code, status: Math.trunc(code / 1000), message, errors: [expect.objectContaining(error)] };
 }

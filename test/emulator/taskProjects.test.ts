@@ -11,7 +11,7 @@ interface ErrorBody {
 	details: Array<{ path: string; message: string }>;
 }
 
-/** A POST with the area's valid JWT (`headers` may replace it) and a JSON content type; `body` text is sent as is. */
+/** A POST with the API's valid JWT (`headers` may replace it) and a JSON content type; `body` text is sent as is. */
 async function post(path: string, body: unknown, headers: Record<string, string> = {}) {
 	const res = await bed.call(path, {
 		method: 'POST',

@@ -27,7 +27,7 @@ const scratch = suiteScratchCopy('walkthrough-');
 
 /**
  * The emulator route for the illustrative operation: GET /api/v1/knowledge/:id/summary,
- * behind the knowledge area's API key, registered in its own scope before the server listens.
+ * behind the knowledge base API's key, registered in its own scope before the server listens.
  */
 function addEmulatorRoute(): void {
 	const emulatorDir = path.join(scratch.dir, 'emulator');
