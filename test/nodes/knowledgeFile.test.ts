@@ -4,7 +4,7 @@
  * (streamed to disk) unless a test says otherwise.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 
@@ -46,6 +46,19 @@ async function storedBinary(content: Buffer | Readable, fileName: string | undef
 		content,
 		binary,
 	);
+}
+
+/** Files of n8n's binary store this process holds open (Linux's /proc/self/fd). */
+function openStoreFiles(): string[] {
+	return readdirSync('/proc/self/fd')
+		.map((fd) => {
+			try {
+				return readlinkSync(`/proc/self/fd/${fd}`);
+			} catch {
+				return '';
+			}
+		})
+		.filter((file) => file.startsWith(bed.binaryStoragePath));
 }
 
 function filesUnder(dir: string): string[] {
@@ -487,6 +500,8 @@ describe('Knowledge File → Replace', () => {
 		expect(puts.map((p) => p.status)).toEqual([503, 200]);
 		expect(puts[1].parts?.[0]).toMatchObject({ size: content.length, sha256: sha256(content) });
 		expect(bed.emulator.knowledge.files.get(7)!.sha256).toBe(sha256(content));
+		// The refused attempt's body was opened and left unread by the HTTP client: its file is closed all the same.
+		expect(openStoreFiles()).toEqual([]);
 	});
 });
 
