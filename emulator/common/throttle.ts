@@ -14,7 +14,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 
-import { areaErrorBody, areaOf } from './areaErrors';
+import { apiErrorBody, apiOf } from './apiErrors';
 import { credentialOf } from './rateLimit';
 import { isAdminPath, splitUrl } from './requestLog';
 
@@ -129,7 +129,7 @@ export function registerThrottle(app: FastifyInstance, throttle: Throttle): void
 		const arrival = throttle.arrive(credentialOf(request), Date.now());
 		if (!arrival) return undefined;
 		if ('refuse' in arrival) {
-			const { contentType, body } = areaErrorBody(areaOf(splitUrl(request.url).path), 429, 'Too many requests');
+			const { contentType, body } = apiErrorBody(apiOf(splitUrl(request.url).path), 429, 'Too many requests');
 			reply.code(429).header('retry-after', String(arrival.refuse.retryAfterSeconds)).type(contentType).send(body);
 			return reply;
 		}

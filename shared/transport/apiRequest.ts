@@ -35,7 +35,8 @@ async function waitToRetry(limiter: ServiceLimiter, outcome: Outcome, waitMs: nu
 	else await sleep(waitMs);
 }
 
-async function httpOptions(request: ApiRequest, url: string, timeoutMs: number): Promise<IHttpRequestOptions> {
+async function httpOptions(request: ApiRequest, url: string, timeoutMs: number): Promise<{ options: IHttpRequestOptions; release?: () => Promise<void> }> {
+	let release: (() => Promise<void>) | undefined;
 	const options: IHttpRequestOptions = {
 		method: request.method,
 		url,
@@ -56,6 +57,7 @@ async function httpOptions(request: ApiRequest, url: string, timeoutMs: number):
 	}
 	if (typeof request.body === 'function') {
 		const part = await request.body();
+		release = part.release;
 		options.body = part.body as IHttpRequestOptions['body'];
 		if (part.headers) options.headers = { ...options.headers, ...part.headers };
 	} else if (request.body !== undefined) {
@@ -64,7 +66,7 @@ async function httpOptions(request: ApiRequest, url: string, timeoutMs: number):
 		options.body = new URLSearchParams(request.form);
 		options.headers = { 'content-type': 'application/x-www-form-urlencoded' };
 	}
-	return options;
+	return { options, release };
 }
 
 /**
@@ -152,10 +154,15 @@ export async function apiRequest<R extends ApiRequest>(ctx: Context, request: R,
 	let uncertainAttempt: string | undefined;
 
 	for (let attempt = 1; ; attempt++) {
-		const options = await httpOptions(request, url, timeoutMs);
+		const { options, release } = await httpOptions(request, url, timeoutMs);
 		// Waits out a pause the service asked for (Retry-After), whoever it asked; tells the limiter how it ended.
 		const report = await limiter.send(adaptive === true);
-		const sent = await sendOnce(ctx, run, api.credential, options, api.token, refusedToken);
+		let sent: Awaited<ReturnType<typeof sendOnce>>;
+		try {
+			sent = await sendOnce(ctx, run, api.credential, options, api.token, refusedToken);
+		} finally {
+			await release?.();
+		}
 		report('response' in sent ? sent.response.statusCode : undefined);
 		let failure: Failure;
 		if ('response' in sent) {
