@@ -30,7 +30,7 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import * as https from 'node:https';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -43,7 +43,7 @@ import { N8n, N8nRest, installCommunityPackage, until, type ExecuteResult, type 
 import { waitForTriggerWebhook } from '../testbed/n8nWebhooks';
 import { ROOT } from '../testbed/root';
 import { writeBarPanels, type BarPanel } from './chart';
-import { askChild, int, kbGetLoop, median, printTable, x, type Row } from './common';
+import { askChild, int, kbGetLoop, median, runBench, saveResults, x, type Row } from './common';
 import type { ProxyConfig, ProxyReady } from './delay-proxy-child';
 import { makeCertificate } from './slow-link';
 
@@ -368,9 +368,7 @@ async function main(): Promise<void> {
 		console.log(`n8n 2.41.1; Node ${process.version}; runs: ${RUNS}, bursts: ${BURSTS}`);
 		if (parts.has('link')) await link(emulator);
 		if (parts.has('queue')) await queue(emulator);
-		printTable(rows);
-		mkdirSync(path.join(ROOT, 'build'), { recursive: true });
-		writeFileSync(path.join(ROOT, 'build/bench-adaptive-n8n.json'), `${JSON.stringify({ node: process.version, runs: RUNS, results, rows }, null, 2)}\n`);
+		saveResults('bench-adaptive-n8n', rows, { n8n: '2.41.1', runs: RUNS, bursts: BURSTS, results });
 		if (panels.length > 0) {
 			writeBarPanels(
 				path.join(ROOT, 'docs/performance-adaptive-n8n.png'),
@@ -384,7 +382,4 @@ async function main(): Promise<void> {
 	}
 }
 
-main().catch((error: unknown) => {
-	console.error(error);
-	process.exitCode = 1;
-});
+runBench(main);

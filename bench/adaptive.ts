@@ -25,8 +25,7 @@
  * scenario's key (`c4`, `c16`, `r50`, `load`, `loadSquare`). Writes
  * docs/performance-adaptive.png and build/bench-adaptive.json. Figures, not tests.
  */
-import { fork, type ChildProcess } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
 
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
@@ -35,7 +34,7 @@ import type { ThrottleCounts, ThrottleSettings } from '../emulator/common/thrott
 import { byId } from '../testbed/locator';
 import { ROOT } from '../testbed/root';
 import { writeBarPanels, type BarPanel } from './chart';
-import { askChild, failedItems, inParallel, int, median, outputOf, printTable, run, setUpEngine, tearDownEngine, workplaceWith, x, type Row } from './common';
+import { emulatorAdmin, failedItems, inParallel, int, median, outputOf, run, runBench, saveResults, setUpEngine, startEmulatorChild, tearDownEngine, workplaceWith, x, type Row } from './common';
 import type { ChildReady } from './emulator-child';
 import { overSlowLink } from './slow-link';
 import type { LinkVariant } from './slow-link-child';
@@ -51,15 +50,7 @@ const FIXED_LINK_1000 = [16, 32, 64, 100];
 let child: ChildProcess;
 let ready: ChildReady;
 
-async function admin<T = unknown>(method: string, route: string, body?: unknown): Promise<T> {
-	const response = await fetch(`${ready.url}/__emulator${route}`, {
-		method,
-		headers: body === undefined ? {} : { 'content-type': 'application/json' },
-		body: body === undefined ? undefined : JSON.stringify(body),
-	});
-	if (!response.ok) throw new Error(`admin ${method} ${route} answered ${response.status}`);
-	return (response.status === 204 ? undefined : await response.json()) as T;
-}
+const admin = <T = unknown>(method: string, route: string, body?: unknown) => emulatorAdmin<T>(ready, method, route, body);
 
 const rows: Row[] = [];
 const results: IDataObject = {};
@@ -206,9 +197,8 @@ async function againstThrottle(scenario: Scenario): Promise<void> {
 
 async function main(): Promise<void> {
 	const parts = new Set((process.argv[2] ?? 'healthy,throttled,load').split(','));
-	child = fork(path.join(__dirname, 'emulator-child.js'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env: { ...process.env, BENCH_FILE_BYTES: '1024' } });
+	({ child, ready } = await startEmulatorChild({ BENCH_FILE_BYTES: '1024' }));
 	try {
-		ready = await askChild<ChildReady>(child, {}, 'ready');
 		console.log(`Emulator in child process ${child.pid} at ${ready.url}; Node ${process.version}; runs: ${RUNS}`);
 		await setUpEngine(ready, 'default');
 		// Warm-up of the engine in this process: module loading, JIT.
@@ -218,9 +208,7 @@ async function main(): Promise<void> {
 			for (const scenario of SCENARIOS[part]) if (parts.has(part) || parts.has(scenario.key)) await againstThrottle(scenario);
 		}
 		await admin('DELETE', '/throttle');
-		printTable(rows);
-		mkdirSync(path.join(ROOT, 'build'), { recursive: true });
-		writeFileSync(path.join(ROOT, 'build/bench-adaptive.json'), `${JSON.stringify({ node: process.version, runs: RUNS, results, rows }, null, 2)}\n`);
+		saveResults('bench-adaptive', rows, { runs: RUNS, results });
 		if (panels.length > 0) {
 			writeBarPanels(
 				path.join(ROOT, 'docs/performance-adaptive.png'),
@@ -235,8 +223,4 @@ async function main(): Promise<void> {
 	}
 }
 
-main().catch((error: unknown) => {
-	console.error(error);
-	process.exitCode = 1;
-	child?.send({ kind: 'close' });
-});
+runBench(main);

@@ -4,9 +4,11 @@
  * the engine (so baselines pay the same engine costs per item), workflow
  * builders, raw clients, medians and the printed table.
  */
-import type { ChildProcess } from 'node:child_process';
+import { fork, type ChildProcess } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import * as http from 'node:http';
 import * as https from 'node:https';
+import path from 'node:path';
 
 import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeParameters, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
@@ -15,6 +17,7 @@ import { AUTO_REQUESTS_IN_PARALLEL } from '../nodes/Workplace/actions/requestSet
 import { InMemoryCredentialsHelper, initHarnessEnv, loadCommunityPackage, runWorkflow, type BinaryMode, type HarnessEnv, type RunWorkflowResult, type WorkflowJson } from '../testbed/engine';
 import { emulatorCredential, singleNodeWorkflow } from '../testbed/testbed';
 import { ROOT } from '../testbed/root';
+import type { ChildReady } from './emulator-child';
 
 export const int = (name: string, fallback: number) => (process.env[name] ? Number(process.env[name]) : fallback);
 
@@ -173,6 +176,31 @@ export function httpRequestKbGet(access: EmulatorAccess, auth: 'inline' | 'crede
 	);
 }
 
+/** The emulator in a child process (emulator-child.ts), so its CPU and memory are not counted with the client's; `env` is added to this process's. */
+export async function startEmulatorChild(env: Record<string, string> = {}): Promise<{ child: ChildProcess; ready: ChildReady }> {
+	const child = fork(path.join(__dirname, 'emulator-child.js'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env: { ...process.env, ...env } });
+	return { child, ready: await askChild<ChildReady>(child, {}, 'ready') };
+}
+
+/** A request to the emulator's admin routes (/__emulator…): the parsed JSON answer (none for 204); a failure status throws. */
+export async function emulatorAdmin<T = unknown>(emulator: EmulatorAccess, method: string, route: string, body?: unknown): Promise<T> {
+	const response = await fetch(`${emulator.url}/__emulator${route}`, {
+		method,
+		headers: body === undefined ? {} : { 'content-type': 'application/json' },
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+	if (!response.ok) throw new Error(`admin ${method} ${route} answered ${response.status}`);
+	return (response.status === 204 ? undefined : await response.json()) as T;
+}
+
+/** Runs a benchmark's main: a failure is printed and sets the exit code. */
+export function runBench(main: () => Promise<void>): void {
+	main().catch((error: unknown) => {
+		console.error(error);
+		process.exitCode = 1;
+	});
+}
+
 /** Sends `message` to a child (none when empty) and resolves its first answer of `kind`. */
 export function askChild<T>(child: ChildProcess, message: object, kind: string): Promise<T> {
 	return new Promise((resolve) => {
@@ -246,6 +274,13 @@ export async function peakRss(work: () => Promise<void>): Promise<{ before: numb
 export const ms = (v: number) => `${v.toFixed(3)} ms/item`;
 export const x = (v: number) => `${v.toFixed(2)}×`;
 export const check = (ok: boolean, goal: string) => `${goal} ${ok ? '✓' : '✗'}`;
+
+/** Prints a benchmark's table and writes what it measured to build/<name>.json, with Node's version. */
+export function saveResults(name: string, rows: Row[], figures: object): void {
+	printTable(rows);
+	mkdirSync(path.join(ROOT, 'build'), { recursive: true });
+	writeFileSync(path.join(ROOT, `build/${name}.json`), `${JSON.stringify({ node: process.version, ...figures, rows }, null, 2)}\n`);
+}
 
 export function printTable(rows: Row[]): void {
 	const widths = { part: 0, what: 0, value: 0, ratio: 0 };

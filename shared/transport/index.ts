@@ -7,7 +7,7 @@ export { incompleteBodyError, ByteCounter, CountedBody, type BinaryStream } from
 export { SERVICE_APIS, type ServiceApi } from './serviceApis';
 export { TokenRequestFailure } from './tokenRequestFailure';
 export { apiRequest, DEFAULT_TIMEOUT_MS, type ResponseTo } from './apiRequest';
-export { limiterFor, type Release, type ServiceLimiter } from './serviceLimiter';
+export { limiterFor, type ServiceLimiter } from './serviceLimiter';
 export { goneOnRepeat, type Effect, type ErrorText } from './failureMessages';
 export { parseErrorBody } from './errorBody';
 export { asNodeError } from './errors';

@@ -40,11 +40,6 @@ export class ServiceLimiter {
 		this.usedAt = now;
 	}
 
-	/** The limit as it stands: what the service has taught so far. */
-	get state(): ServiceLimit {
-		return this.limit;
-	}
-
 	/** Since when nothing has been started, sent or waited for; undefined while in use. */
 	idleSince(): number | undefined {
 		return this.admitted === 0 && this.inFlight === 0 && this.waiting.length === 0 ? this.usedAt : undefined;
