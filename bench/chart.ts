@@ -134,10 +134,11 @@ export function writeBarPanels(file: string, title: string, panels: BarPanel[], 
 		`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="DejaVu Sans" font-size="12">`,
 		`<rect width="100%" height="100%" fill="white"/>`,
 		`<text x="${width / 2}" y="32" text-anchor="middle" font-size="16" font-weight="bold">${escapeXml(title)}</text>`,
+		`<text x="${width / 2}" y="54" text-anchor="middle" font-size="11" fill="#555">pink: the measured defaults; dashed blue: the baseline (1×); dotted green: ${goal}×; red: requests refused (429) or items failed</text>`,
 	];
 	panels.forEach((panel, k) => {
 		const left = (k % columns) * panelW + 60;
-		const topY = 70 + Math.floor(k / columns) * panelH + 30;
+		const topY = 70 + Math.floor(k / columns) * panelH + 40;
 		const plotW = panelW - 90;
 		const plotH = panelH - 90;
 		const yAt = (v: number) => topY + plotH - (Math.min(v, top) / top) * plotH;
@@ -153,9 +154,14 @@ export function writeBarPanels(file: string, title: string, panels: BarPanel[], 
 			const y = yAt(bar.value);
 			const colour = bar.highlight ? '#ea4b71' : '#8c8c8c';
 			parts.push(`<rect x="${x}" y="${y}" width="${w}" height="${topY + plotH - y}" fill="${colour}"/>`);
-			const shown = bar.value > top ? `${bar.value.toFixed(0)}×` : bar.value.toFixed(2);
-			parts.push(`<text x="${x + w / 2}" y="${y - 4}" text-anchor="middle" font-size="10">${shown}</text>`);
-			if (bar.note) parts.push(`<text x="${x + w / 2}" y="${y - 16}" text-anchor="middle" font-size="9" fill="#b00">${escapeXml(bar.note)}</text>`);
+			if (bar.value > top) {
+				// Cut at the top: its value and note inside the bar.
+				parts.push(`<text x="${x + w / 2}" y="${y + 14}" text-anchor="middle" font-size="10" fill="white">${bar.value.toFixed(0)}×</text>`);
+				if (bar.note) parts.push(`<text x="${x + w / 2}" y="${y + 28}" text-anchor="middle" font-size="8" fill="white">${escapeXml(bar.note)}</text>`);
+			} else {
+				parts.push(`<text x="${x + w / 2}" y="${y - 4}" text-anchor="middle" font-size="10">${bar.value.toFixed(2)}</text>`);
+				if (bar.note) parts.push(`<text x="${x + w / 2}" y="${y - 16}" text-anchor="middle" font-size="9" fill="#b00">${escapeXml(bar.note)}</text>`);
+			}
 			parts.push(`<text x="${x + w / 2}" y="${topY + plotH + 16}" text-anchor="middle" font-size="10">${escapeXml(bar.label)}</text>`);
 		});
 		parts.push(`<line x1="${left}" x2="${left + plotW}" y1="${yAt(1)}" y2="${yAt(1)}" stroke="#1f77b4" stroke-width="1.5" stroke-dasharray="6 4"/>`);

@@ -59,7 +59,7 @@ export const LIMIT_SETTINGS: LimitSettings = {
 	cut: 0.8,
 	minRttWindowMs: 60_000,
 	learnedForMs: 60_000,
-	rateMargin: 0.9,
+	rateMargin: 0.95,
 };
 
 /** The rate a refusal came at is counted over the last second, in tenths. */
