@@ -78,8 +78,6 @@ export interface ServiceLimit {
 	round: { fastestMs?: number; answers: number; refused?: boolean };
 	/** The highest limit (whole) a round went through without a refusal: a refusal at or below it is not about requests at once. */
 	provenLimit: number;
-	/** The fastest answer of the last whole round (as many answers as the limit): a queue at the service slows them all. */
-	lastRoundMs?: number;
 	/** When the limit was last cut; answers to requests sent before it do not cut again. */
 	cutAt: number;
 	/** A level the service refused requests at: the limit stays at or below `level` until `until`. */
@@ -188,7 +186,6 @@ export function afterAnswer(limit: ServiceLimit, answer: Answer, settings: Limit
 		minRttSince: freshWindow ? now : limit.minRttSince,
 		round: roundDone ? { answers: 0 } : { ...limit.round, fastestMs, answers: limit.round.answers + 1 },
 		provenLimit: roundDone && !limit.round.refused ? Math.max(limit.provenLimit, Math.floor(limit.limit)) : limit.provenLimit,
-		lastRoundMs: roundDone ? fastestMs : limit.lastRoundMs,
 		answered: counted(limit.answered, answer.sentAt),
 	};
 	// A queue at the service slows every answer of a round, where a pause of the client's own (its CPU,

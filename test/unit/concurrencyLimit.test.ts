@@ -48,7 +48,7 @@ const TABLE: Row[] = [
 		'even the fastest answer of a whole round (as many as the limit) well above the lowest round trip: a queue, cut once',
 		limitWith({ limit: 40, round: { fastestMs: 60, answers: 39 } }),
 		answer({ sentAt: T, answeredAt: T + 100, inFlight: 40 }),
-		{ limit: 32, phase: 'steady', cutAt: T + 100, round: { answers: 0 }, lastRoundMs: 60 },
+		{ limit: 32, phase: 'steady', cutAt: T + 100, round: { answers: 0 } },
 	],
 	[
 		'slow answers before the round is over: no growth, no cut yet',
