@@ -54,5 +54,5 @@ export function multipartBody(fields: Array<[string, string]>, file?: FilePart):
 	for (const [name, value] of fields) form.append(name, value);
 	// No file name argument: FormData would copy the file into a new File, losing stream().
 	if (file) form.append(file.field, new StreamedFile(file));
-	return { body: form };
+	return { body: form, fileBytes: file?.size };
 }

@@ -1,5 +1,6 @@
 import type { StreamRequest } from '../../../../shared/transport';
-import { knowledgeBaseLocator } from '../../../../shared/descriptions';
+import { knowledgeBaseLocator, optionsCollection } from '../../../../shared/descriptions';
+import { itemMaxDownloadBytes, maxDownloadSizeOption } from '../../../../shared/maxDownloadSize';
 import type { OperationDefinition } from '../types';
 import { requiredText } from '../../../../shared/validation';
 import { fileIds, knowledgeFileLocator } from '../../../../shared/knowledgeFile/file';
@@ -22,11 +23,12 @@ export const download: OperationDefinition<StreamRequest> = {
 			required: true,
 			hint: 'The name of the output binary field to put the file in',
 		},
+		optionsCollection([maxDownloadSizeOption]),
 	],
 	request(i) {
 		const { knowledgeId, fileId } = fileIds(this, i);
 		requiredText(this, i, 'binaryPropertyName', 'Put Output File in Field');
-		return downloadRequest(knowledgeId, fileId);
+		return downloadRequest(knowledgeId, fileId, itemMaxDownloadBytes(this, i));
 	},
 	async output(response, i) {
 		const { knowledgeId, fileId } = fileIds(this, i);
