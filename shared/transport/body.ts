@@ -56,6 +56,9 @@ export class ByteCounter {
 	/** sha256 hex of the whole body; set once the body has ended complete. */
 	sha256?: string;
 
+	/** The failure this counter ended the body with, if it did (it reaches the reader as it is). */
+	failure?: Error;
+
 	constructor(
 		/** Bytes the body must have (Content-Length, or the stored size); undefined when not known. */
 		readonly expected: number | undefined,
@@ -74,7 +77,7 @@ export class ByteCounter {
 					next = await iterator.next();
 				} catch (error) {
 					ended = true;
-					throw error instanceof DeadlinePassed ? error : this.brokeOff(error);
+					throw error instanceof DeadlinePassed ? error : this.failed(this.brokeOff(error));
 				}
 				if (next.done) {
 					ended = true;
@@ -82,9 +85,9 @@ export class ByteCounter {
 				}
 				const chunk = typeof next.value === 'string' ? Buffer.from(next.value) : next.value;
 				this.bytes += chunk.length;
-				if (this.limit && this.bytes > this.limit.bytes) throw this.limit.fail(this.limit.bytes);
+				if (this.limit && this.bytes > this.limit.bytes) throw this.failed(this.limit.fail(this.limit.bytes));
 				if (this.expected !== undefined && this.bytes > this.expected) {
-					throw this.fail(this.bytes, this.expected, 'more bytes than announced');
+					throw this.failed(this.fail(this.bytes, this.expected, 'more bytes than announced'));
 				}
 				hash.update(chunk);
 				yield chunk;
@@ -93,8 +96,13 @@ export class ByteCounter {
 			// Stopped early (a failure here, or the reader gave up): let go of the source.
 			if (!ended) await iterator.return?.();
 		}
-		if (this.expected !== undefined && this.bytes !== this.expected) throw this.fail(this.bytes, this.expected);
+		if (this.expected !== undefined && this.bytes !== this.expected) throw this.failed(this.fail(this.bytes, this.expected));
 		this.sha256 = hash.digest('hex');
+	}
+
+	private failed(error: Error): Error {
+		this.failure = error;
+		return error;
 	}
 
 	/** The failure for a body whose source broke off with `error`, after the bytes counted so far. */
@@ -117,8 +125,8 @@ export class CountedBody {
 	/** The response stream's own failure (a reset, a premature close, the deadline), which reaches the reader as it is. */
 	private sourceError?: unknown;
 
-	/** The failure of a body the deadline ended. */
-	private readonly late?: (received: number) => Error;
+	/** The failure of a body the deadline ended, and the deadline. */
+	private readonly late?: { within: Deadline; fail: (received: number) => Error };
 
 	constructor(
 		source: BinaryStream,
@@ -142,8 +150,7 @@ export class CountedBody {
 		});
 		// The failure may come before anyone reads (n8n's store opens its file first); it is kept for the reader.
 		this.stream.on('error', () => undefined);
-		const within = deadline?.within;
-		this.late = deadline && within ? (received) => deadline.late(received, within.timeoutMs) : undefined;
+		this.late = deadline && { within: deadline.within, fail: (received) => deadline.late(received, deadline.within.timeoutMs) };
 	}
 
 	/** Awaits whatever stores the stream; a body that broke off is reported as the counter says it, not as the socket does. */
@@ -151,7 +158,9 @@ export class CountedBody {
 		try {
 			return await storing;
 		} catch (error) {
-			if (error instanceof DeadlinePassed && this.late) throw this.late(this.counter.bytes);
+			// The deadline's (it ends the source, which the counter would call broken off), then the counter's own, then the connection's.
+			if (this.late?.within.passed) throw this.late.fail(this.counter.bytes);
+			if (this.counter.failure) throw this.counter.failure;
 			throw this.sourceError !== undefined && error === this.sourceError ? this.counter.brokeOff(error) : error;
 		}
 	}
