@@ -29,11 +29,11 @@ const requests = (method: string, path: string | RegExp) =>
 	bed.emulator.log.filter((e) => e.method === method && (typeof path === 'string' ? e.path === path : path.test(e.path)));
 
 /** Options of a version-2 operation: one attempt unless said, and Timeout `timeout` ms. */
-const options = (timeout: number, maxAttempts = 1): IDataObject => ({ timeout, retry: { retry: { maxAttempts, maxWaitSeconds: 0.2 } } });
+const options = (timeout: number, maxAttempts = 1): INodeParameters => ({ timeout, retry: { retry: { maxAttempts, maxWaitSeconds: 0.2 } } });
 const runV2 = async (parameters: INodeParameters) => await bed.runNode(parameters, { typeVersion: 2 });
 
-const kbGet = (extra: IDataObject = {}): INodeParameters => ({ resource: 'knowledgeBase', operation: 'get', knowledgeId: byId(HANDBOOK), options: options(1000), ...extra });
-const fileDownload = (opts: IDataObject = {}): INodeParameters => ({
+const kbGet = (extra: INodeParameters = {}): INodeParameters => ({ resource: 'knowledgeBase', operation: 'get', knowledgeId: byId(HANDBOOK), options: options(1000), ...extra });
+const fileDownload = (opts: INodeParameters = {}): INodeParameters => ({
 	resource: 'knowledgeFile',
 	operation: 'download',
 	knowledgeId: byId(HANDBOOK),
@@ -43,7 +43,7 @@ const fileDownload = (opts: IDataObject = {}): INodeParameters => ({
 });
 
 /** The knowledge trigger on the handbook, polled once so it has recorded the files (a first poll reports nothing). */
-async function recordedPoller(extraOptions: IDataObject = {}) {
+async function recordedPoller(extraOptions: INodeParameters = {}) {
 	const poller = bed.knowledgePoller({ watch: 'knowledgeBase', knowledgeId: byId(HANDBOOK), events: ['fileAdded', 'fileReplaced'], options: extraOptions });
 	expect(await poller.poll()).toBeNull();
 	return { poller, state: JSON.stringify(poller.staticData) };
