@@ -9,6 +9,7 @@ import { searchKnowledgeBases } from '../../shared/methods/listSearch';
 import { positiveId } from '../../shared/positiveId';
 import { invalidSetting } from '../../shared/invalid';
 import { maxDownloadBytes, maxDownloadSizeOption } from '../../shared/maxDownloadSize';
+import { hasOwnEntry, nameN8nDrops } from '../../shared/ownEntry';
 import { numberValue } from '../../shared/numberValue';
 import { DEFAULT_RETRY_POLICY, DEFAULT_TIMEOUT_MS, type SendOptions } from '../../shared/transport';
 import { BASE_EVENTS, compare, FILE_EVENTS, readRecordedState, recordState, type Change, type ChangeEvent, type ListedBase } from './changes';
@@ -77,6 +78,8 @@ function pollSending(ctx: IPollFunctions, options: IDataObject): SendOptions {
 /** Include File Content, Put File in Field and Max Download Size, checked before anything is sent. */
 function contentOptions(ctx: IPollFunctions, options: IDataObject): Content {
 	const property = typeof options.binaryPropertyName === 'string' && options.binaryPropertyName.trim() !== '' ? options.binaryPropertyName : 'data';
+	const dropped = nameN8nDrops(property);
+	if (dropped) throw invalidSetting(ctx, 'Put File in Field', dropped);
 	const maxBytes = maxDownloadBytes(options[maxDownloadSizeOption.name]);
 	if (typeof maxBytes !== 'number') throw invalidSetting(ctx, maxDownloadSizeOption.displayName, maxBytes.problem);
 	return { include: options.includeContent === true, property, maxBytes };
@@ -189,7 +192,7 @@ export class WorkplaceKnowledgeTrigger implements INodeType {
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const knowledgeId = watchedBase(this);
 		const watchesAll = knowledgeId === undefined;
-		const wanted = new Set((this.getNodeParameter('events', []) as string[]).filter((e): e is ChangeEvent => e in EVENT_NAMES));
+		const wanted = new Set((this.getNodeParameter('events', []) as string[]).filter((e): e is ChangeEvent => hasOwnEntry(EVENT_NAMES, e)));
 		if (!watchesAll) for (const event of BASE_EVENTS) wanted.delete(event);
 		if (wanted.size === 0) {
 			throw invalidSetting(this, 'Events', watchesAll ? 'choose at least one' : `choose at least one of ${FILE_EVENTS.map((e) => EVENT_NAMES[e]).join(', ')} (knowledge base events need Watch: All Knowledge Bases)`);

@@ -2,7 +2,7 @@ import type { StreamRequest } from '../../../../shared/transport';
 import { knowledgeBaseLocator, optionsCollection } from '../../../../shared/descriptions';
 import { itemMaxDownloadBytes, maxDownloadSizeOption } from '../../../../shared/maxDownloadSize';
 import type { OperationDefinition } from '../types';
-import { requiredText } from '../../../../shared/validation';
+import { outputBinaryField } from '../../../../shared/validation';
 import { fileIds, knowledgeFileLocator } from '../../../../shared/knowledgeFile/file';
 import { downloadRequest, storeDownload } from '../../../../shared/knowledgeFile/fileContent';
 import { sendingItem } from '../requestSettings';
@@ -27,12 +27,12 @@ export const download: OperationDefinition<StreamRequest> = {
 	],
 	request(i) {
 		const { knowledgeId, fileId } = fileIds(this, i);
-		requiredText(this, i, 'binaryPropertyName', 'Put Output File in Field');
+		outputBinaryField(this, i, 'binaryPropertyName', 'Put Output File in Field');
 		return downloadRequest(knowledgeId, fileId, itemMaxDownloadBytes(this, i));
 	},
 	async output(response, i) {
 		const { knowledgeId, fileId } = fileIds(this, i);
-		const property = requiredText(this, i, 'binaryPropertyName', 'Put Output File in Field');
+		const property = outputBinaryField(this, i, 'binaryPropertyName', 'Put Output File in Field');
 		const { binary, ...file } = await storeDownload(this, response, knowledgeId, fileId, sendingItem(this, i));
 		return [
 			{

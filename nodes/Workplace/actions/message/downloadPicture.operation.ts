@@ -1,7 +1,7 @@
 import { read, type StreamRequest } from '../../../../shared/transport';
 import { baseMimeType, fileNameFromDisposition, storeBinary } from '../../../../shared/binaryFile';
 import type { OperationDefinition } from '../types';
-import { invalid, requiredText, textId } from '../../../../shared/validation';
+import { invalid, outputBinaryField, textId } from '../../../../shared/validation';
 import { ownEntry } from '../../../../shared/ownEntry';
 import { optionsCollection } from '../../../../shared/descriptions';
 import { itemMaxDownloadBytes, maxDownloadSizeOption } from '../../../../shared/maxDownloadSize';
@@ -52,7 +52,7 @@ export const downloadPicture: OperationDefinition<StreamRequest> = {
 		const id = textId(this, i, 'pictureId', 'Picture ID');
 		const size = this.getNodeParameter('size', i, 'large') as string;
 		if (!(SIZES as readonly string[]).includes(size)) throw invalid(this, i, 'Size', `must be one of ${SIZES.join(', ')}, got "${size}"`);
-		requiredText(this, i, 'binaryPropertyName', 'Put Output File in Field');
+		outputBinaryField(this, i, 'binaryPropertyName', 'Put Output File in Field');
 		return picture('image', id, size, itemMaxDownloadBytes(this, i));
 	},
 	// The service's pages give two paths for pictures, /file/image/ and /file/view/; the second is tried on a 4xx.
@@ -63,7 +63,7 @@ export const downloadPicture: OperationDefinition<StreamRequest> = {
 	},
 	async output(response, i, request) {
 		const id = String(request.path[2]);
-		const property = requiredText(this, i, 'binaryPropertyName', 'Put Output File in Field');
+		const property = outputBinaryField(this, i, 'binaryPropertyName', 'Put Output File in Field');
 		const body = response.body;
 		const mimeType = baseMimeType(response.headers['content-type']) ?? 'application/octet-stream';
 		const fileName = fileNameFromDisposition(response.headers['content-disposition']) ?? `picture-${id}.${ownEntry(EXTENSIONS, mimeType) ?? 'bin'}`;
