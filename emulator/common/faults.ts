@@ -7,7 +7,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Socket } from 'node:net';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { areaErrorBody, areaOf } from './areaErrors';
+import { apiErrorBody, apiOf } from './apiErrors';
 import { endlessListPage, gzipBomb, oversizedDownload, trickle } from './hostile';
 import type { FaultAction, FaultRule, RequestLogEntry } from '../types';
 
@@ -154,7 +154,7 @@ function cannedResponse(action: FaultAction, path: string): Canned | undefined {
 			const headers: Record<string, string> = {};
 			let body: string;
 			if (action.body === undefined) {
-				const shaped = areaErrorBody(areaOf(path), action.status);
+				const shaped = apiErrorBody(apiOf(path), action.status);
 				headers['content-type'] = shaped.contentType;
 				body = shaped.body;
 			} else if (typeof action.body === 'string') {
@@ -187,6 +187,12 @@ function dropSocket(socket: Socket | null | undefined): void {
 
 function dropConnection(request: FastifyRequest): void {
 	dropSocket(request.raw.socket);
+}
+
+/** reset drops the connection now; stall sends nothing and drops it after `ms` (without `ms`, never: the client gives up first). */
+function takeOverConnection(request: FastifyRequest, action: Extract<FaultAction, { kind: 'reset' | 'stall' }>): void {
+	if (action.kind === 'reset') dropConnection(request);
+	else if (action.ms !== undefined) setTimeout(() => dropConnection(request), action.ms).unref();
 }
 
 /** Marks the fault applied; its action, and the canned answer it makes (if it makes one). */
@@ -231,12 +237,9 @@ export async function applyBefore(
 			await sleep(action.ms);
 			return false;
 		case 'reset':
-			reply.hijack();
-			dropConnection(request);
-			return true;
 		case 'stall':
 			reply.hijack();
-			if (action.ms !== undefined) setTimeout(() => dropConnection(request), action.ms).unref();
+			takeOverConnection(request, action);
 			return true;
 		default:
 			// truncate / resetMidBody never run here (see runsBefore).
@@ -286,12 +289,9 @@ export async function applyOnSend(
 			action.run();
 			return payload;
 		case 'reset':
-			discard(payload);
-			dropConnection(request);
-			return forever();
 		case 'stall':
 			discard(payload);
-			if (action.ms !== undefined) setTimeout(() => dropConnection(request), action.ms).unref();
+			takeOverConnection(request, action);
 			return forever();
 		case 'trickle': {
 			const all = isStream(payload) ? await readFirst(payload, Number.MAX_SAFE_INTEGER) : Buffer.from((payload ?? '') as string | Buffer);

@@ -59,14 +59,19 @@ async function waitToRetry(ctx: Context, outcome: Outcome, waitMs: number): Prom
 	else await sleep(waitMs);
 }
 
-/** The request as the request path sends it, and the bytes of a file it uploads (they add to the attempt's time). */
-async function outgoingRequest(request: ApiRequest, url: string): Promise<{ outgoing: OutgoingRequest; fileBytes: number }> {
+/**
+ * The request as the request path sends it; the bytes of a file it uploads
+ * (they add to the attempt's time), and what lets go of what sending it opened.
+ */
+async function outgoingRequest(request: ApiRequest, url: string): Promise<{ outgoing: OutgoingRequest; fileBytes: number; release?: () => Promise<void> }> {
 	const outgoing: OutgoingRequest = { method: request.method, url, qs: request.qs };
 	let fileBytes = 0;
+	let release: (() => Promise<void>) | undefined;
 	// An encoded body's Content-Length is not the length of the bytes handed on; ask for none.
 	if (request.stream) outgoing.headers = { 'accept-encoding': 'identity' };
 	if (typeof request.body === 'function') {
 		const part = await request.body();
+		release = part.release;
 		outgoing.body = part.body as OutgoingRequest['body'];
 		fileBytes = part.fileBytes ?? 0;
 		if (part.headers) outgoing.headers = { ...outgoing.headers, ...part.headers };
@@ -76,7 +81,7 @@ async function outgoingRequest(request: ApiRequest, url: string): Promise<{ outg
 		outgoing.body = new URLSearchParams(request.form);
 		outgoing.headers = { 'content-type': 'application/x-www-form-urlencoded' };
 	}
-	return { outgoing, fileBytes };
+	return { outgoing, fileBytes, release };
 }
 
 /**
@@ -116,8 +121,9 @@ async function sendOnce(
 	ctx: Context,
 	run: RunCredential,
 	credential: string,
-	request: ApiRequest,
-	url: string,
+	outgoing: OutgoingRequest,
+	fileBytes: number,
+	json: boolean,
 	timeoutMs: number,
 	tokenFields: TokenFields | undefined,
 	refusedToken: string | undefined,
@@ -125,12 +131,11 @@ async function sendOnce(
 	const transmit = viaHttpRequest(
 		async (options) => await ctx.helpers.httpRequestWithAuthentication.call(ctx, credential, options, { credentialsDecrypted: run.decrypted }),
 	);
-	const { outgoing, fileBytes } = await outgoingRequest(request, url);
 	let deadline: Deadline | undefined;
 	// An attempt that fetches a token first (n8n's preAuthentication, within the same call) also has the token request's time.
 	const send = async (fetchesToken: boolean) => {
 		deadline = new Deadline(timeoutMs + (fetchesToken ? TOKEN_TIMEOUT_MS : 0), fileBytes);
-		return await openAnswer(transmit, outgoing, deadline, !request.stream);
+		return await openAnswer(transmit, outgoing, deadline, json);
 	};
 	try {
 		if (tokenFields && run.decrypted.data) {
@@ -199,8 +204,14 @@ export async function apiRequest<R extends ApiRequest>(ctx: Context, request: R,
 	let uncertainAttempt: string | undefined;
 
 	for (let attempt = 1; ; attempt++) {
+		const { outgoing, fileBytes, release } = await outgoingRequest(request, url);
 		await afterPause(ctx);
-		const sent = await sendOnce(ctx, run, api.credential, request, url, timeoutMs, api.token, refusedToken);
+		let sent: Sent;
+		try {
+			sent = await sendOnce(ctx, run, api.credential, outgoing, fileBytes, !request.stream, timeoutMs, api.token, refusedToken);
+		} finally {
+			await release?.();
+		}
 		let failure: Failure;
 		let thrown: unknown;
 		if ('answer' in sent) {

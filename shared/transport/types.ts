@@ -67,6 +67,12 @@ export interface BodyPart {
 	headers?: Record<string, string>;
 	/** Bytes of a file in the body (an upload): the attempt gets the time they take (limits.ts, attemptTimeMs). */
 	fileBytes?: number;
+	/**
+	 * Lets go of what sending the body opened and did not read to its end (the
+	 * HTTP client stops reading a body when the answer comes first, and never
+	 * cancels it). Called when the attempt is over.
+	 */
+	release?: () => Promise<void>;
 }
 
 export interface ApiResponse<T = unknown> {
