@@ -9,7 +9,7 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import type { EmulatorAccess } from '../emulator/clientCredentials';
 import { createPoller, runWorkflow, testCredential } from '../testbed/engine';
-import { CREDENTIALS, KNOWLEDGE_TRIGGER_TYPE } from '../testbed/testbed';
+import { CREDENTIALS, knowledgeTriggerNode } from '../testbed/testbed';
 import { byId } from '../testbed/locator';
 import { helper, loadedNodeTypes, peakRss, setUpEngine, tearDownEngine, workplace } from './common';
 
@@ -35,20 +35,7 @@ export interface HostileFigures {
 const KB = 1;
 
 function poller(parameters: INodeParameters) {
-	const kb = CREDENTIALS.knowledgeBase;
-	return createPoller({
-		nodeTypes: loadedNodeTypes(),
-		credentialsHelper: helper,
-		node: {
-			id: 'knowledge-trigger',
-			name: 'Workplace Knowledge Trigger',
-			type: KNOWLEDGE_TRIGGER_TYPE,
-			typeVersion: 1,
-			position: [0, 0],
-			parameters,
-			credentials: { [kb.type]: { id: kb.id, name: kb.name } },
-		},
-	});
+	return createPoller({ nodeTypes: loadedNodeTypes(), credentialsHelper: helper, node: knowledgeTriggerNode(parameters) });
 }
 
 /** A node run's error, or its output in short. */
