@@ -12,12 +12,11 @@ import { NodeOperationError, sleep } from 'n8n-workflow';
 import { afterFailure, type Failure } from './afterFailure';
 import { SERVICE_APIS, credentialFor, type RunCredential } from './serviceApis';
 import { buildPath } from './baseUrl';
-import { AnswerTooLarge, readErrorBody, type CountedBody } from './body';
+import { AnswerTooLarge, downloadFailures, readErrorBody, type CountedBody } from './body';
 import { downloadBody, openAnswer, readAnswer, streamedAnswer, viaHttpRequest, type OutgoingRequest, type StreamedAnswer } from './boundedRequest';
 import { Deadline } from './deadline';
 import { TOKEN_TIMEOUT_MS } from './botToken';
 import { DEFAULT_MAX_DOWNLOAD_BYTES, DEFAULT_TIMEOUT_MS } from './limits';
-import { downloadFailures } from './body';
 import { answerTooLargeError, asNodeError, errorCode, failureError, isHttpFailure, thrownResponse, unexpectedAnswerError } from './errors';
 import { operationAndItem, redirectRefused, redirectTarget, type Unexpected } from './failureMessages';
 import { DEFAULT_RETRY_POLICY, mayHaveReachedService, repeatAnswerMeansDone, type Outcome } from './retry';
@@ -131,20 +130,22 @@ async function sendOnce(
 	const transmit = viaHttpRequest(
 		async (options) => await ctx.helpers.httpRequestWithAuthentication.call(ctx, credential, options, { credentialsDecrypted: run.decrypted }),
 	);
-	let deadline: Deadline | undefined;
+	/** The attempt's deadline, once it is sent. */
+	let current: Deadline | undefined;
 	// An attempt that fetches a token first (n8n's preAuthentication, within the same call) also has the token request's time.
 	const send = async (fetchesToken: boolean) => {
-		deadline = new Deadline(timeoutMs + (fetchesToken ? TOKEN_TIMEOUT_MS : 0), fileBytes);
-		return await openAnswer(transmit, outgoing, deadline, json);
+		const deadline = new Deadline(timeoutMs + (fetchesToken ? TOKEN_TIMEOUT_MS : 0), fileBytes);
+		current = deadline;
+		return { answer: await openAnswer(transmit, outgoing, deadline, json), deadline };
 	};
 	try {
 		if (tokenFields && run.decrypted.data) {
 			const sent = await sendWithToken(run.decrypted.data, tokenFields, send, refusedToken);
-			return { answer: sent.result, token: sent.token, deadline: deadline! };
+			return { ...sent.result, token: sent.token };
 		}
-		return { answer: await send(false), token: '', deadline: deadline! };
+		return { ...(await send(false)), token: '' };
 	} catch (thrown) {
-		deadline?.release();
+		current?.release();
 		const failed = failureOf(thrown);
 		return 'answer' in failed ? { ...failed, token: '', deadline: new Deadline(timeoutMs) } : failed;
 	}
