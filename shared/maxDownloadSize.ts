@@ -14,7 +14,8 @@ import { invalid, shownValue } from './validation';
 const MB = 1024 * 1024;
 
 /** The largest value the option takes: 10,240 MB (10 GB). */
-const MAX_MB = 10_240;
+export const MAX_DOWNLOAD_SIZE_MB = 10_240;
+const MAX_MB = MAX_DOWNLOAD_SIZE_MB;
 
 export const maxDownloadSizeOption: INodeProperties = {
 	displayName: 'Max Download Size (MB)',

@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 
 import { EXAMPLE_CREDENTIALS } from './examples';
+import { MAX_DOWNLOAD_SIZE_MB } from '../shared/maxDownloadSize';
 import { parseRawOutput, type ExecuteResult, type N8n } from './n8n';
 import { byId } from './locator';
 import { chainWorkflow, MANUAL_START, type ChainNode, type ChainWorkflow } from './chainWorkflow';
@@ -112,7 +113,8 @@ export function downloadWorkflow(id: string, knowledgeId: number, fileId: number
 			name: 'Download',
 			type: 'n8n-nodes-workplace.workplace',
 			typeVersion: 2,
-			parameters: { resource: 'knowledgeFile', operation: 'download', knowledgeId: byId(knowledgeId), fileId: byId(fileId), binaryPropertyName: 'data' },
+			// Files larger than any the service keeps, to see memory against size: the largest Max Download Size there is.
+			parameters: { resource: 'knowledgeFile', operation: 'download', knowledgeId: byId(knowledgeId), fileId: byId(fileId), binaryPropertyName: 'data', options: { maxDownloadSize: MAX_DOWNLOAD_SIZE_MB } },
 			credentials: KB_CREDENTIAL,
 		},
 	]);
