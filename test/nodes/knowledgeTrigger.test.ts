@@ -82,7 +82,7 @@ const KINDS: Kind[] = [
 ];
 
 /** The id a change item concerns: its file's, or for base events its base's. */
-const subject = (item: INodeExecutionData) => Number(((item.json.file ?? item.json.knowledgeBase) as IDataObject).id);
+const subject = (item: INodeExecutionData) => Number(String(item.json.event).startsWith('knowledgeBase') ? item.json.knowledgeId : item.json.id);
 
 describe('the change matrix: each event × first run, manual run, normal poll, failed poll', () => {
 	it.each(KINDS.map((k) => [k.event, k]))('%s', async (_name, kind) => {
@@ -97,12 +97,13 @@ describe('the change matrix: each event × first run, manual run, normal poll, f
 
 		const id = await kind.change();
 
-		// Manual run: the newest file as a sample; the state is not touched.
+		// Manual run: a sample of each chosen event (the newest file, or its base); the state is not touched.
 		const sample = items(await poller.poll('manual'));
-		expect(sample).toHaveLength(1);
-		expect(sample[0].json.sample).toBe(true);
+		const chosen = kind.event.startsWith('knowledgeBase') ? ALL_EVENTS : ALL_EVENTS.filter((e) => e.startsWith('file'));
+		expect(sample.map((item) => item.json.event)).toEqual(chosen);
+		expect(sample.every((item) => item.json.sample === true)).toBe(true);
 		expect(stateOf(poller)).toEqual(recorded);
-		row.push(`manual run: 1 sample (${String((sample[0].json.file as IDataObject).id)}), state untouched`);
+		row.push(`manual run: ${sample.length} samples (one per chosen event), state untouched`);
 
 		// Failed poll: the listing fails (503 on every attempt); nothing reported, state kept.
 		bed.emulator.faults.add({ method: 'GET', path: '/api/v1/knowledge*', times: Infinity, action: { kind: 'status', status: 503 } });
@@ -132,8 +133,16 @@ describe('what each change item holds', () => {
 		const after = bed.emulator.knowledge.files.get(2)!;
 		expect(item.json).toEqual({
 			event: 'fileReplaced',
-			knowledgeBase: expect.objectContaining({ id: HANDBOOK, name: 'Employee Handbook' }),
-			file: expect.objectContaining({ id: 2, status: 'active', usedByLanguageModel: true, meta: expect.objectContaining({ originalName: 'leave-policy-2025.csv' }) }),
+			id: 2,
+			originalName: 'leave-policy-2025.csv',
+			size: after.meta.size,
+			mimeType: 'text/csv',
+			status: 'active',
+			usedByLanguageModel: true,
+			knowledgeId: HANDBOOK,
+			knowledgeName: 'Employee Handbook',
+			createdAt: after.createdAt,
+			updatedAt: after.updatedAt,
 			changes: {
 				updatedAt: { before: old.updatedAt, after: after.updatedAt },
 				size: { before: old.size, after: after.meta.size },
@@ -149,7 +158,7 @@ describe('what each change item holds', () => {
 		const reported = items(await poller.poll());
 		expect(reported.map((i) => i.json.event)).toEqual(['fileStatusChanged']);
 		expect((reported[0].json.changes as IDataObject).status).toEqual({ before: 'active', after: 'deleting' });
-		expect((reported[0].json.file as IDataObject).usedByLanguageModel).toBe(false);
+		expect(reported[0].json.usedByLanguageModel).toBe(false);
 	});
 
 	it('a deleting file replaced with new content: replaced and status changed, one item each', async () => {
@@ -164,10 +173,17 @@ describe('what each change item holds', () => {
 		await poller.poll();
 		await admin('DELETE', `/${HANDBOOK}/files/1`);
 		const [item] = items(await poller.poll());
+		// The fields the state keeps; a removed file's content is not the language model's any more.
 		expect(item.json).toEqual({
 			event: 'fileRemoved',
-			knowledgeBase: expect.objectContaining({ id: HANDBOOK, name: 'Employee Handbook' }),
-			file: { id: 1, status: 'active', usedByLanguageModel: true, meta: { originalName: 'handbook.pdf', size: expect.any(Number) }, updatedAt: expect.any(String) },
+			id: 1,
+			originalName: 'handbook.pdf',
+			size: expect.any(Number),
+			status: 'active',
+			usedByLanguageModel: false,
+			knowledgeId: HANDBOOK,
+			knowledgeName: 'Employee Handbook',
+			updatedAt: expect.any(String),
 		});
 	});
 
@@ -223,7 +239,7 @@ describe('what each change item holds', () => {
 		expect(await bed.knowledgePoller(watchOne(3)).poll('manual')).toBeNull();
 		const [sample] = items(await bed.knowledgePoller(watchOne(2, { options: { includeContent: true } })).poll('manual'));
 		const newest = bed.emulator.knowledge.filesOf(2).sort((a, b) => b.updatedAt.localeCompare(a.updatedAt))[0];
-		expect((sample.json.file as IDataObject).id).toBe(newest.id);
+		expect(sample.json.id).toBe(newest.id);
 		expect(createHash('sha256').update(Buffer.from(sample.binary!.data.data, 'base64')).digest('hex')).toBe(newest.sha256);
 	});
 });
@@ -340,7 +356,7 @@ describe('10,000 files per poll', () => {
 		const started = Date.now();
 		const reported = items(await poller.poll());
 		const ms = Date.now() - started;
-		expect(reported.map((i) => [i.json.event, (i.json.file as IDataObject).id])).toEqual([
+		expect(reported.map((i) => [i.json.event, i.json.id])).toEqual([
 			['fileReplaced', ids[5000]],
 			['fileStatusChanged', ids[7000]],
 			['fileAdded', ids[9999] + 1],

@@ -148,19 +148,28 @@ export const messageRequest = (path: string[], body: ApiRequest['body'], statusM
 	...(statusMeanings ? { statusMeanings } : {}),
 });
 
+/** The note of a send the service confirmed without any message id. */
+export const NO_IDS_GIVEN = 'The service confirmed the send but gave no message id';
+
 /**
  * What was sent, and where. Any 2xx is success; the v1 answer's `message`
- * (id, type, groupId, threadId) is read when present; not every answer carries it.
+ * (id, type, groupId, threadId) is read when present; not every answer carries
+ * it. `ids` is always a list of the message ids the service gave (empty when it
+ * gave none, and then `note` says so), so `{{ $json.ids[0] }}` is an id or empty.
  */
 export function sentOutput(request: ApiRequest, answer: ApiResponse, where: IDataObject): IDataObject {
 	const body = read.object(answer.body);
 	const message = read.object(body?.message);
+	const messageId = read.text(message?.id);
+	const threadId = read.text(message?.threadId);
 	return {
 		sent: true,
 		endpoint: `POST /${request.path.join('/')}`,
 		...where,
-		messageId: read.text(message?.id) ?? null,
-		...(message && read.text(message.threadId) ? { threadId: message.threadId } : {}),
+		ids: messageId === undefined ? [] : [messageId],
+		messageId: messageId ?? null,
+		...(threadId === undefined ? {} : { threadId }),
+		...(messageId === undefined ? { note: NO_IDS_GIVEN } : {}),
 		// More than 1 only when the service refused the earlier attempts before taking them (429, connection refused).
 		attempts: answer.attempts ?? 1,
 		response: body ?? null,
