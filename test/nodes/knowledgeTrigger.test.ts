@@ -244,6 +244,36 @@ describe('what each change item holds', () => {
 	});
 });
 
+describe('Fetch Test Event: a sample of each chosen event, with every field a real item of that event has', () => {
+	it.each(KINDS.map((k) => [k.event, k]))('%s', async (_name, kind) => {
+		const poller = bed.knowledgePoller({ ...kind.parameters(), events: [kind.event] });
+		await poller.poll();
+		await kind.change();
+		const [real] = items(await poller.poll());
+		const samples = items(await poller.poll('manual'));
+		expect(samples.map((item) => item.json.event)).toEqual([kind.event]);
+		const [sample] = samples;
+		expect(Object.keys(sample.json)).toEqual(['sample', ...Object.keys(real.json)]);
+		if (real.json.changes) {
+			// Every field a change can name, so each can be mapped; a sample has no before.
+			const changes = sample.json.changes as Record<string, { before: unknown; after: unknown }>;
+			expect(Object.keys(changes)).toEqual(expect.arrayContaining(Object.keys(real.json.changes as IDataObject)));
+			expect(Object.values(changes).map((change) => change.before)).toEqual(Object.values(changes).map(() => null));
+		}
+	});
+
+	it('follows the events the change alert example chooses: replaced and status changed, never "added"', async () => {
+		const samples = items(await bed.knowledgePoller(watchAll({ events: ['fileReplaced', 'fileStatusChanged'] })).poll('manual'));
+		expect(samples.map((item) => item.json.event)).toEqual(['fileReplaced', 'fileStatusChanged']);
+		const newest = [...bed.emulator.knowledge.files.values()].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt))[0];
+		expect(samples.map((item) => [item.json.sample, item.json.id, item.json.originalName])).toEqual([
+			[true, newest.id, newest.meta.originalName],
+			[true, newest.id, newest.meta.originalName],
+		]);
+		expect((samples[1].json.changes as IDataObject).status).toEqual({ before: null, after: newest.status });
+	});
+});
+
 describe('bad input fails before anything is sent', () => {
 	it.each([
 		['a knowledge base id that is not a number', watchOne(HANDBOOK, { knowledgeId: { __rl: true, mode: 'id', value: 'handbook' } }), 'Invalid "Knowledge Base": expected a knowledge base ID (a positive whole number), got "handbook"'],
