@@ -25,7 +25,8 @@ export const create: OperationDefinition = {
 		requiredString(
 			'Member IDs',
 			'members',
-			`${USER_ID.placeholder}, 64b7f0a1c2d3e4f5a6b7c803`,
+			// One ID and more to come: two full IDs do not fit the field.
+			`${USER_ID.placeholder}, …`,
 			'User IDs of the members, separated by commas, or a list from an expression',
 			USER_ID.hint,
 		),
