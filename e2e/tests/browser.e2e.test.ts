@@ -342,8 +342,9 @@ describe('the Workplace Knowledge Trigger', () => {
 });
 
 describe('the panels a newcomer reads (issue 33)', () => {
-	const open = async (nodeId: string) => {
-		await page.goto(`${n8n.url}/workflow/${PANELS.id}/${nodeId}`);
+	/** A node's panel, opened from its address. */
+	const open = async (nodeId: string, workflowId = PANELS.id) => {
+		await page.goto(`${n8n.url}/workflow/${workflowId}/${nodeId}`);
 		await dismissDialogs(page);
 		const ndv = page.getByTestId('ndv');
 		await ndv.waitFor();
@@ -385,10 +386,7 @@ describe('the panels a newcomer reads (issue 33)', () => {
 
 	test('the knowledge base credential says up front that the key works only from whitelisted addresses, and who has both', async () => {
 		await step(page, 'knowledge-base-credential', async () => {
-			await page.goto(`${n8n.url}/workflow/${SIMPLIFIED.id}/simplified-files`);
-			await dismissDialogs(page);
-			const ndv = page.getByTestId('ndv');
-			await ndv.waitFor();
+			const ndv = await open('simplified-files', SIMPLIFIED.id);
 			await ndv.getByTestId('credential-edit-button').first().click();
 			const modal = page.locator('.el-dialog:visible, [role="dialog"]:visible').filter({ hasText: KB_CREDENTIAL.name }).first();
 			await modal.getByText(/takes this key only from IP addresses on its whitelist/).waitFor();
