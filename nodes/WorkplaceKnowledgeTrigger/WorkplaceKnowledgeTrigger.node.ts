@@ -193,7 +193,7 @@ export class WorkplaceKnowledgeTrigger implements INodeType {
 						description: 'Whether to download added and replaced files into a binary field (streamed, one request per file)',
 					},
 					{
-						displayName: 'Put File in Field',
+						displayName: 'Put Output File in Field',
 						name: 'binaryPropertyName',
 						type: 'string',
 						default: 'data',

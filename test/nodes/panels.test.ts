@@ -102,6 +102,18 @@ describe('the credentials', () => {
 	});
 });
 
+describe('the Workplace Knowledge Trigger', () => {
+	it('names its output binary field as Download does, and offers Simplify', () => {
+		const { description } = bed.nodeType('n8n-nodes-workplace.workplaceKnowledgeTrigger', 1) as { description: INodeTypeDescription };
+		const download = (bed.nodeType(NODE_TYPE, 3) as { description: INodeTypeDescription }).description.properties.find(
+			(p) => p.name === 'binaryPropertyName' && p.displayOptions?.show?.operation?.includes('download'),
+		);
+		const option = allProperties(description.properties).find((p) => p.name === 'binaryPropertyName');
+		expect(option?.displayName).toBe(download?.displayName);
+		expect(description.properties.find((p) => p.name === 'simplify')).toMatchObject({ type: 'boolean', default: true });
+	});
+});
+
 describe('the Workplace Trigger', () => {
 	it('hides its credential only when signatures are not verified, with nothing that moves it below Events', () => {
 		const { description } = bed.nodeType(TRIGGER_TYPE, 2) as { description: INodeTypeDescription };
