@@ -10,8 +10,6 @@
 import type { INodeProperties, INodePropertyCollection, INodeTypeDescription } from 'n8n-workflow';
 
 import { SEED_GROUP_IDS } from '../../emulator/bot/seed';
-import { loadCommunityPackage } from '../../testbed/engine';
-import { ROOT } from '../../testbed/root';
 import { CREDENTIALS, suiteTestbed } from '../../testbed/testbed';
 
 const bed = suiteTestbed();
@@ -77,8 +75,7 @@ describe('fields that take a bot id', () => {
 });
 
 describe('the credentials', () => {
-	const { credentialTypes } = loadCommunityPackage(ROOT, true);
-	const propertiesOf = (name: string) => credentialTypes.getByName(name).properties;
+	const propertiesOf = (name: string) => bed.credentialType(name).properties;
 
 	it('the knowledge base credential says at the top that the service takes the key only from whitelisted addresses, and who has the key', () => {
 		const [first, ...rest] = propertiesOf('workplaceKnowledgeBaseApi');
