@@ -99,35 +99,20 @@ describe('one file item in every node', () => {
 	});
 });
 
-/** What Edit Fields makes of `{{ $json.originalName }} ({{ $json.size }} bytes, {{ $json.mimeType }}), file {{ $json.id }} of knowledge base {{ $json.knowledgeId }}` on an item. */
+/** An expression written once, for any node's file item. */
+const LABEL = '={{ $json.originalName }} ({{ $json.size }} bytes, {{ $json.mimeType }}), file {{ $json.id }} of knowledge base {{ $json.knowledgeId }}';
+
+/** Start → Edit Fields, setting `label` to LABEL on each item the start passes on. */
+const LABEL_WORKFLOW: WorkflowJson = {
+	nodes: [
+		{ id: 'start', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+		{ id: 'label', name: 'Label', type: 'n8n-nodes-base.set', typeVersion: 3.4, position: [220, 0], parameters: { mode: 'manual', options: {}, assignments: { assignments: [{ id: 'label', name: 'label', type: 'string', value: LABEL }] } } },
+	],
+	connections: { Start: { main: [[{ node: 'Label', type: 'main', index: 0 }]] } },
+};
+
+/** What the engine makes of LABEL on an item. */
 async function label(json: IDataObject): Promise<unknown> {
-	const workflow: WorkflowJson = {
-		nodes: [
-			{ id: 'start', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
-			{
-				id: 'label',
-				name: 'Label',
-				type: 'n8n-nodes-base.set',
-				typeVersion: 3.4,
-				position: [220, 0],
-				parameters: {
-					mode: 'manual',
-					assignments: {
-						assignments: [
-							{
-								id: 'label',
-								name: 'label',
-								type: 'string',
-								value: '={{ $json.originalName }} ({{ $json.size }} bytes, {{ $json.mimeType }}), file {{ $json.id }} of knowledge base {{ $json.knowledgeId }}',
-							},
-						],
-					},
-					options: {},
-				},
-			},
-		],
-		connections: { Start: { main: [[{ node: 'Label', type: 'main', index: 0 }]] } },
-	};
-	const result = await bed.runFrom(workflow, 'Start', [{ json }]);
+	const result = await bed.runFrom(LABEL_WORKFLOW, 'Start', [{ json }]);
 	return result.nodes.Label?.[0]?.outputs[0]?.[0]?.json.label;
 }
