@@ -185,7 +185,7 @@ describe('scheduled-knowledge-base-sync (Schedule Trigger)', () => {
 		const after = emulator.knowledge.files.get(7);
 		expect(after?.sha256).not.toBe(shaBefore);
 		// Version 3 with Simplify on: the file as uploaded, and the upload's sha256.
-		expect(replaced).toMatchObject({ id: 7, name: 'faq.csv', type: 'text/csv', sha256: after?.sha256 });
+		expect(replaced).toMatchObject({ id: 7, originalName: 'faq.csv', mimeType: 'text/csv', sha256: after?.sha256 });
 		const stored = readFileSync(String(after?.contentPath), 'utf8');
 		expect(stored).toContain('Which languages are supported?');
 		expect(emulator.logFor('PUT', '/api/v1/knowledge/2/files/7')).toHaveLength(1);
