@@ -28,7 +28,7 @@ function listingOf(ids: string[]) {
 	const body = { data: ids.map(listedFile), meta: { pagination: { page: 1, pageSize: 100, pageCount: 1, total: ids.length } } };
 	bed.emulator.faults.add({ method: 'GET', path: `/api/v1/knowledge/${HANDBOOK}/files`, action: { kind: 'status', status: 200, body } });
 }
-const changes = (result: INodeExecutionData[][] | null) => (result?.[0] ?? []).map((item) => [item.json.event, (item.json.file as IDataObject).id]);
+const changes = (result: INodeExecutionData[][] | null) => (result?.[0] ?? []).map((item) => [item.json.event, item.json.id]);
 const runV2 = async (parameters: INodeParameters, items?: INodeExecutionData[]) => await bed.runNode(parameters, { typeVersion: 2, items });
 
 interface Table {
@@ -63,7 +63,7 @@ const TABLES: Table[] = [
 		},
 	},
 	{
-		table: "output binary fields named by an option (Download's Put Output File in Field, the knowledge trigger's Put File in Field)",
+		table: "output binary fields named by an option (Put Output File in Field: Download's, the knowledge trigger's)",
 		async feed(keys) {
 			for (const key of keys) {
 				const run = await runV2({ resource: 'knowledgeFile', operation: 'download', knowledgeId: byId(HANDBOOK), fileId: byId(2), binaryPropertyName: key });
@@ -71,7 +71,7 @@ const TABLES: Table[] = [
 				if (key === '__proto__' || key === 'constructor') {
 					const refused = `"${key}" cannot name a field: n8n leaves a field of that name out when it passes items on`;
 					expect(run.error?.message).toBe(`Invalid "Put Output File in Field" in item 0: ${refused}`);
-					await expect(poll).rejects.toThrow(`Invalid "Put File in Field": ${refused}`);
+					await expect(poll).rejects.toThrow(`Invalid "Put Output File in Field": ${refused}`);
 				} else {
 					expect(Object.keys(run.items[0].binary ?? {})).toEqual([key]);
 					expect(Object.keys((await poll)?.[0][0].binary ?? {})).toEqual([key]);

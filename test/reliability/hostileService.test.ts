@@ -87,7 +87,7 @@ describe('a listing that never ends', () => {
 		expect(JSON.stringify(poller.staticData)).toBe(state);
 		bed.emulator.faults.clear();
 		const next = await poller.poll();
-		expect(next?.[0].map((item) => [item.json.event, (item.json.file as IDataObject).id])).toEqual([['fileAdded', added]]);
+		expect(next?.[0].map((item) => [item.json.event, item.json.id])).toEqual([['fileAdded', added]]);
 	});
 
 	it('a list search refuses a position past 10,000 pages or 100,000 items', async () => {
