@@ -296,6 +296,16 @@ export class N8n {
 		await this.cli(['import:workflow', `--input=${file}`]);
 	}
 
+	/**
+	 * Makes an imported workflow run on its triggers once n8n (re)starts: n8n 2.x
+	 * publishes it (`publish:workflow`), 1.x activates it.
+	 */
+	async publish(workflowId: string): Promise<void> {
+		const version = this.install?.version ?? n8nInstall().version;
+		const major = Number(version.split('.')[0]);
+		await this.cli(major >= 2 ? ['publish:workflow', `--id=${workflowId}`] : ['update:workflow', `--id=${workflowId}`, '--active=true']);
+	}
+
 	/** `n8n execute --id` and the run data it prints (the JSON starts at the first line that is just `{`). */
 	async execute(workflowId: string, extraEnv: Record<string, string> = {}): Promise<ExecuteResult> {
 		const stdout = await this.cli(['execute', `--id=${workflowId}`, '--rawOutput'], extraEnv);
@@ -405,6 +415,21 @@ export class N8nRest {
 	/** Creates the owner account (first start only). */
 	async setupOwner(owner = OWNER): Promise<void> {
 		await this.request('POST', '/rest/owner/setup', owner);
+	}
+
+	/**
+	 * Signs the owner in, creating the account first on a new user folder (n8n's
+	 * settings say so). Waits for the REST routes: n8n 1.x answers readiness
+	 * before it has mounted them.
+	 */
+	async signIn(owner = OWNER, timeoutMs = 120_000): Promise<void> {
+		const settings = await until(
+			"n8n's REST API",
+			async () => await this.request<{ userManagement?: { showSetupOnFirstLoad?: boolean } }>('GET', '/rest/settings'),
+			timeoutMs,
+		);
+		if (settings.userManagement?.showSetupOnFirstLoad) await this.setupOwner(owner);
+		await this.login(owner);
 	}
 
 	async login(owner = OWNER): Promise<void> {
