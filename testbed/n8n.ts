@@ -314,7 +314,7 @@ export class N8n {
 }
 
 /** Polls until check() gives a value (not undefined), or fails with the last error it threw. */
-export async function until<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 300_000, everyMs = 500): Promise<T> {
+export async function until<T>(what: string, check: () => T | undefined | Promise<T | undefined>, timeoutMs = 300_000, everyMs = 500): Promise<T> {
 	const deadline = Date.now() + timeoutMs;
 	let last: unknown;
 	while (Date.now() < deadline) {

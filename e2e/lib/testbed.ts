@@ -227,6 +227,14 @@ export class E2eTestbed {
 	}
 }
 
+/**
+ * An OpenAI credential for n8n's OpenAI Chat Model pointing at the emulator's
+ * scripted OpenAI-compatible endpoint (no network, no model): for the AI suites' credentials option.
+ */
+export function scriptedOpenAiCredential(reference: { id: string; name: string }): (emulator: Emulator) => StoredCredential {
+	return (emulator) => ({ ...reference, type: 'openAiApi', data: { apiKey: emulator.credentials.apiKey, url: `${emulator.url}/v1` } });
+}
+
 /** Every match of a pattern in what n8n processes printed (each with its groups). */
 export function matchesIn(output: string[] | string, pattern: RegExp): RegExpMatchArray[] {
 	const text = Array.isArray(output) ? output.join('') : output;
