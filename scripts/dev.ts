@@ -135,13 +135,6 @@ function portEnv(name: string, fallback: number): number {
 	return port;
 }
 
-/** Creates the owner on a fresh user folder; on later runs the account exists already. */
-async function ensureOwner(rest: N8nRest): Promise<void> {
-	const settings = await rest.request<{ userManagement?: { showSetupOnFirstLoad?: boolean } }>('GET', '/rest/settings');
-	if (settings.userManagement?.showSetupOnFirstLoad) await rest.setupOwner();
-	await rest.login();
-}
-
 /** The examples that start from the Workplace Trigger (they run when published), the play page's first. */
 function triggerExamples(examples: ExampleWorkflow[]): ExampleWorkflow[] {
 	const withTrigger = examples.filter((example) => exampleTrigger(example.workflow));
@@ -210,13 +203,14 @@ async function main(): Promise<void> {
 				await server.importCredentials(credentials);
 				await server.importWorkflows(workflows.map((example) => example.workflow));
 				// 2.x: publishing replaces activation; n8n activates published workflows as it starts.
-				for (const { example } of webhooks) await server.cli(['publish:workflow', `--id=${example.id}`]);
+				for (const { example } of webhooks) await server.publish(example.id);
 			});
 			writeFileSync(imported, fingerprint);
 		}
 		await step('start n8n', `Starting n8n on port ${n8nPort} (log: ${logFile})`, async () => {
 			await server.start(n8nPort);
-			await ensureOwner(new N8nRest(server.url));
+			// The owner is created on a new user folder; on later runs the account exists already.
+			await new N8nRest(server.url).signIn();
 			for (const { url } of webhooks) await waitForTriggerWebhook(url);
 		});
 

@@ -36,8 +36,8 @@ import { Redis } from './redis';
 export type ImportedWorkflow = Record<string, unknown> & { id: string; nodes: Array<{ name: string; type: string; webhookId?: string }> };
 
 export interface E2eTestbedOptions {
-	/** The emulator's settings; a function is called as the bed starts (for what a suite's own beforeAll learnt first). */
-	emulator?: StartOptions | (() => StartOptions);
+	/** The emulator's settings (a test may change them later with emulator.setConfig). */
+	emulator?: StartOptions;
 	/** false: the emulator alone, no n8n (the play page suite). */
 	n8n?: boolean;
 	/** Which n8n runs: e2e/'s (2.41.1) by default; selectedInstall() honours E2E_N8N_VERSION. */
@@ -122,7 +122,7 @@ export class E2eTestbed {
 
 	async start(): Promise<void> {
 		const { options } = this;
-		this.emulatorInstance = await startEmulator(typeof options.emulator === 'function' ? options.emulator() : options.emulator);
+		this.emulatorInstance = await startEmulator(options.emulator);
 		if (options.n8n === false) return;
 		const env: Record<string, string> = {};
 		this.port = await freePort();

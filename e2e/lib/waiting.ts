@@ -10,13 +10,12 @@
  * A trigger workflow (Workplace Trigger → No Op) relays the in-chat taps.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import path from 'node:path';
 
 import { SEED_GROUP_IDS } from '../../emulator/bot/seed';
 import type { MessageRecord } from '../../emulator/bot/state';
 import type { Emulator, TapResult } from '../../emulator/server';
 import { EXAMPLE_CREDENTIALS } from '../../testbed/examples';
-import { E2E_DIR, type N8nRest, n8nInstall, until } from '../../testbed/n8n';
+import { type N8nRest, until } from '../../testbed/n8n';
 import { chainWorkflow, type ChainWorkflow } from '../../testbed/chainWorkflow';
 import { byId } from '../../testbed/locator';
 
@@ -85,7 +84,7 @@ export function questionWorkflow(id: string, prefix: string, ask: Record<string,
 			(index) => nodeId(index + 1),
 		),
 		path: webhookPath,
-		// n8n 1.x's import needs the field; publishCommand makes the workflow run.
+		// n8n 1.x's import needs the field; publishing (the test bed's publish option) makes the workflow run.
 		active: false,
 	};
 }
@@ -161,13 +160,6 @@ export async function executionDetail(rest: N8nRest, id: string): Promise<Execut
 	const runs = Object.fromEntries(Object.entries(execution.data.resultData.runData).map(([node, list]) => [node, list.length]));
 	return { id: String(execution.id), status: execution.status, runs };
 }
-
-/** The n8n a suite runs: e2e/'s (2.41.1), or with E2E_N8N_VERSION=1.85.4 the one in e2e/versions/1.85.4. */
-export const INSTALL = process.env.E2E_N8N_VERSION ? n8nInstall(path.join(E2E_DIR, 'versions', process.env.E2E_N8N_VERSION)) : n8nInstall();
-
-/** The CLI command that makes a workflow run on its triggers: 2.x publishes, 1.x activates. */
-export const publishCommand = (workflowId: string) =>
-	Number(INSTALL.version.split('.')[0]) >= 2 ? ['publish:workflow', `--id=${workflowId}`] : ['update:workflow', `--id=${workflowId}`, '--active=true'];
 
 /** The execution a question belongs to: its answer link or postback names /webhook-waiting/<execution>/. */
 export function executionOfQuestion(record: MessageRecord): string {
