@@ -16,9 +16,9 @@
  */
 import { SEED_USER_IDS } from '../../emulator/bot/seed';
 import { SCRIPTED_MODEL, messageText, type ChatCompletionRequest, type ScriptedTurn } from '../../emulator/standIns/openAiChat';
-import { EXAMPLE_CREDENTIALS } from '../../testbed/examples';
 import { nodeOutput, type ExecuteResult } from '../../testbed/n8n';
 import { e2eTestbed, scriptedOpenAiCredential } from '../lib/testbed';
+import { BOT, TASKS, workplaceTool } from '../lib/workflows';
 
 const WORKFLOW_ID = 'wpAiAgentE2eTool';
 const FIND_TOOL = 'Find user by username';
@@ -97,36 +97,24 @@ const workflow = {
 			credentials: { openAiApi: OPENAI_CREDENTIAL },
 		},
 		{
-			parameters: {
-				descriptionType: 'manual',
-				toolDescription: 'Look a workplace user up by username; returns the user with its _id',
+			...workplaceTool(FIND_TOOL, BOT, 'Look a workplace user up by username; returns the user with its _id', {
 				resource: 'user',
 				operation: 'findByUsername',
 				username: "={{ $fromAI('username', 'The username, without the @', 'string') }}",
 				options: { excludeDeleted: true, exactMatch: true },
-			},
+			}),
 			id: 'b2c3d4e5-0000-4d66-8f1f-2e3b5c0a0704',
-			name: FIND_TOOL,
-			type: 'n8n-nodes-workplace.workplaceTool',
-			typeVersion: 1,
 			position: [320, 220],
-			credentials: { workplaceBotApi: EXAMPLE_CREDENTIALS.workplaceBotApi },
 		},
 		{
-			parameters: {
-				descriptionType: 'manual',
-				toolDescription: 'Create a task in task projects, assigned to a user by _id; returns the task with its id',
+			...workplaceTool(CREATE_TOOL, TASKS, 'Create a task in task projects, assigned to a user by _id; returns the task with its id', {
 				resource: 'task',
 				operation: 'create',
 				taskTitle: "={{ $fromAI('title', 'The title of the task', 'string') }}",
 				additionalFields: { assigneeId: "={{ $fromAI('assigneeId', 'The _id of the user the task is for', 'string') }}" },
-			},
+			}),
 			id: 'b2c3d4e5-0000-4d66-8f1f-2e3b5c0a0705',
-			name: CREATE_TOOL,
-			type: 'n8n-nodes-workplace.workplaceTool',
-			typeVersion: 1,
 			position: [520, 220],
-			credentials: { workplaceTaskProjectsApi: EXAMPLE_CREDENTIALS.workplaceTaskProjectsApi },
 		},
 	],
 	connections: {

@@ -18,14 +18,13 @@ import { randomUUID } from 'node:crypto';
 import { SEED_GROUP_IDS, SEED_TOPIC_IDS, SEED_USER_IDS } from '../../emulator/bot/seed';
 import { directChatId, mainTopicId, type MessageRecord } from '../../emulator/bot/state';
 import type { Delivery } from '../../emulator/bot/webhook';
-import { EXAMPLE_CREDENTIALS } from '../../testbed/examples';
 import { until } from '../../testbed/n8n';
 import { clearMessageRecords, messageRecords, playOverHttp, type OneDelivery } from '../lib/emulatorAdmin';
 import { e2eTestbed } from '../lib/testbed';
+import { BOT, workplaceTrigger } from '../lib/workflows';
 
 const CONCURRENT = 50;
 const WORKFLOW_ID = 'wpMessagingE2e01';
-const BOT = { workplaceBotApi: EXAMPLE_CREDENTIALS.workplaceBotApi };
 const ALERTS = { gid: SEED_GROUP_IDS.incidentRoom, tid: SEED_TOPIC_IDS.incidentAlerts };
 const node = (n: number) => `c0ffee00-0000-4c55-9e0e-1d2a4b9f07${String(n).padStart(2, '0')}`;
 const trigger = "$('Workplace Trigger').item.json";
@@ -34,16 +33,7 @@ const workflow = {
 	id: WORKFLOW_ID,
 	name: 'Bot answers (messaging e2e)',
 	nodes: [
-		{
-			parameters: { events: ['message', 'postback'] },
-			id: node(1),
-			name: 'Workplace Trigger',
-			type: 'n8n-nodes-workplace.workplaceTrigger',
-			typeVersion: 2,
-			position: [0, 0],
-			webhookId: randomUUID(),
-			credentials: BOT,
-		},
+		{ ...workplaceTrigger(['message', 'postback']), id: node(1), position: [0, 0] },
 		{
 			parameters: {
 				conditions: {

@@ -20,9 +20,10 @@
 import { randomUUID } from 'node:crypto';
 
 import { SEED_USER_IDS } from '../../emulator/bot/seed';
-import { EXAMPLE_CREDENTIALS } from '../../testbed/examples';
+import { chainWorkflow } from '../../testbed/chainWorkflow';
 import { until, type N8n } from '../../testbed/n8n';
 import { e2eTestbed, hasEnded, matchesIn } from '../lib/testbed';
+import { BOT, TASKS, workplaceNode, workplaceTrigger } from '../lib/workflows';
 
 const EVENTS = 100;
 const WORKERS = 2;
@@ -32,56 +33,16 @@ const WEBHOOK_ID = randomUUID();
 const SIGNATURE_HEADER = 'X-Eko-Signature';
 const REQUESTER = 'nattaya.p';
 
-const workflow = {
-	id: WORKFLOW_ID,
-	name: 'Postback to task (queue mode)',
-	nodes: [
-		{
-			parameters: { events: ['postback'] },
-			id: 'a1b2c3d4-0000-4c55-9e0e-1d2a4b9f0601',
-			name: 'Workplace Trigger',
-			type: 'n8n-nodes-workplace.workplaceTrigger',
-			typeVersion: 2,
-			position: [0, 0],
-			webhookId: WEBHOOK_ID,
-			// Its client secret verifies X-Eko-Signature.
-			credentials: { workplaceBotApi: EXAMPLE_CREDENTIALS.workplaceBotApi },
-		},
-		{
-			parameters: {
-				resource: 'user',
-				operation: 'findByUsername',
-				username: REQUESTER,
-				options: { excludeDeleted: true, exactMatch: true },
-			},
-			id: 'a1b2c3d4-0000-4c55-9e0e-1d2a4b9f0602',
-			name: 'Find the requester',
-			type: 'n8n-nodes-workplace.workplace',
-			typeVersion: 1,
-			position: [220, 0],
-			credentials: { workplaceBotApi: EXAMPLE_CREDENTIALS.workplaceBotApi },
-		},
-		{
-			parameters: {
-				resource: 'task',
-				operation: 'create',
-				taskTitle: "=Follow up {{ $('Workplace Trigger').item.json.data }}",
-				additionalFields: { assigneeId: '={{ $json._id }}' },
-			},
-			id: 'a1b2c3d4-0000-4c55-9e0e-1d2a4b9f0603',
-			name: 'Create the follow-up task',
-			type: 'n8n-nodes-workplace.workplace',
-			typeVersion: 1,
-			position: [440, 0],
-			credentials: { workplaceTaskProjectsApi: EXAMPLE_CREDENTIALS.workplaceTaskProjectsApi },
-		},
-	],
-	connections: {
-		'Workplace Trigger': { main: [[{ node: 'Find the requester', type: 'main', index: 0 }]] },
-		'Find the requester': { main: [[{ node: 'Create the follow-up task', type: 'main', index: 0 }]] },
-	},
-	settings: { executionOrder: 'v1' },
-};
+const workflow = chainWorkflow(WORKFLOW_ID, 'Postback to task (queue mode)', [
+	workplaceTrigger(['postback'], WEBHOOK_ID),
+	workplaceNode('Find the requester', BOT, { resource: 'user', operation: 'findByUsername', username: REQUESTER, options: { excludeDeleted: true, exactMatch: true } }),
+	workplaceNode('Create the follow-up task', TASKS, {
+		resource: 'task',
+		operation: 'create',
+		taskTitle: "=Follow up {{ $('Workplace Trigger').item.json.data }}",
+		additionalFields: { assigneeId: '={{ $json._id }}' },
+	}),
+]);
 
 const bed = e2eTestbed({
 	credentials: ['workplaceBotApi', 'workplaceTaskProjectsApi'],

@@ -7,42 +7,18 @@
  * Executions are counted through n8n's REST API; a last signed event proves the
  * count is read after n8n has had the chance to start anything.
  */
-import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 
-import { EXAMPLE_CREDENTIALS } from '../../testbed/examples';
+import { chainWorkflow } from '../../testbed/chainWorkflow';
 import { dismissDialogs, launchChromium, RESULTS_DIR, signInToEditor, step } from '../lib/browser';
 import { e2eTestbed } from '../lib/testbed';
+import { noOp, workplaceTrigger } from '../lib/workflows';
 
 const WORKFLOW_ID = 'wpSecurityE2e001';
-const workflow = {
-	id: WORKFLOW_ID,
-	name: 'Trigger under attack (security e2e)',
-	nodes: [
-		{
-			parameters: {},
-			id: 'c0ffee00-0000-4c55-9e0e-5ec000000001',
-			name: 'Workplace Trigger',
-			type: 'n8n-nodes-workplace.workplaceTrigger',
-			typeVersion: 2,
-			position: [0, 0],
-			webhookId: randomUUID(),
-			credentials: { workplaceBotApi: EXAMPLE_CREDENTIALS.workplaceBotApi },
-		},
-		{
-			parameters: {},
-			id: 'c0ffee00-0000-4c55-9e0e-5ec000000002',
-			name: 'Approve',
-			type: 'n8n-nodes-base.noOp',
-			typeVersion: 1,
-			position: [220, 0],
-		},
-	],
-	connections: { 'Workplace Trigger': { main: [[{ node: 'Approve', type: 'main', index: 0 }]] } },
-	settings: { executionOrder: 'v1' },
-};
+// No events chosen: the trigger takes every event.
+const workflow = chainWorkflow(WORKFLOW_ID, 'Trigger under attack (security e2e)', [workplaceTrigger(), noOp('Approve')]);
 
 const bed = e2eTestbed({ credentials: ['workplaceBotApi'], workflows: [workflow], publish: true });
 

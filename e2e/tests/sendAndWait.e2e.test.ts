@@ -11,20 +11,21 @@
  * trigger's production webhook. What the bot said is read from the emulator's
  * records; executions and their output from n8n's REST API.
  */
-import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 
 import { SEED_GROUP_IDS, SEED_TOPIC_IDS, SEED_USER_IDS } from '../../emulator/bot/seed';
 import { relayBody } from '../../nodes/Workplace/shared/chatAnswer';
 import { launchChromium, RESULTS_DIR, step } from '../lib/browser';
-import { EXAMPLE_CREDENTIALS } from '../../testbed/examples';
+import { chainWorkflow } from '../../testbed/chainWorkflow';
+import { byId } from '../../testbed/locator';
 import { until } from '../../testbed/n8n';
 import { ROOT } from '../../testbed/root';
 import { clearMessageRecords, messageRecords, playOverHttp } from '../lib/emulatorAdmin';
 import { e2eTestbed, selectedInstall } from '../lib/testbed';
+import { triggerWorkflow } from '../lib/waiting';
+import { BOT, noOp, webhookStart, workplaceNode } from '../lib/workflows';
 
-const BOT = { workplaceBotApi: EXAMPLE_CREDENTIALS.workplaceBotApi };
 const ALERTS = { gid: SEED_GROUP_IDS.incidentRoom, tid: SEED_TOPIC_IDS.incidentAlerts };
 const uuid = (n: number) => `5a0d0000-0000-4c55-9e0e-1d2a4b9f${String(n).padStart(4, '0')}`;
 /** Where the page screenshots go: docs/images with SCREENSHOTS=1 (to update the docs), else test-results/. */
@@ -39,46 +40,10 @@ type Ask = Record<string, unknown>;
 
 /** A published workflow: POST /webhook/<name> → Ask (Send and Wait to the Alerts topic) → After. */
 function questionWorkflow(n: number, name: string, ask: Ask) {
-	return {
-		id: `wpSendAndWait${String(n).padStart(3, '0')}`,
-		name: `Send and Wait: ${name}`,
-		// n8n 1.x's import needs it (activation is a CLI step).
-		active: false,
-		nodes: [
-			{
-				parameters: { httpMethod: 'POST', path: name, responseMode: 'onReceived', options: {} },
-				id: uuid(n * 10 + 1),
-				name: 'Start',
-				type: 'n8n-nodes-base.webhook',
-				typeVersion: 2,
-				position: [0, 0],
-				webhookId: randomUUID(),
-			},
-			{
-				parameters: {
-					resource: 'message',
-					operation: 'sendAndWait',
-					sendTo: 'group',
-					groupId: { __rl: true, mode: 'id', value: ALERTS.gid },
-					topicId: { __rl: true, mode: 'id', value: ALERTS.tid },
-					message: '={{ $json.body.question }}',
-					...ask,
-				},
-				id: uuid(n * 10 + 2),
-				name: 'Ask',
-				type: 'n8n-nodes-workplace.workplace',
-				typeVersion: 2,
-				position: [220, 0],
-				credentials: BOT,
-			},
-			{ parameters: {}, id: uuid(n * 10 + 3), name: 'After', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [440, 0] },
-		],
-		connections: {
-			Start: { main: [[{ node: 'Ask', type: 'main', index: 0 }]] },
-			Ask: { main: [[{ node: 'After', type: 'main', index: 0 }]] },
-		},
-		settings: { executionOrder: 'v1' },
-	};
+	const parameters = { resource: 'message', operation: 'sendAndWait', sendTo: 'group', groupId: byId(ALERTS.gid), topicId: byId(ALERTS.tid), message: '={{ $json.body.question }}', ...ask };
+	const nodes = [webhookStart(name), workplaceNode('Ask', BOT, parameters, 2), noOp('After')];
+	// n8n 1.x's import needs `active` (publishing is a CLI step).
+	return { ...chainWorkflow(`wpSendAndWait${String(n).padStart(3, '0')}`, `Send and Wait: ${name}`, nodes, (index) => uuid(n * 10 + index + 1)), active: false };
 }
 
 const WORKFLOWS = {
@@ -104,17 +69,7 @@ const WORKFLOWS = {
 	}),
 };
 
-const TRIGGER = {
-	id: 'wpSendAndWaitTrg',
-	name: 'Send and Wait: the bot\'s events',
-	active: false,
-	nodes: [
-		{ parameters: { events: ['*'] }, id: uuid(901), name: 'Workplace Trigger', type: 'n8n-nodes-workplace.workplaceTrigger', typeVersion: 2, position: [0, 0], webhookId: randomUUID(), credentials: BOT },
-		{ parameters: {}, id: uuid(902), name: 'Event', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [220, 0] },
-	],
-	connections: { 'Workplace Trigger': { main: [[{ node: 'Event', type: 'main', index: 0 }]] } },
-	settings: { executionOrder: 'v1' },
-};
+const TRIGGER = triggerWorkflow('wpSendAndWaitTrg');
 
 const bed = e2eTestbed({
 	install: INSTALL,

@@ -18,6 +18,8 @@ import { EXAMPLE_CREDENTIALS } from '../../testbed/examples';
 import { E2E_DIR, n8nInstall, nodeOutput, type N8nInstall } from '../../testbed/n8n';
 import { byId } from '../../testbed/locator';
 import { e2eTestbed } from '../lib/testbed';
+import { workplaceTrigger } from '../lib/workflows';
+import { chainWorkflow } from '../../testbed/chainWorkflow';
 
 const VERSIONS_DIR = path.join(E2E_DIR, 'versions');
 const installs: N8nInstall[] = [
@@ -110,26 +112,13 @@ const EXPECTED_REQUESTS: Array<[string, RegExp]> = [
 	['GET', /^\/bot\/v2\/groups\/[^/]+\/users\/[^/]+\/info$/],
 ];
 
-const WEBHOOK_ID = randomUUID();
+const trigger = workplaceTrigger(['postback']);
 const triggerWorkflow = {
-	id: 'wpVersionTrigger',
-	name: 'Trigger once',
-	active: false,
-	nodes: [
-		{
-			parameters: { events: ['postback'] },
-			id: randomUUID(),
-			name: 'Workplace Trigger',
-			type: 'n8n-nodes-workplace.workplaceTrigger',
-			typeVersion: 2,
-			position: [0, 0],
-			webhookId: WEBHOOK_ID,
-			credentials: { workplaceBotApi: CREDS.workplaceBotApi },
-		},
+	...chainWorkflow('wpVersionTrigger', 'Trigger once', [
+		trigger,
 		op('Task for the event', 'workplaceTaskProjectsApi', { resource: 'task', operation: 'create', taskTitle: '=Event {{ $json.data }}', additionalFields: {} }, 1),
-	],
-	connections: { 'Workplace Trigger': link('Task for the event') },
-	settings: { executionOrder: 'v1' },
+	]),
+	active: false,
 };
 
 const knowledgeWorkflow = {
@@ -194,7 +183,7 @@ describe.each(installs.map((install) => [install.version, install] as const))('n
 		let status = 404;
 		for (let tries = 0; status === 404 && tries < 60; tries++) {
 			if (tries) await new Promise((resolve) => setTimeout(resolve, 1_000));
-			const response = await fetch(`${bed.n8n.url}/webhook/${WEBHOOK_ID}/webhook`, {
+			const response = await fetch(`${bed.n8n.url}/webhook/${trigger.webhookId}/webhook`, {
 				method: 'POST',
 				headers: { 'content-type': 'application/json', 'X-Eko-Signature': signature },
 				body: raw,
