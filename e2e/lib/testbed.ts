@@ -15,7 +15,7 @@ import path from 'node:path';
 
 import type { CredentialType } from '../../emulator/clientCredentials';
 import { startEmulator, type Emulator, type StartOptions } from '../../emulator/server';
-import { exampleCredential, exampleTrigger } from '../../testbed/examples';
+import { exampleCredential } from '../../testbed/examples';
 import {
 	E2E_DIR,
 	N8n,
@@ -28,12 +28,12 @@ import {
 	type N8nInstall,
 	type StoredCredential,
 } from '../../testbed/n8n';
-import { productionWebhookUrl, waitForTriggerWebhook } from '../../testbed/n8nWebhooks';
+import { listeningUrls, productionWebhookUrl, waitForTriggerWebhook } from '../../testbed/n8nWebhooks';
 import { Postgres } from './postgres';
 import { Redis } from './redis';
 
 /** A workflow as `n8n import:workflow` takes it. */
-export type ImportedWorkflow = Record<string, unknown> & { id: string; nodes: Array<{ name: string; type: string; webhookId?: string }> };
+export type ImportedWorkflow = Record<string, unknown> & { id: string; nodes: Array<{ name: string; type: string; webhookId?: string; parameters?: Record<string, unknown> }> };
 
 export interface E2eTestbedOptions {
 	/** The emulator's settings (a test may change them later with emulator.setConfig). */
@@ -154,7 +154,7 @@ export class E2eTestbed {
 	/**
 	 * Starts n8n when it is not running (main on the bed's port, then the
 	 * workers), signs the owner in, and waits until n8n has registered the
-	 * Workplace Trigger webhooks of the published workflows; its REST session.
+	 * webhooks the published workflows' Workplace and MCP Server Triggers listen on; its REST session.
 	 */
 	async server(): Promise<N8nRest> {
 		if (!this.running) {
@@ -163,7 +163,7 @@ export class E2eTestbed {
 			this.running = true;
 			this.session ??= new N8nRest(this.n8n.url);
 			await this.session.signIn();
-			for (const workflow of this.published) if (exampleTrigger(workflow)) await waitForTriggerWebhook(this.triggerUrl(workflow));
+			for (const workflow of this.published) for (const url of listeningUrls(this.url, workflow)) await waitForTriggerWebhook(url);
 		}
 		return this.rest;
 	}
