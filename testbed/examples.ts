@@ -105,9 +105,10 @@ export const EXAMPLE_ANSWERS: Readonly<Record<string, readonly Array<Record<stri
 };
 
 /**
- * Whether an example needs n8n's AI nodes (@n8n/n8n-nodes-langchain), which
- * only a real n8n has: the engine harness and `npm run demo` leave it out, and
- * e2e/tests/aiAgentReview.e2e.test.ts runs it in n8n.
+ * Whether an example needs n8n's AI nodes (@n8n/n8n-nodes-langchain: the AI
+ * Agent, the MCP Server Trigger), which only a real n8n has: the engine harness
+ * and `npm run demo` leave it out, and the end-to-end suites run it in n8n
+ * (aiAgentReview, mcp).
  */
 export function needsAiNodes(workflow: { nodes: Array<{ type: string }> }): boolean {
 	return workflow.nodes.some((n) => n.type.startsWith('@n8n/n8n-nodes-langchain.'));
