@@ -41,15 +41,18 @@ const say = (line = '') => process.stdout.write(`${line}\n`);
 
 /**
  * n8n as dev runs it, offline: nothing in its log that looks like a failure
- * when nothing failed. No MCP server registry (it fetches a list from n8n's
- * servers and logs a stack trace when it cannot), no Python task runner (absent
- * here, and logged as failing to start), and the settings whose defaults will
- * change set to today's values (otherwise listed as deprecations at start).
+ * when nothing failed. No MCP server registry and no catalogue of verified
+ * community nodes (each fetched from n8n's servers, out of reach here, with a
+ * stack trace logged when it fails: the catalogue's as the editor opens), no
+ * Python task runner (absent here, and logged as failing to start), and the
+ * settings whose defaults will change set to today's values (otherwise listed
+ * as deprecations at start).
  * Two notices remain, which withoutNotices drops from dev's copy of the log.
  */
 const QUIET_OFFLINE: Record<string, string> = {
 	N8N_DISABLED_MODULES: 'mcp-registry',
 	N8N_PYTHON_ENABLED: 'false',
+	N8N_VERIFIED_PACKAGES_ENABLED: 'false',
 	N8N_UNVERIFIED_PACKAGES_ENABLED: 'true',
 	N8N_RUNNERS_TASK_TIMEOUT: '300',
 	N8N_COMPRESSION_NODE_MAX_ZIP_ENTRIES: '5000',
