@@ -12,7 +12,7 @@ export default [
 	{ linterOptions: { noInlineConfig: true, reportUnusedDisableDirectives: 'error' } },
 	{
 		...recommended,
-		files: ['nodes/**/*.ts', 'credentials/**/*.ts'],
+		files: ['nodes/**/*.ts', 'shared/**/*.ts', 'credentials/**/*.ts'],
 		languageOptions: { parser: tsParser },
 	},
 	{

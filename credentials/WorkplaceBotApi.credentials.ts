@@ -8,8 +8,8 @@ import type {
 } from 'n8n-workflow';
 import { createHash } from 'crypto';
 
-import { baseUrlProperty, CREDENTIAL_ICON } from '../nodes/Workplace/shared/credentialIconAndBaseUrl';
-import { requestToken, TOKEN_TIMEOUT_MS, type PlainAnswer, type Send } from '../nodes/Workplace/transport/botToken';
+import { baseUrlProperty, CREDENTIAL_ICON } from '../shared/credentialIconAndBaseUrl';
+import { requestToken, TOKEN_TIMEOUT_MS, type PlainAnswer, type Send } from '../shared/transport/botToken';
 
 /**
  * Token requests in flight in this process, by credential identity. Executions
@@ -47,7 +47,7 @@ function sendWith(helper: IHttpRequestHelper): Send {
  * over; n8n resolves credential expressions whenever it reads a credential.
  *
  * Its test is the nodes' (testedBy: methods/credentialTest.ts): it must not
- * follow a redirect, and must say failures in the node's words.
+ * follow a redirect, and must say failures with the node's messages.
  */
 export class WorkplaceBotApi implements ICredentialType {
 	name = 'workplaceBotApi';

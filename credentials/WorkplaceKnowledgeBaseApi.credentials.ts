@@ -6,13 +6,13 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { baseUrlProperty, CREDENTIAL_ICON } from '../nodes/Workplace/shared/credentialIconAndBaseUrl';
+import { baseUrlProperty, CREDENTIAL_ICON } from '../shared/credentialIconAndBaseUrl';
 
 /**
  * Knowledge-base interface: every request carries `x-api-key`. The service also
  * answers 401 when the caller's IP address is not whitelisted, so the test
  * (the nodes' testedBy, methods/credentialTest.ts) is a real call, not a format
- * check; it never follows a redirect and says failures in the node's words.
+ * check; it never follows a redirect and says failures with the node's messages.
  */
 export class WorkplaceKnowledgeBaseApi implements ICredentialType {
 	name = 'workplaceKnowledgeBaseApi';

@@ -7,9 +7,9 @@ import type {
 } from 'n8n-workflow';
 import { UserError } from 'n8n-workflow';
 
-import { baseUrlProperty, CREDENTIAL_ICON } from '../nodes/Workplace/shared/credentialIconAndBaseUrl';
-import { parseBaseUrl } from '../nodes/Workplace/transport/baseUrl';
-import { bareToken, jwtProblem } from '../nodes/Workplace/transport/jwt';
+import { baseUrlProperty, CREDENTIAL_ICON } from '../shared/credentialIconAndBaseUrl';
+import { parseBaseUrl } from '../shared/transport/baseUrl';
+import { bareToken, jwtProblem } from '../shared/transport/jwt';
 
 /**
  * Task-projects interface: every request carries `Authorization: Bearer <JWT>`.

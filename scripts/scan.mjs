@@ -1,7 +1,7 @@
 // n8n's verification scan (@n8n/scan-community-package), run on this tree
 // instead of the registry: its CLI downloads the published package and the
 // source its provenance names, so we call its own analysis on the same two
-// things here — the source (package.json, nodes/, credentials/) and the
+// things here — the source (package.json, nodes/, shared/, credentials/) and the
 // tarball `npm pack` makes of the built dist/. Prints the findings and exits
 // non-zero on any error. Needs a fresh `npm run build` (npm run scan does it).
 import { execFileSync } from 'node:child_process';
@@ -39,7 +39,9 @@ try {
 	const { analyzePackage, SOURCE_FILE_PATTERNS } = await import('@n8n/scan-community-package/scanner/scanner.mjs');
 	// The same two legs, with the same file patterns, as the scanner's analyzePackageByName.
 	const legs = [
-		['source', root, SOURCE_FILE_PATTERNS],
+		// The scanner's own source patterns name nodes/ and credentials/; the package's shared
+		// code ships too, so the source leg reads shared/ as well.
+		['source', root, [...SOURCE_FILE_PATTERNS, 'shared/**/*.{js,ts,json}']],
 		[`tarball ${packed.filename} (${packed.entryCount} files)`, unpacked, ['**/*.js', 'package.json']],
 	];
 	for (const [name, dir, patterns] of legs) {

@@ -1,6 +1,6 @@
 /**
- * The causes a credential test must tell apart, and the words it must say for
- * each, per credential (the node's words for the same cause): shared by the
+ * The causes a credential test must tell apart, and the message it must say for
+ * each, per credential (the node's message for the same cause): shared by the
  * engine test (test/nodes/credentialTests.test.ts) and the real-n8n test
  * (e2e/tests/credentials.e2e.test.ts). Also the small local servers some causes
  * need: one that redirects everything, the address it redirects to (which must

@@ -3,7 +3,7 @@
  * (POST /rest/credentials/test, what the editor's Test button does) on a
  * running n8n 2.41.1 with the package installed as a community package: the
  * emulator's credentials pass; each cause of failure (testbed/credentialCauses.ts)
- * is said in the node's words; a redirect is not followed; no secret, right or
+ * is said with the node's messages; a redirect is not followed; no secret, right or
  * wrong, appears in a response or in n8n's log.
  */
 import { CREDENTIAL_AREAS, CREDENTIAL_TYPES } from '../../emulator/clientCredentials';
@@ -53,7 +53,7 @@ describe.each(CREDENTIAL_AREAS)('%s', (area) => {
 		expect(bed.emulator.log.some((entry) => entry.path === sent)).toBe(true);
 	});
 
-	it('says a wrong secret in the node\'s words', async () => {
+	it('says a wrong secret with the node\'s message', async () => {
 		bed.emulator.clearLog();
 		expect(await test(credential(type), WRONG_SECRET[area]())).toEqual({ status: 'Error', message: SAYS.wrongSecret[area] });
 		expect(bed.emulator.log.some((entry) => entry.path === sent && entry.status !== undefined && entry.status >= 400)).toBe(true);
@@ -68,7 +68,7 @@ describe.each(CREDENTIAL_AREAS)('%s', (area) => {
 		expect(await test(credential(type), { baseUrl: bed.emulator.url.replace(/^http:\/\//, '') })).toEqual({ status: 'Error', message: SAYS.noScheme });
 	});
 
-	it('says an unreachable host in the node\'s words', async () => {
+	it('says an unreachable host with the node\'s message', async () => {
 		const result = await test(credential(type), { baseUrl: `http://127.0.0.1:${closedPort}` });
 		expect(result).toEqual({ status: 'Error', message: tokenFirst(area, SAYS.refused) });
 	});

@@ -15,7 +15,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 
 import { SEED_GROUP_IDS, SEED_TOPIC_IDS, SEED_USER_IDS } from '../../emulator/bot/seed';
-import { relayBody } from '../../nodes/Workplace/shared/chatAnswer';
+import { relayBody } from '../../shared/sendAndWait/chatAnswer';
 import { launchChromium, RESULTS_DIR, step } from '../lib/browser';
 import { chainWorkflow } from '../../testbed/chainWorkflow';
 import { byId } from '../../testbed/locator';

@@ -12,7 +12,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { describeResources } from './actions/resources';
 import { sendAndWaitWebhook } from './actions/message/sendAndWait/webhook';
 import { router } from './actions/router';
-import { credentialTest, listSearch } from './methods';
+import { credentialTest, listSearch } from '../../shared/methods';
 
 /**
  * Message → Send and Wait for Response: the waiting node's answer address,

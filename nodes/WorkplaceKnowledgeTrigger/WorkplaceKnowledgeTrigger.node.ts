@@ -1,12 +1,13 @@
 import type { IDataObject, INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
-import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { knowledgeBaseLocator } from '../Workplace/actions/common.descriptions';
-import { fileOutput } from '../Workplace/actions/knowledgeFile/common';
-import { downloadFile } from '../Workplace/actions/knowledgeFile/fileContent';
-import { credentialTest } from '../Workplace/methods/credentialTest';
-import { searchKnowledgeBases } from '../Workplace/methods/listSearch';
-import { positiveId } from '../Workplace/shared/positiveId';
+import { knowledgeBaseLocator } from '../../shared/descriptions';
+import { fileOutput } from '../../shared/knowledgeFile/file';
+import { downloadFile } from '../../shared/knowledgeFile/fileContent';
+import { credentialTest } from '../../shared/methods/credentialTest';
+import { searchKnowledgeBases } from '../../shared/methods/listSearch';
+import { positiveId } from '../../shared/positiveId';
+import { invalidSetting } from '../../shared/invalid';
 import { BASE_EVENTS, compare, FILE_EVENTS, readRecordedState, recordState, type Change, type ChangeEvent, type ListedBase } from './changes';
 import { listAll, listOne } from './listing';
 
@@ -27,7 +28,7 @@ function watchedBase(ctx: IPollFunctions): number | undefined {
 	const raw = ctx.getNodeParameter('knowledgeId', '', { extractValue: true });
 	const id = positiveId(raw);
 	if (id === undefined) {
-		throw new NodeOperationError(ctx.getNode(), `Invalid "Knowledge Base": expected a knowledge base ID (a positive whole number), got ${JSON.stringify(raw)}`);
+		throw invalidSetting(ctx, 'Knowledge Base', `expected a knowledge base ID (a positive whole number), got ${JSON.stringify(raw)}`);
 	}
 	return id;
 }
@@ -150,7 +151,7 @@ export class WorkplaceKnowledgeTrigger implements INodeType {
 		const wanted = new Set((this.getNodeParameter('events', []) as string[]).filter((e): e is ChangeEvent => e in EVENT_NAMES));
 		if (!watchesAll) for (const event of BASE_EVENTS) wanted.delete(event);
 		if (wanted.size === 0) {
-			throw new NodeOperationError(this.getNode(), watchesAll ? 'Invalid "Events": choose at least one' : `Invalid "Events": choose at least one of ${FILE_EVENTS.map((e) => EVENT_NAMES[e]).join(', ')} (knowledge base events need Watch: All Knowledge Bases)`);
+			throw invalidSetting(this, 'Events', watchesAll ? 'choose at least one' : `choose at least one of ${FILE_EVENTS.map((e) => EVENT_NAMES[e]).join(', ')} (knowledge base events need Watch: All Knowledge Bases)`);
 		}
 		const options = this.getNodeParameter('options', {}) as IDataObject;
 		const property = typeof options.binaryPropertyName === 'string' && options.binaryPropertyName.trim() !== '' ? options.binaryPropertyName : 'data';

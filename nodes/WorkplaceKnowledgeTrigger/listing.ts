@@ -9,8 +9,8 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { paginate, read, type ApiRequest, type Page } from '../Workplace/transport';
-import { positiveId } from '../Workplace/shared/positiveId';
+import { paginate, read, type ApiRequest, type Page } from '../../shared/transport';
+import { positiveId } from '../../shared/positiveId';
 import type { ListedBase } from './changes';
 
 /** The page size Get Many asks for (the service may serve fewer; the reader follows the metadata). */
@@ -43,7 +43,7 @@ async function completeList(ctx: IPollFunctions, request: ApiRequest, what: stri
 }
 
 export async function listFiles(ctx: IPollFunctions, knowledgeId: number): Promise<IDataObject[]> {
-	const request: ApiRequest = { area: 'knowledgeBase', method: 'GET', path: ['knowledge', knowledgeId, 'files'], operation: 'List the files of a knowledge base' };
+	const request: ApiRequest = { api: 'knowledgeBase', method: 'GET', path: ['knowledge', knowledgeId, 'files'], operation: 'List the files of a knowledge base' };
 	return await completeList(ctx, request, `knowledge base ${knowledgeId}'s files`);
 }
 
@@ -56,7 +56,7 @@ export async function listOne(ctx: IPollFunctions, knowledgeId: number): Promise
 
 /** Every knowledge base and the files of each: one list of bases, then each base's files. */
 export async function listAll(ctx: IPollFunctions): Promise<ListedBase[]> {
-	const request: ApiRequest = { area: 'knowledgeBase', method: 'GET', path: ['knowledge'], operation: 'List knowledge bases' };
+	const request: ApiRequest = { api: 'knowledgeBase', method: 'GET', path: ['knowledge'], operation: 'List knowledge bases' };
 	const bases = await completeList(ctx, request, 'knowledge bases');
 	const listed: ListedBase[] = [];
 	for (const base of bases) {

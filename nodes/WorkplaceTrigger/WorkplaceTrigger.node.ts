@@ -8,7 +8,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { credentialTest } from '../Workplace/methods/credentialTest';
+import { credentialTest } from '../../shared/methods/credentialTest';
 import { relayAnswers } from './answerRelay';
 import { boundedEvents, screenReplays, signatureRefusal, signingSecret, type Refusal } from './callChecks';
 import { eventsToItems } from './events';
@@ -115,7 +115,7 @@ export class WorkplaceTrigger implements INodeType {
 		],
 	};
 
-	// The document shows no way to register a webhook address: it is entered in the
+	// The service has no API to register a webhook address: it is entered in the
 	// admin panel by hand, so there is nothing to create or delete remotely. Activation
 	// still checks that a signature can be verified, so a trigger without its
 	// credential fails when published instead of refusing every event.

@@ -9,8 +9,8 @@
  */
 import type { IDataObject, IHttpRequestOptions, IWebhookFunctions } from 'n8n-workflow';
 
-import { botSigningSecret, parseAnswerPostback, relayBody, relayTarget, type Choice, type RelayedAnswer } from '../Workplace/shared/chatAnswer';
-import { buildPath, parseBaseUrl } from '../Workplace/transport/baseUrl';
+import { botSigningSecret, parseAnswerPostback, relayBody, relayTarget, type Choice, type RelayedAnswer } from '../../shared/sendAndWait/chatAnswer';
+import { buildPath, parseBaseUrl } from '../../shared/transport/baseUrl';
 import { normaliseEvent } from './events';
 
 /**

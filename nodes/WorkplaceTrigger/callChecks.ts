@@ -6,7 +6,7 @@
 import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { botSigningSecret } from '../Workplace/shared/chatAnswer';
+import { botSigningSecret } from '../../shared/sendAndWait/chatAnswer';
 import { MAX_EVENTS_PER_CALL, MAX_NESTING, nestedDeeperThan } from './bodyLimits';
 import { eventTime, readEvents } from './events';
 import { eventKey, freshness, seenEvents } from './replay';
@@ -64,7 +64,7 @@ export async function signatureRefusal(context: IWebhookFunctions): Promise<Refu
 	return unauthorised(check.reason === 'missing' ? 'Missing X-Eko-Signature' : 'Invalid X-Eko-Signature');
 }
 
-/** The events of a call within the documented limits, or why not. */
+/** The events of a call within the limits the trigger sets (count and nesting), or why not. */
 export function boundedEvents(body: unknown): { events: IDataObject[] } | Refusal {
 	const events = readEvents(body);
 	if (events === undefined) return { status: 400, message: 'Expected a JSON body with an "events" array' };
@@ -78,7 +78,7 @@ export function boundedEvents(body: unknown): { events: IDataObject[] } | Refusa
 }
 
 /** What replay protection let through, and how many it refused. */
-export interface Screened {
+export interface ReplayCheck {
 	events: IDataObject[];
 	duplicate: number;
 	stale: number;
@@ -89,7 +89,7 @@ export interface Screened {
  * already let through within it, by this trigger (its workflow and node) in
  * this n8n process; remembers the ones it lets through (replay.ts).
  */
-export function screenReplays(context: IWebhookFunctions, events: IDataObject[], windowMinutes: number): Screened {
+export function screenReplays(context: IWebhookFunctions, events: IDataObject[], windowMinutes: number): ReplayCheck {
 	if (!(windowMinutes > 0)) return { events, duplicate: 0, stale: 0 };
 	const windowMs = windowMinutes * 60_000;
 	const now = Date.now();

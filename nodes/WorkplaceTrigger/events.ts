@@ -1,8 +1,8 @@
 /** The bot's webhook events (a call's body is `{ events: [...] }`): pure helpers of the trigger. */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { toUtcIso } from '../Workplace/actions/dateTime';
-import * as read from '../Workplace/transport/jsonValues';
+import { toUtcIso } from '../../shared/dateTime';
+import * as read from '../../shared/transport/jsonValues';
 
 /** The events array of a webhook body, or undefined when the body is not `{ events: [...] }`. */
 export function readEvents(body: unknown): IDataObject[] | undefined {

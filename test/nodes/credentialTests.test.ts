@@ -2,8 +2,8 @@
  * The three credentials' Test buttons, run as n8n's CredentialsTester runs them
  * (the nodes' testedBy functions), against the emulator and small local servers
  * over real HTTP and TLS: for each cause of failure, the test says the same
- * words as the node says when a run fails for that cause, and nothing is sent
- * past a redirect. The causes and words: testbed/credentialCauses.ts (real n8n:
+ * message as the node gives when a run fails for that cause, and nothing is sent
+ * past a redirect. The causes and messages: testbed/credentialCauses.ts (real n8n:
  * e2e/tests/credentials.e2e.test.ts).
  */
 import { createServer } from 'node:http';

@@ -454,7 +454,7 @@ describe('Knowledge File → Replace', () => {
 			{ items: [{ json: {}, binary: { data: binary } }] },
 		);
 		expect(run.error?.httpCode).toBe('413');
-		expect(run.error?.message).toBe('The service refused the file of item 0 as too large (the documented maximum is 100 MB)');
+		expect(run.error?.message).toBe('The service refused the file of item 0 as too large (the service accepts at most 100 MB)');
 	});
 
 	it('rebuilds the streamed body when the transport retries the PUT', async () => {

@@ -12,7 +12,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { SEED_USER_IDS } from '../../emulator/bot/seed';
-import { botSigningSecret, parseAnswerPostback, relayBody, type Choice } from '../../nodes/Workplace/shared/chatAnswer';
+import { botSigningSecret, parseAnswerPostback, relayBody, type Choice } from '../../shared/sendAndWait/chatAnswer';
 import { CHAT_REPLIES, relayOutcome } from '../../nodes/WorkplaceTrigger/answerRelay';
 import type { WebhookServer } from '../../testbed/webhookServer';
 import type { WorkflowJson } from '../../testbed/engine';

@@ -474,7 +474,7 @@ describe('Workplace Task Projects API credential test', () => {
 	it('passes with a valid token, and creates nothing', async () => {
 		const tasks = taskCount();
 		const result = await bed.testCredential(CREDENTIALS.taskProjects.id);
-		// n8n's own words for a declarative test that passed (the 400 for the empty body is let through).
+		// n8n's own message for a declarative test that passed (the 400 for the empty body is let through).
 		expect(result).toEqual({ status: 'OK', message: 'Connection successful' });
 		const sent = tpRequests();
 		expect(sent).toHaveLength(1);

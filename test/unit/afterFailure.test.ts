@@ -1,13 +1,13 @@
 /**
  * What follows a failed attempt (transport/afterFailure.ts), row by row: the
- * wait before the next attempt, or the words the item fails with. What a
+ * wait before the next attempt, or the message the item fails with. What a
  * request may have done when its fate is unknown follows from its method, or
  * from its declared effect.
  */
-import { afterFailure, type Failure, type NextStep } from '../../nodes/Workplace/transport/afterFailure';
-import { consequenceOf, effectOf, mayHaveBeenDone } from '../../nodes/Workplace/transport/failureMessages';
-import { DEFAULT_RETRY_POLICY } from '../../nodes/Workplace/transport/retry';
-import type { ApiRequest } from '../../nodes/Workplace/transport/types';
+import { afterFailure, type Failure, type NextStep } from '../../shared/transport/afterFailure';
+import { consequenceOf, effectOf, mayHaveBeenDone } from '../../shared/transport/failureMessages';
+import { DEFAULT_RETRY_POLICY } from '../../shared/transport/retry';
+import type { ApiRequest } from '../../shared/transport/types';
 
 const NOW = Date.parse('2026-01-05T10:00:00Z');
 const POLICY = { ...DEFAULT_RETRY_POLICY, maxAttempts: 4, maxWaitMs: 60_000, baseDelayMs: 500 };
@@ -15,7 +15,7 @@ const POLICY = { ...DEFAULT_RETRY_POLICY, maxAttempts: 4, maxWaitMs: 60_000, bas
 const JITTER = () => 0.5;
 
 const request = (method: ApiRequest['method'], extra: Partial<ApiRequest> = {}): ApiRequest => ({
-	area: 'taskProjects',
+	api: 'taskProjects',
 	method,
 	path: ['tasks'],
 	subject: 'task',
@@ -72,12 +72,12 @@ describe('afterFailure', () => {
 			'The service answered 503: Down; the task may have been updated even so. It was not retried automatically, to avoid doing it twice: check before running this item again',
 		],
 		['PUT after a reset on the last attempt: gave up, with the count', request('PUT'), RESET, 4, 'Do it (item 2): gave up after 4 attempts over 1.5 s; the last attempt failed: the connection to the service was reset'],
-		['DELETE after 503 on the last attempt: gave up, with the service\'s words', request('DELETE'), UNAVAILABLE, 4, 'Do it (item 2): gave up after 4 attempts over 1.5 s; the last answer was 503 (the service said: Down)'],
-		['a 404 is final, in the service\'s words', request('GET'), { status: 404, body: { message: 'No such task' } }, 1, 'Not found: No such task'],
+		['DELETE after 503 on the last attempt: gave up, with the service\'s message', request('DELETE'), UNAVAILABLE, 4, 'Do it (item 2): gave up after 4 attempts over 1.5 s; the last answer was 503 (the service said: Down)'],
+		['a 404 is final, with the service\'s message', request('GET'), { status: 404, body: { message: 'No such task' } }, 1, 'Not found: No such task'],
 		['a 401 says what to check of the credential', request('GET'), { status: 401, body: {} }, 1, 'The service rejected the credentials (check the key)'],
 		['a 429 beyond Max Wait: the node stopped', request('GET'), { status: 429, body: {}, retryAfter: '300' }, 1, 'Do it (item 2): the service asked to wait 300 s, until 2026-01-05T10:05:00Z; that is longer than Max Wait (60 s), so the node stopped instead of waiting'],
 		['the token request answered 503: wait, this request was not sent', request('POST'), { token: { answer: { status: 503 } } }, 1, { retryAfterMs: 375, outcome: { status: 503 } }],
-		['the token request met a refused connection on the last attempt: the network words', request('POST'), { token: { code: 'ECONNREFUSED' } }, 4, 'The service refused the connection'],
+		['the token request met a refused connection on the last attempt: the network failure\'s message', request('POST'), { token: { code: 'ECONNREFUSED' } }, 4, 'The service refused the connection'],
 		['the token request refused the client: the error as thrown', request('POST'), { token: { answer: { status: 401 } } }, 1, { asThrown: true }],
 		['anything else: the error as thrown', request('GET'), { other: true }, 1, { asThrown: true }],
 	])('%s', (_, r, failure, attempt, expected) => {
@@ -94,7 +94,7 @@ describe('afterFailure', () => {
 		expect(message(step('2'))).toBe('The service is rate limiting requests; retry in 2 s (at 2026-01-05T10:00:02.000Z)');
 	});
 
-	it('keeps what n8n shows beside the words: the status and body, or the network code', () => {
+	it('keeps what n8n shows beside the message: the status and body, or the network code', () => {
 		expect(next(request('GET'), { status: 404, body: { message: 'x' } })).toMatchObject({ details: { status: 404, body: { message: 'x' } } });
 		expect(next(request('POST'), RESET)).toMatchObject({ details: { networkCode: 'ECONNRESET' }, error: { description: 'ECONNRESET after 1 attempt' } });
 	});

@@ -1,4 +1,4 @@
-import { parseBaseUrl } from '../../nodes/Workplace/transport/baseUrl';
+import { parseBaseUrl } from '../../shared/transport/baseUrl';
 
 describe('parseBaseUrl: the one Base URL rule of the node and the credential tests', () => {
 	it.each([
@@ -30,9 +30,9 @@ describe('parseBaseUrl: the one Base URL rule of the node and the credential tes
 		['https://workplace.example.com/workplace', 'without a path: remove "/workplace"'],
 		['https://workplace.example.com/api/v2', 'without a path: remove "/api/v2"'],
 		['https://workplace.example.com/api/v1/knowledge', 'without a path: remove "/api/v1/knowledge"'],
-	])('refuses %p: %s', (value, words) => {
+	])('refuses %p: %s', (value, expected) => {
 		const parsed = parseBaseUrl(value);
-		expect('problem' in parsed && parsed.problem).toContain(words);
+		expect('problem' in parsed && parsed.problem).toContain(expected);
 	});
 
 	it('never quotes user info it refuses', () => {

@@ -2,8 +2,8 @@
  * CONTRIBUTING.md walks through adding an operation with snippets of real
  * files. Each snippet marked `<!-- file: path -->` must still appear in that
  * file as it is, so the walk stays true when the code changes. Its layout
- * (the tree under "The shape of the node", the transport table, the Layout
- * table's rows for nodes/) is compared with the files under nodes/ as they are,
+ * (the trees under "The shape of the node", the transport table, the Layout
+ * table's rows for nodes/) is compared with the files under nodes/ and shared/ as they are,
  * and what it says about resources (where their engine tests are, which
  * credential each is shown) with the node's sources. The walk itself is executed by
  * walkthrough.test.ts.
@@ -52,18 +52,15 @@ function pathPattern(name: string): RegExp {
 }
 
 /**
- * The tree under "The shape of the node": each line's first word is a file or
- * folder (a folder ends in `/`), indented two spaces per level below the one
- * before; the rest of the line says what it is. The folders whose files the
- * transport table lists instead are returned with it.
+ * A tree drawn in a code block under "The shape of the node": each line's
+ * first word is a file or folder (a folder ends in `/`), indented two spaces
+ * per level below the one before; the rest of the line says what it is.
  */
-function layoutTree(): { files: string[]; folders: string[] } {
-	const block = /```\n([\s\S]*?)```/.exec(section('The shape of the node'));
-	expect(block).not.toBeNull();
+function layoutTree(block: string): { files: string[]; folders: string[] } {
 	const files: string[] = [];
 	const folders: string[] = [];
 	const parents: string[] = [];
-	for (const line of block![1].split('\n').filter((l) => l.trim())) {
+	for (const line of block.split('\n').filter((l) => l.trim())) {
 		const depth = (line.length - line.trimStart().length) / 2;
 		const name = line.trim().split(/\s+/)[0];
 		parents.length = depth;
@@ -74,6 +71,12 @@ function layoutTree(): { files: string[]; folders: string[] } {
 		} else files.push(full);
 	}
 	return { files, folders };
+}
+
+/** The trees under "The shape of the node": the Workplace node's, then the shared code's. */
+function layoutTrees(): Array<{ files: string[]; folders: string[] }> {
+	const blocks = [...section('The shape of the node').matchAll(/```\n([\s\S]*?)```/g)].map(([, block]) => block);
+	return blocks.map(layoutTree);
 }
 
 /** The transport modules, from the first column of the table under "The shape of the node". */
@@ -87,25 +90,28 @@ function transportModules(): string[] {
 }
 
 describe("CONTRIBUTING.md's layout", () => {
-	const { files: named, folders } = layoutTree();
-	const node = folders[0].replace(/\/$/, '');
-	const transport = `${node}/transport/`;
+	const [nodeTree, sharedTree] = layoutTrees();
+	const node = nodeTree.folders[0].replace(/\/$/, '');
+	const shared = sharedTree.folders[0].replace(/\/$/, '');
+	const transport = `${shared}/transport/`;
 	const modules = transportModules().map((m) => `${transport}${m}`);
-	const real = filesUnder(node);
+	const named = [...nodeTree.files, ...sharedTree.files, ...modules];
+	const real = [...filesUnder(node), ...filesUnder(shared)];
 
-	it('draws the tree of the Workplace node', () => {
+	it('draws the tree of the Workplace node and of the shared code', () => {
 		expect(node).toBe('nodes/Workplace');
-		expect(folders).toContain(transport);
+		expect(shared).toBe('shared');
+		expect(sharedTree.folders).toContain(transport);
 		expect(modules.length).toBeGreaterThan(0);
 	});
 
 	it('names only files that exist', () => {
-		const missing = [...named, ...modules].filter((name) => !real.some((file) => pathPattern(name).test(file)));
+		const missing = named.filter((name) => !real.some((file) => pathPattern(name).test(file)));
 		expect(missing).toEqual([]);
 	});
 
-	it('names every file of the node, in the tree or in the transport table', () => {
-		const patterns = [...named, ...modules].map(pathPattern);
+	it('names every file of the node and of the shared code, in a tree or in the transport table', () => {
+		const patterns = named.map(pathPattern);
 		const unnamed = real.filter((file) => !patterns.some((p) => p.test(file)));
 		expect(unnamed).toEqual([]);
 	});

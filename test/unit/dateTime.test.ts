@@ -6,7 +6,7 @@
  */
 import { DateTime } from 'luxon';
 
-import { toUtcIso, wallTimeToUtcMs, zoneOffsetMs } from '../../nodes/Workplace/actions/dateTime';
+import { toUtcIso, wallTimeToUtcMs, zoneOffsetMs } from '../../shared/dateTime';
 
 const iso = (value: unknown, zone: string) => {
 	const r = toUtcIso(value, zone);

@@ -1,5 +1,5 @@
 /**
- * The words of failures that are not plain service errors (transport/failureMessages.ts).
+ * The messages of failures that are not plain service errors (transport/failureMessages.ts).
  */
 import {
 	consequenceOf,
@@ -12,7 +12,7 @@ import {
 	seconds,
 	waitTooLong,
 	operationAndItem,
-} from '../../nodes/Workplace/transport/failureMessages';
+} from '../../shared/transport/failureMessages';
 
 describe('failureMessages', () => {
 	it('names the operation and the item', () => {

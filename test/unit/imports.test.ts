@@ -1,8 +1,11 @@
 /**
- * No import circle in the shipped code: every relative import under nodes/ and
- * credentials/ is read from the sources, and the graph they make must have no
- * cycle. A circle makes the order modules are loaded in decide what a module
- * sees of another at load time, and it usually means two concerns are mixed.
+ * The shape of the shipped code's imports: every relative import under nodes/,
+ * shared/ and credentials/ is read from the sources. The graph they make has no
+ * cycle (a circle makes the order modules are loaded in decide what a module
+ * sees of another at load time, and it usually means two concerns are mixed),
+ * and what the nodes share lives in shared/: no node imports another node's
+ * folder, the credentials import only from shared/, and shared/ imports
+ * nothing from nodes/ or credentials/.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'fs';
 import * as path from 'path';
@@ -67,8 +70,22 @@ export function cycles(graph: Map<string, string[]>): string[][] {
 	return found;
 }
 
+/** Where a shipped file lives: `nodes/<Node>`, `shared` or `credentials`. */
+function home(file: string): string {
+	const [top, folder] = path.relative(ROOT, file).split(path.sep);
+	return top === 'nodes' ? `nodes/${folder}` : top;
+}
+
+/** The imports that cross from one home into a home it may not import from. */
+export function crossings(graph: Map<string, string[]>): string[] {
+	const allowed = (from: string, to: string) => from === to || to === 'shared';
+	return [...graph].flatMap(([file, imports]) =>
+		imports.filter((target) => !allowed(home(file), home(target))).map((target) => `${path.relative(ROOT, file)} → ${path.relative(ROOT, target)}`),
+	);
+}
+
 describe('imports of the shipped code', () => {
-	const files = [...sources(path.join(ROOT, 'nodes')), ...sources(path.join(ROOT, 'credentials'))];
+	const files = ['nodes', 'shared', 'credentials'].flatMap((dir) => sources(path.join(ROOT, dir)));
 	const graph = new Map(files.map((file) => [file, importsOf(file)]));
 
 	it('reads the imports it checks', () => {
@@ -81,8 +98,22 @@ describe('imports of the shipped code', () => {
 		expect(cycles(new Map([['a', ['b']], ['b', []]]))).toEqual([]);
 	});
 
-	it('has no import circle in nodes/ or credentials/', () => {
+	it('has no import circle in nodes/, shared/ or credentials/', () => {
 		const circles = cycles(graph).map((members) => members.map((m) => path.relative(ROOT, m)));
 		expect(circles).toEqual([]);
+	});
+
+	it('finds an import that crosses into another node or out of shared/', () => {
+		const at = (relative: string) => path.join(ROOT, relative);
+		const crossing = new Map([
+			[at('nodes/A/a.ts'), [at('nodes/B/b.ts'), at('shared/s.ts')]],
+			[at('shared/s.ts'), [at('nodes/A/a.ts')]],
+			[at('credentials/C.ts'), [at('shared/s.ts'), at('nodes/A/a.ts')]],
+		]);
+		expect(crossings(crossing)).toEqual(['nodes/A/a.ts → nodes/B/b.ts', 'shared/s.ts → nodes/A/a.ts', 'credentials/C.ts → nodes/A/a.ts']);
+	});
+
+	it('keeps each node to its own folder and shared/, the credentials to shared/, and shared/ to itself', () => {
+		expect(crossings(graph)).toEqual([]);
 	});
 });

@@ -3,7 +3,7 @@
  * credential test say before anything is sent. No message may quote the token.
  */
 import { issueJwt } from '../../emulator/taskProjects/jwt';
-import { bareToken, jwtProblem, readJwtExpiry } from '../../nodes/Workplace/transport/jwt';
+import { bareToken, jwtProblem, readJwtExpiry } from '../../shared/transport/jwt';
 
 const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
 const token = (payload: unknown) => `${b64({ alg: 'HS256', typ: 'JWT' })}.${b64(payload)}.c2ln`;

@@ -7,14 +7,14 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { checkMessages, MessageProblem } from '../../nodes/Workplace/actions/message/model';
-import { messagesFromPanel } from '../../nodes/Workplace/actions/message/panel';
+import { messagesFromFields } from '../../nodes/Workplace/actions/message/messagesFromFields';
 import { ack, area, buttons, carousel, imagemap, LIMIT_ROWS, s, url, withQuickReply } from '../messageLimits';
 
 function problem(messages: unknown, item = 0): string {
 	try {
 		checkMessages(messages);
 	} catch (error) {
-		if (error instanceof MessageProblem) return error.describe(item);
+		if (error instanceof MessageProblem) return error.messageFor(item);
 		throw error;
 	}
 	throw new Error('no problem found');
@@ -136,7 +136,7 @@ describe('the panel builder → v2 messages', () => {
 	it('text, image (its own preview), video, audio', () => {
 		expect(
 			checkMessages(
-				messagesFromPanel(
+				messagesFromFields(
 					panel(
 						{ type: 'text', text: 'Hello' },
 						{ type: 'image', originalContentUrl: 'https://e.com/a.png' },
@@ -155,7 +155,7 @@ describe('the panel builder → v2 messages', () => {
 
 	it('a buttons template with image options, each button its own action type, and quick replies', () => {
 		const [sent] = checkMessages(
-			messagesFromPanel(
+			messagesFromFields(
 				panel({
 					type: 'buttons',
 					thumbnailImageUrl: 'https://e.com/t.png',
@@ -197,7 +197,7 @@ describe('the panel builder → v2 messages', () => {
 
 	it('a carousel and an imagemap', () => {
 		const [carouselMessage, map] = checkMessages(
-			messagesFromPanel(
+			messagesFromFields(
 				panel(
 					{
 						type: 'carousel',
@@ -247,7 +247,7 @@ describe('the panel builder → v2 messages', () => {
 			{ type: 'uri', label: 'Details', linkUri: 'https://e.com/r/1' },
 		];
 		const [sent] = checkMessages(
-			messagesFromPanel(
+			messagesFromFields(
 				panel({
 					type: 'buttons',
 					text: 'Approve the request?',
@@ -260,23 +260,23 @@ describe('the panel builder → v2 messages', () => {
 
 	it('a "From JSON" button that is not JSON, or breaks a limit, is named', () => {
 		const bad = (actionJson: unknown) => () =>
-			checkMessages(messagesFromPanel(panel({ type: 'buttons', text: 'x', buttons: { button: [ack(), { type: 'fromJson', actionJson }] } })));
+			checkMessages(messagesFromFields(panel({ type: 'buttons', text: 'x', buttons: { button: [ack(), { type: 'fromJson', actionJson }] } })));
 		expect(bad('{"type":')).toThrow('Action (JSON): is not valid JSON');
 		try {
 			bad('{"type":')();
 		} catch (error) {
-			expect((error as MessageProblem).describe(2)).toMatch(/^Invalid "Action \(JSON\)" of button 2 in message 1, item 2: is not valid JSON/);
+			expect((error as MessageProblem).messageFor(2)).toMatch(/^Invalid "Action \(JSON\)" of button 2 in message 1, item 2: is not valid JSON/);
 		}
 		expect(bad([ack(), ack(), ack(), ack()])).toThrow('at most 4 buttons are allowed (got 5)');
 		expect(bad({ type: 'postback', label: s(21), data: 'x' })).toThrow('Label: must be at most 20 characters (got 21)');
 	});
 
 	it('image options only where a card has a picture', () => {
-		const [plain] = checkMessages(messagesFromPanel(panel({ type: 'buttons', text: 'x', imageAspectRatio: 'rectangle', imageSize: 'cover', buttons: { button: [ack()] } })));
+		const [plain] = checkMessages(messagesFromFields(panel({ type: 'buttons', text: 'x', imageAspectRatio: 'rectangle', imageSize: 'cover', buttons: { button: [ack()] } })));
 		expect(plain.template).toEqual({ type: 'buttons', text: 'x', actions: [ack()] });
 	});
 
 	it('no entries: no message', () => {
-		expect(() => checkMessages(messagesFromPanel({}))).toThrow('Messages: at least one message is required');
+		expect(() => checkMessages(messagesFromFields({}))).toThrow('Messages: at least one message is required');
 	});
 });

@@ -2,7 +2,7 @@
  * The paging decision (transport/pageRules.ts) as a table: metadata rules when
  * present, only an empty page ends a list without it, a repeated page is named.
  */
-import { afterPage, pageSignature, pageSizeFor, readPageMeta, type PageFacts } from '../../nodes/Workplace/transport/pageRules';
+import { afterPage, pageSignature, pageSizeFor, readPageMeta, type PageFacts } from '../../shared/transport/pageRules';
 
 const items = (...ids: number[]) => ids.map((id) => ({ id }));
 const facts = (over: Partial<PageFacts>): PageFacts => ({ page: 1, length: 10, signature: 's1', meta: undefined, received: 10, ...over });

@@ -2,7 +2,7 @@
  * The one rule for text ids that go into a URL path (pathSafeIdProblem): what
  * it refuses, what it lets through to be percent-encoded as one segment.
  */
-import { pathSafeIdProblem } from '../../nodes/Workplace/shared/pathSafeId';
+import { pathSafeIdProblem } from '../../shared/pathSafeId';
 
 describe('pathSafeIdProblem', () => {
 	it.each([

@@ -11,7 +11,7 @@ import {
 	type Outcome,
 	type RetryDecision,
 	type RetryRequest,
-} from '../../nodes/Workplace/transport/retry';
+} from '../../shared/transport/retry';
 
 const NOW = Date.parse('2026-01-05T10:00:00Z');
 const POLICY = { ...DEFAULT_RETRY_POLICY, maxAttempts: 4, maxWaitMs: 60_000, baseDelayMs: 500, tokenMaxWaitMs: 30_000 };

@@ -4,16 +4,16 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { plainFileName } from '../../nodes/Workplace/actions/binaryFile';
+import { plainFileName } from '../../shared/binaryFile';
 import { checkMessages, MessageProblem } from '../../nodes/Workplace/actions/message/model';
-import { characterCount } from '../../nodes/Workplace/shared/characters';
-import { ownEntry } from '../../nodes/Workplace/shared/ownEntry';
-import { beyondExactIds, positiveId } from '../../nodes/Workplace/shared/positiveId';
-import { jwtProblem, readJwtExpiry } from '../../nodes/Workplace/transport/jwt';
-import { listChange } from '../../nodes/Workplace/transport/pageRules';
-import { positionFromToken, positionToken } from '../../nodes/Workplace/transport/paging';
-import { mayHaveReachedService, repeatAnswerMeansDone } from '../../nodes/Workplace/transport/retry';
-import { LAST_DATE_MS, tokenLifetime } from '../../nodes/Workplace/transport/tokenLifetime';
+import { characterCount } from '../../shared/characters';
+import { ownEntry } from '../../shared/ownEntry';
+import { beyondExactIds, positiveId } from '../../shared/positiveId';
+import { jwtProblem, readJwtExpiry } from '../../shared/transport/jwt';
+import { listChange } from '../../shared/transport/pageRules';
+import { positionFromToken, positionToken } from '../../shared/transport/paging';
+import { mayHaveReachedService, repeatAnswerMeansDone } from '../../shared/transport/retry';
+import { LAST_DATE_MS, tokenLifetime } from '../../shared/transport/tokenLifetime';
 import { MAX_EVENTS_PER_CALL, nestedDeeperThan } from '../../nodes/WorkplaceTrigger/bodyLimits';
 import { eventTime } from '../../nodes/WorkplaceTrigger/events';
 import { eventKey, freshness, SeenEvents } from '../../nodes/WorkplaceTrigger/replay';
@@ -182,7 +182,7 @@ describe('button links (item 10)', () => {
 		try {
 			checkMessages(messages);
 		} catch (error) {
-			if (error instanceof MessageProblem) return error.describe(0);
+			if (error instanceof MessageProblem) return error.messageFor(0);
 			throw error;
 		}
 		throw new Error('no problem found');

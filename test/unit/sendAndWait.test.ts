@@ -22,7 +22,7 @@ import {
 	RELAY_MAX_AGE_MS,
 	verifyRelayedAnswer,
 	type RelayedAnswer,
-} from '../../nodes/Workplace/shared/chatAnswer';
+} from '../../shared/sendAndWait/chatAnswer';
 import { relayErrorOutcome, relayOutcome } from '../../nodes/WorkplaceTrigger/answerRelay';
 
 const NODE_ID = '5f1c2b3a-0d4e-4f6a-9b8c-7d6e5f4a3b2c';

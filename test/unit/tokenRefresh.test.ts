@@ -2,7 +2,7 @@
  * One token request at a time (transport/tokenRefresh.ts) with a stand-in for n8n's
  * preAuthentication; the engine-level proof is in test/reliability/faults.test.ts.
  */
-import { sendWithToken, type TokenFields } from '../../nodes/Workplace/transport/tokenRefresh';
+import { sendWithToken, type TokenFields } from '../../shared/transport/tokenRefresh';
 
 const FIELDS: TokenFields = { token: 'accessToken', expirable: 'accessTokenValid' };
 

@@ -8,7 +8,7 @@
  */
 import type { IExecuteFunctions, IGetNodeParameterOptions, INodeParameters, NodeParameterValueType } from 'n8n-workflow';
 
-import { hasExpression } from '../shared/hasExpression';
+import { hasExpression } from '../../../shared/hasExpression';
 
 /** The stored (unresolved) value at a dotted path such as "options.fileName". */
 function stored(parameters: INodeParameters, path: string): unknown {

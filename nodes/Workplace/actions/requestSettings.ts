@@ -13,10 +13,10 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { DEFAULT_RETRY_POLICY, DEFAULT_TIMEOUT_MS, type RequestSettings } from '../transport';
-import { hasExpression } from '../shared/hasExpression';
-import { invalid } from '../shared/invalid';
-import { numberValue } from '../shared/numberValue';
+import { DEFAULT_RETRY_POLICY, DEFAULT_TIMEOUT_MS, type RequestSettings } from '../../../shared/transport';
+import { hasExpression } from '../../../shared/hasExpression';
+import { invalid } from '../../../shared/invalid';
+import { numberValue } from '../../../shared/numberValue';
 
 export const MAX_REQUESTS_IN_PARALLEL = 100;
 

@@ -16,7 +16,7 @@ import { topic } from './topic';
 import { user } from './user';
 import { simplifyProperty } from './simplify';
 import type { OperationDefinition, ResourceDefinition } from './types';
-import { optionsCollection } from './common.descriptions';
+import { optionsCollection } from '../../../shared/descriptions';
 import { OPTIONS, requestOptionsV2, requestSettingsV1 } from './requestSettings';
 
 export const RESOURCES: ResourceDefinition[] = [knowledgeBase, knowledgeFile, task, topic, group, groupTopic, user, message, messageAction];

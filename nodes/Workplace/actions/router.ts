@@ -7,13 +7,13 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { apiRequest, AREAS, asNodeError, paginate, read, safeToRepeat, type ApiRequest } from '../transport';
-import { numberValue } from '../shared/numberValue';
+import { apiRequest, SERVICE_APIS, asNodeError, paginate, read, safeToRepeat, type ApiRequest } from '../../../shared/transport';
+import { numberValue } from '../../../shared/numberValue';
 import { readingConstantsOnce } from './constantParameters';
 import { AUTO_REQUESTS_IN_PARALLEL, requestsInParallelSetting, sendingItem } from './requestSettings';
 import { findOperation } from './resources';
 import type { OperationDefinition, ResourceDefinition } from './types';
-import { invalid } from './validation';
+import { invalid } from '../../../shared/validation';
 
 /** Items whose requests are built in one go, ahead of sending (RequestsAhead). */
 const BUILT_AHEAD = 64;
@@ -62,7 +62,7 @@ async function runOperation(
 	built: (request: ApiRequest) => void,
 	ahead: RequestsAhead | undefined,
 ): Promise<INodeExecutionData[]> {
-	if (operation.build) return await operation.build.call(ctx, i);
+	if (operation.localOutput) return await operation.localOutput.call(ctx, i);
 	// There are requests to take exactly when the operation builds them (runItems).
 	if (!ahead) {
 		throw new NodeOperationError(ctx.getNode(), 'This operation neither builds output nor sends a request', { itemIndex: i });
@@ -139,10 +139,10 @@ function parallelFor(setting: number | undefined, request: ApiRequest | undefine
 /**
  * Runs every item, several at a time (parallelFor), and returns each item's
  * output by input index, so the output keeps the input order and pairing
- * whatever order the answers come in. When the service area fetches a token
+ * whatever order the answers come in. When the service's API fetches a token
  * (the bot), items run one by one until one succeeds: that first success has
  * fetched the token, which the items started together afterwards share (one
- * token request per run, not one per worker). Other areas start all workers
+ * token request per run, not one per worker). Other APIs start all workers
  * once the first request is built. Without Continue On Fail, a failure stops
  * new items from starting; those already sent finish, and the failure of the
  * lowest item index is thrown (items after it may have been sent already).
@@ -164,7 +164,7 @@ async function runItems(
 	const built = (request: ApiRequest) => {
 		if (first) return;
 		first = request;
-		if (!AREAS[request.area].token) firstBuilt();
+		if (!SERVICE_APIS[request.api].token) firstBuilt();
 	};
 
 	const build = operation.request?.bind(ctx);
@@ -197,7 +197,7 @@ async function runItems(
 		const item = runOne(next++);
 		await Promise.race([item, ready]);
 		firstBuilt = () => undefined;
-		if (first && !AREAS[first.area].token) {
+		if (first && !SERVICE_APIS[first.api].token) {
 			// That item keeps its place: once done, it goes on as one of the workers.
 			slots.push(item.then(worker));
 			break;

@@ -7,7 +7,7 @@
  */
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { read } from '../transport';
+import { read } from '../../../shared/transport';
 
 /** The toggle, shown from version 3 on (versions 1 and 2 keep the raw answer, as their workflows expect). */
 export const simplifyProperty: INodeProperties = {

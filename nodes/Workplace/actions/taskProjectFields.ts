@@ -1,15 +1,15 @@
 /**
  * Fields task and topic creates share (taskTitle, taskDescription, priority,
- * dueDate): their editor descriptions and their local checks. The documented
- * rules are checked here; the recommended limits (title 200, description
+ * dueDate): their editor descriptions and their local checks. The service's
+ * required rules are checked here; the recommended limits (title 200, description
  * 5,000, labels 20, attachments 12) are left to the service, which only
  * recommends them, and whose 422 then shows each detail.
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { toUtcIso } from './dateTime';
-import { invalid, requiredText } from './validation';
-import { ownEntry } from '../shared/ownEntry';
+import { toUtcIso } from '../../../shared/dateTime';
+import { invalid, requiredText } from '../../../shared/validation';
+import { ownEntry } from '../../../shared/ownEntry';
 
 export function titleField(noun: string): INodeProperties {
 	return {

@@ -7,14 +7,14 @@ import type {
 	NodeExecutionHint,
 } from 'n8n-workflow';
 
-import type { ApiRequest, ResponseTo } from '../transport';
+import type { ApiRequest, ResponseTo } from '../../../shared/transport';
 
 /**
  * One operation, described once as data: what the editor shows, how an item
  * becomes a request (validating locally first), whether it lists pages, and how
  * the answer becomes output items. The router executes it through the transport.
  * `Request` is the request type `request` builds; `output` gets that request
- * back, and the answer typed for it (a metered stream for `stream: true`).
+ * back, and the answer typed for it (a counted stream for `stream: true`).
  * CONTRIBUTING.md walks through adding one.
  */
 export interface OperationDefinition<Request extends ApiRequest = ApiRequest> {
@@ -29,14 +29,15 @@ export interface OperationDefinition<Request extends ApiRequest = ApiRequest> {
 	/**
 	 * Builds the request for item i; throws NodeOperationError before anything is
 	 * sent. Called ahead of sending (RequestsAhead in router.ts), also for items a
-	 * failure leaves unsent: it only reads and checks; `body` does the I/O.
+	 * failure leaves unsent: it reads (parameters, a binary's metadata) and checks,
+	 * and sends nothing; a file's content is read in `body`, when it is sent.
 	 */
 	request?(this: IExecuteFunctions, i: number): Request | Promise<Request>;
 	/**
 	 * For local operations, instead of `request`: builds item i's output without
 	 * talking to the service (so such a resource needs no credential).
 	 */
-	build?(this: IExecuteFunctions, i: number): INodeExecutionData[] | Promise<INodeExecutionData[]>;
+	localOutput?(this: IExecuteFunctions, i: number): INodeExecutionData[] | Promise<INodeExecutionData[]>;
 	/** For list operations: the request is paged, and Return All / Limit apply. */
 	list?: {
 		pageSize: number;

@@ -1,10 +1,10 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { multipartBody, read } from '../../transport';
-import { binaryFile } from '../binaryFile';
-import { requiredString } from '../common.descriptions';
+import { multipartBody, read } from '../../../../shared/transport';
+import { binaryFile } from '../../../../shared/binaryFile';
+import { requiredString } from '../../../../shared/descriptions';
 import type { OperationDefinition } from '../types';
-import { idList, invalid, requiredText } from '../validation';
+import { idList, invalid, requiredText } from '../../../../shared/validation';
 
 /** The binary property holding the group picture, or undefined when none is asked for. */
 function pictureProperty(ctx: IExecuteFunctions, i: number): string | undefined {
@@ -43,7 +43,7 @@ export const create: OperationDefinition = {
 		// Name, one `uids[]` part per member, and the picture streamed, built afresh for every attempt.
 		const fields: Array<[string, string]> = [['name', name], ...members.map((uid): [string, string] => ['uids[]', uid])];
 		return {
-			area: 'bot',
+			api: 'bot',
 			method: 'POST',
 			path: ['bot', 'v1', 'groups'],
 			body: async () => multipartBody(fields, picture?.part('file')),

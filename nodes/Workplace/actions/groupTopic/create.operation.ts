@@ -1,7 +1,7 @@
-import { read } from '../../transport';
-import { requiredString } from '../common.descriptions';
+import { read } from '../../../../shared/transport';
+import { requiredString } from '../../../../shared/descriptions';
 import type { OperationDefinition } from '../types';
-import { requiredText, textId } from '../validation';
+import { requiredText, textId } from '../../../../shared/validation';
 
 export const create: OperationDefinition = {
 	value: 'create',
@@ -15,9 +15,9 @@ export const create: OperationDefinition = {
 	request(i) {
 		const groupId = textId(this, i, 'groupId', 'Group ID');
 		const name = requiredText(this, i, 'name', 'Name');
-		// Form-encoded, as the document's sample sends it.
+		// The service takes this request form-encoded (application/x-www-form-urlencoded).
 		return {
-			area: 'bot',
+			api: 'bot',
 			method: 'POST',
 			path: ['bot', 'v1', 'groups', groupId, 'topics'],
 			form: { name },

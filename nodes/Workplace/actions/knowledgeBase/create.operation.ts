@@ -1,8 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { requiredString } from '../common.descriptions';
+import { requiredString } from '../../../../shared/descriptions';
 import type { OperationDefinition } from '../types';
-import { invalid, oneOrMoreOf, requiredText } from '../validation';
+import { invalid, oneOrMoreOf, requiredText } from '../../../../shared/validation';
 import { simplifyKnowledgeBase } from '../simplify';
 
 const LANGUAGES = ['en', 'th'] as const;
@@ -80,6 +80,6 @@ export const create: OperationDefinition = {
 		if (typeof body.createFulfillment !== 'boolean') {
 			throw invalid(this, i, 'Create Fulfillment', 'must be true or false');
 		}
-		return { area: 'knowledgeBase', method: 'POST', path: ['knowledge'], body };
+		return { api: 'knowledgeBase', method: 'POST', path: ['knowledge'], body };
 	},
 };

@@ -1,7 +1,7 @@
-import { goneOnRepeat, read } from '../../transport';
+import { goneOnRepeat, read } from '../../../../shared/transport';
 import type { OperationDefinition } from '../types';
-import { knowledgeBaseLocator } from '../common.descriptions';
-import { numericId } from '../validation';
+import { knowledgeBaseLocator } from '../../../../shared/descriptions';
+import { numericId } from '../../../../shared/validation';
 
 export const deleteKnowledgeBase: OperationDefinition = {
 	value: 'delete',
@@ -11,7 +11,7 @@ export const deleteKnowledgeBase: OperationDefinition = {
 	properties: [knowledgeBaseLocator],
 	request(i) {
 		const id = numericId(this, i, 'knowledgeId', 'Knowledge Base');
-		return { area: 'knowledgeBase', method: 'DELETE', path: ['knowledge', id] };
+		return { api: 'knowledgeBase', method: 'DELETE', path: ['knowledge', id] };
 	},
 	// The confirmation's shape is not documented (often empty): always say what was deleted.
 	output(response, i) {

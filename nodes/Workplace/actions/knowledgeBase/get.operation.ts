@@ -1,6 +1,6 @@
 import type { OperationDefinition } from '../types';
-import { knowledgeBaseLocator } from '../common.descriptions';
-import { numericId } from '../validation';
+import { knowledgeBaseLocator } from '../../../../shared/descriptions';
+import { numericId } from '../../../../shared/validation';
 import { simplifyKnowledgeBase } from '../simplify';
 
 export const get: OperationDefinition = {
@@ -12,6 +12,6 @@ export const get: OperationDefinition = {
 	properties: [knowledgeBaseLocator],
 	request(i) {
 		const id = numericId(this, i, 'knowledgeId', 'Knowledge Base');
-		return { area: 'knowledgeBase', method: 'GET', path: ['knowledge', id] };
+		return { api: 'knowledgeBase', method: 'GET', path: ['knowledge', id] };
 	},
 };

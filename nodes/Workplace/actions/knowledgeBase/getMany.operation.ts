@@ -1,5 +1,5 @@
 import type { OperationDefinition } from '../types';
-import { returnAllOrLimit } from '../common.descriptions';
+import { returnAllOrLimit } from '../../../../shared/descriptions';
 import { simplifyKnowledgeBase } from '../simplify';
 
 export const getMany: OperationDefinition = {
@@ -10,7 +10,7 @@ export const getMany: OperationDefinition = {
 	simplify: simplifyKnowledgeBase,
 	properties: [...returnAllOrLimit()],
 	request() {
-		return { area: 'knowledgeBase', method: 'GET', path: ['knowledge'] };
+		return { api: 'knowledgeBase', method: 'GET', path: ['knowledge'] };
 	},
 	list: { pageSize: 100 },
 };

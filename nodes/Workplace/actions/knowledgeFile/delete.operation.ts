@@ -1,7 +1,7 @@
-import { goneOnRepeat, read } from '../../transport';
-import { knowledgeBaseLocator } from '../common.descriptions';
+import { goneOnRepeat, read } from '../../../../shared/transport';
+import { knowledgeBaseLocator } from '../../../../shared/descriptions';
 import type { OperationDefinition } from '../types';
-import { fileIds, fileOutput, knowledgeFileLocator } from './common';
+import { fileIds, fileOutput, knowledgeFileLocator } from '../../../../shared/knowledgeFile/file';
 
 export const deleteKnowledgeFile: OperationDefinition = {
 	value: 'delete',
@@ -11,7 +11,7 @@ export const deleteKnowledgeFile: OperationDefinition = {
 	properties: [knowledgeBaseLocator, knowledgeFileLocator],
 	request(i) {
 		const { knowledgeId, fileId } = fileIds(this, i);
-		return { area: 'knowledgeBase', method: 'DELETE', path: ['knowledge', knowledgeId, 'files', fileId] };
+		return { api: 'knowledgeBase', method: 'DELETE', path: ['knowledge', knowledgeId, 'files', fileId] };
 	},
 	// The confirmation's shape is not documented (often empty): always say what was deleted.
 	output(response, i) {

@@ -1,9 +1,9 @@
-import type { StreamRequest } from '../../transport';
-import { knowledgeBaseLocator } from '../common.descriptions';
+import type { StreamRequest } from '../../../../shared/transport';
+import { knowledgeBaseLocator } from '../../../../shared/descriptions';
 import type { OperationDefinition } from '../types';
-import { requiredText } from '../validation';
-import { fileIds, knowledgeFileLocator } from './common';
-import { downloadRequest, storeDownload } from './fileContent';
+import { requiredText } from '../../../../shared/validation';
+import { fileIds, knowledgeFileLocator } from '../../../../shared/knowledgeFile/file';
+import { downloadRequest, storeDownload } from '../../../../shared/knowledgeFile/fileContent';
 import { sendingItem } from '../requestSettings';
 
 export const download: OperationDefinition<StreamRequest> = {

@@ -1,7 +1,7 @@
-import { read } from '../../transport';
-import { knowledgeBaseLocator } from '../common.descriptions';
+import { read } from '../../../../shared/transport';
+import { knowledgeBaseLocator } from '../../../../shared/descriptions';
 import type { OperationDefinition } from '../types';
-import { deletingHints, fileIds, fileOutput, knowledgeFileLocator } from './common';
+import { deletingHints, fileIds, fileOutput, knowledgeFileLocator } from '../../../../shared/knowledgeFile/file';
 import { simplifyKnowledgeFile } from '../simplify';
 
 export const get: OperationDefinition = {
@@ -13,7 +13,7 @@ export const get: OperationDefinition = {
 	properties: [knowledgeBaseLocator, knowledgeFileLocator],
 	request(i) {
 		const { knowledgeId, fileId } = fileIds(this, i);
-		return { area: 'knowledgeBase', method: 'GET', path: ['knowledge', knowledgeId, 'files', fileId] };
+		return { api: 'knowledgeBase', method: 'GET', path: ['knowledge', knowledgeId, 'files', fileId] };
 	},
 	output(response) {
 		const file = read.object(response.body) ?? { response: response.body ?? null };

@@ -1,10 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { read } from '../../transport';
-import { knowledgeBaseLocator, returnAllOrLimit } from '../common.descriptions';
+import { read } from '../../../../shared/transport';
+import { knowledgeBaseLocator, returnAllOrLimit } from '../../../../shared/descriptions';
 import type { OperationDefinition } from '../types';
-import { invalid, numericId } from '../validation';
-import { deletingHints, fileOutput } from './common';
+import { invalid, numericId } from '../../../../shared/validation';
+import { deletingHints, fileOutput } from '../../../../shared/knowledgeFile/file';
 import { simplifyKnowledgeFile } from '../simplify';
 
 const STATUSES = ['active', 'deleting'] as const;
@@ -73,7 +73,7 @@ export const getMany: OperationDefinition = {
 	],
 	request(i) {
 		const id = numericId(this, i, 'knowledgeId', 'Knowledge Base');
-		return { area: 'knowledgeBase', method: 'GET', path: ['knowledge', id, 'files'] };
+		return { api: 'knowledgeBase', method: 'GET', path: ['knowledge', id, 'files'] };
 	},
 	list: {
 		pageSize: 100,

@@ -1,23 +1,16 @@
 import { createHash } from 'crypto';
 import type { IBinaryData, IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { apiRequest, Meter, multipartBody, read, type ApiRequest } from '../../transport';
-import { binarySize, heldBytes } from '../binaryFile';
-import { knowledgeBaseLocator, optionsCollection } from '../common.descriptions';
+import { apiRequest, ByteCounter, multipartBody, read, type ApiRequest } from '../../../../shared/transport';
+import { binarySize, heldBytes } from '../../../../shared/binaryFile';
+import { knowledgeBaseLocator, optionsCollection } from '../../../../shared/descriptions';
 import type { OperationDefinition } from '../types';
 import { sendingItem } from '../requestSettings';
-import { invalid, requiredText } from '../validation';
-import {
-	ALLOWED_MIME_TYPES,
-	EXTENSION_MIME_TYPES,
-	fileIds,
-	fileOutput,
-	knowledgeFileLocator,
-	MAX_FILE_NAME_LENGTH,
-	MAX_UPLOAD_BYTES,
-} from './common';
-import { downloadRequest } from './fileContent';
-import { ownEntry } from '../../shared/ownEntry';
+import { invalid, requiredText } from '../../../../shared/validation';
+import { EXTENSION_MIME_TYPES, fileIds, fileOutput, knowledgeFileLocator } from '../../../../shared/knowledgeFile/file';
+import { ALLOWED_MIME_TYPES, MAX_FILE_NAME_LENGTH, MAX_UPLOAD_BYTES } from './uploadRules';
+import { downloadRequest } from '../../../../shared/knowledgeFile/fileContent';
+import { ownEntry } from '../../../../shared/ownEntry';
 import { simplifyReplacedFile } from '../simplify';
 
 /** Types n8n gives a binary when it does not know better; the extension is the better witness then. */
@@ -29,7 +22,7 @@ interface Upload {
 	mimeType: string;
 	size: number;
 	sha256?: string;
-	meter?: Meter;
+	counter?: ByteCounter;
 }
 
 interface ReplaceRequest extends ApiRequest {
@@ -47,14 +40,14 @@ export function uploadMimeType(binaryMimeType: string | undefined, fileName: str
 	return extension ? ownEntry(EXTENSION_MIME_TYPES, extension) : undefined;
 }
 
-/** A meter for the stored binary of item i: it must give the bytes its metadata records. */
-function storedBinaryMeter(ctx: IExecuteFunctions, i: number, size: number): Meter {
-	return new Meter(size, (received, expected) =>
+/** A counter for the stored binary of item i: it must give the bytes its metadata records. */
+function storedBinaryCounter(ctx: IExecuteFunctions, i: number, size: number): ByteCounter {
+	return new ByteCounter(size, (received, expected) =>
 		invalid(ctx, i, 'Input Binary Field', `the stored binary gave ${received} bytes, not the ${String(expected)} its metadata records`),
 	);
 }
 
-/** Reads a stream through, keeping nothing (its meter hashes what passes). */
+/** Reads a stream through, keeping nothing (its counter hashes what passes). */
 async function drain(source: AsyncIterable<unknown>): Promise<void> {
 	for await (const chunk of source) void chunk;
 }
@@ -71,22 +64,22 @@ async function matchesStored(ctx: IExecuteFunctions, i: number, stored: IDataObj
 	const binary = ctx.helpers.assertBinaryData(i, property);
 	let local: string | undefined;
 	if (binary.id) {
-		const meter = storedBinaryMeter(ctx, i, put.upload.size);
-		await drain(meter.pass(await ctx.helpers.getBinaryStream(binary.id)));
-		local = meter.sha256;
+		const counter = storedBinaryCounter(ctx, i, put.upload.size);
+		await drain(counter.pass(await ctx.helpers.getBinaryStream(binary.id)));
+		local = counter.sha256;
 	} else {
 		local = createHash('sha256').update(await heldBytes(ctx, i, property, put.upload.size, 'Input Binary Field')).digest('hex');
 	}
 	const { knowledgeId, fileId } = fileIds(ctx, i);
 	const download = await apiRequest(ctx, { subject: sent.subject, operation: sent.operation, ...downloadRequest(knowledgeId, fileId) }, sendingItem(ctx, i));
 	await download.body.stored(drain(download.body.stream));
-	return download.body.meter.sha256 !== undefined && download.body.meter.sha256 === local;
+	return download.body.counter.sha256 !== undefined && download.body.counter.sha256 === local;
 }
 
 /** What the service's refusals of an upload mean: 413 is its size limit (100 MB), 400 a type or CSV format it does not take. */
 function uploadRefusals(i: number): ApiRequest['statusMeanings'] {
 	return {
-		413: (text) => ({ ...text, message: `The service refused the file of item ${i} as too large (the documented maximum is 100 MB)` }),
+		413: (text) => ({ ...text, message: `The service refused the file of item ${i} as too large (the service accepts at most 100 MB)` }),
 		400: (text) => {
 			const detail = text.message.replace(/^The service rejected the request:?\s*/, '') || 'unsupported file';
 			return {
@@ -180,17 +173,17 @@ export const replace: OperationDefinition<ReplaceRequest> = {
 		const upload: Upload = { fileName, mimeType, size };
 		const binaryId = binary.id;
 		const request: ReplaceRequest = {
-			area: 'knowledgeBase',
+			api: 'knowledgeBase',
 			method: 'PUT',
 			path: ['knowledge', knowledgeId, 'files', fileId],
-			// Built anew for every attempt; a stored binary is read afresh, and metered, on every send.
+			// Built anew for every attempt; a stored binary is read afresh, and counted, on every send.
 			body: async () => {
 				const file = { field: 'file', fileName, contentType: mimeType, size };
 				if (binaryId) {
 					const open = async () => {
-						const meter = storedBinaryMeter(this, i, size);
-						upload.meter = meter;
-						return meter.pass(await this.helpers.getBinaryStream(binaryId));
+						const counter = storedBinaryCounter(this, i, size);
+						upload.counter = counter;
+						return counter.pass(await this.helpers.getBinaryStream(binaryId));
 					};
 					return multipartBody([], { ...file, content: open });
 				}
@@ -203,7 +196,7 @@ export const replace: OperationDefinition<ReplaceRequest> = {
 		};
 		if (options.skipIfUnchanged !== undefined && typeof options.skipIfUnchanged !== 'boolean') throw invalid(this, i, 'Skip If Unchanged', 'expected true or false');
 		if (options.skipIfUnchanged !== true) return request;
-		return { area: 'knowledgeBase', method: 'GET', path: ['knowledge', knowledgeId, 'files', fileId], upload, put: request };
+		return { api: 'knowledgeBase', method: 'GET', path: ['knowledge', knowledgeId, 'files', fileId], upload, put: request };
 	},
 	async output(response, i, sent) {
 		let answer = response;
@@ -223,7 +216,7 @@ export const replace: OperationDefinition<ReplaceRequest> = {
 						originalName: upload.fileName,
 						mimetype: upload.mimeType,
 						size: upload.size,
-						sha256: upload.meter?.sha256 ?? upload.sha256 ?? null,
+						sha256: upload.counter?.sha256 ?? upload.sha256 ?? null,
 					},
 				},
 			},

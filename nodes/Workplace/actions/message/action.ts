@@ -1,12 +1,12 @@
 /**
- * Action objects of bot messages, exactly as the document defines them: the
+ * Action objects of bot messages, exactly as the service defines them: the
  * one definition used by Message Action → Build and by every button, carousel
  * column, imagemap area and quick reply of a message. Pure: callers read
  * parameters, this checks and shapes them.
  */
 import type { IDataObject } from 'n8n-workflow';
-import { characterCount } from '../../shared/characters';
-import { numberValue } from '../../shared/numberValue';
+import { characterCount } from '../../../../shared/characters';
+import { numberValue } from '../../../../shared/numberValue';
 import { ACTION_TYPES, LABEL_MAX, URL_MAX, WORKFLOW_STATUSES } from './rules';
 
 export type ActionType = (typeof ACTION_TYPES)[number];
@@ -36,7 +36,7 @@ export interface ActionInput {
 	area?: { x?: unknown; y?: unknown; width?: unknown; height?: unknown };
 }
 
-/** A field that fails the document's rules; `field` is the parameter's display name. */
+/** A field that fails the service's rules for actions; `field` is the parameter's display name. */
 export class ActionProblem extends Error {
 	constructor(
 		readonly field: string,
@@ -135,7 +135,7 @@ export function buildAction(input: ActionInput): IDataObject {
 			break;
 		}
 		case 'library': {
-			// The document lists url without marking it required.
+			// A library action's url is optional: the service does not require it.
 			const url = optionalText(input.url, 'URL');
 			if (url !== undefined) {
 				if (!isWebUrl(url)) throw new ActionProblem('URL', `must be an absolute http(s) URL, got "${url}"`);

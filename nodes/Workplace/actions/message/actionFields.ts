@@ -169,7 +169,7 @@ export function actionProperties(where: ActionFieldsFor): INodeProperties[] {
 			displayOptions: show(FROM_JSON),
 			placeholder: 'e.g. {{ $json }} after Message Action → Build',
 			description:
-				'An action object as the document defines it ({"type": "postback", "label": "Ack", "data": "ack"}), or a list of them, placed here in order',
+				'An action object as the service defines it ({"type": "postback", "label": "Ack", "data": "ack"}), or a list of them, placed here in order',
 		});
 	}
 	if (where !== 'labelled') {
@@ -213,7 +213,7 @@ export function actionProperties(where: ActionFieldsFor): INodeProperties[] {
 
 /**
  * The action fields' parameter values (as actionProperties names them) as an
- * action object in the document's terms, not yet checked. Missing values are
+ * action object in the service's terms, not yet checked. Missing values are
  * left out: a hidden field may be absent from a stored fixedCollection entry.
  */
 export function actionFromParameters(values: IDataObject, area: boolean): IDataObject {

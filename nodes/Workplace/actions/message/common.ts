@@ -5,9 +5,9 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { read, type ApiRequest, type ApiResponse } from '../../transport';
-import type { BinaryFile } from '../binaryFile';
-import { invalid, optionalTextId, requiredText, textId } from '../validation';
+import { read, type ApiRequest, type ApiResponse } from '../../../../shared/transport';
+import type { BinaryFile } from '../../../../shared/binaryFile';
+import { invalid, optionalTextId, requiredText, textId } from '../../../../shared/validation';
 
 /** Groups and topics have no list endpoint: an ID, typically the event's. */
 const idLocator = (displayName: string, name: string, placeholder: string, description: string, required: boolean): INodeProperties => ({
@@ -139,8 +139,8 @@ export function withCaption(ctx: IExecuteFunctions, i: number, picture: boolean,
 }
 
 /** A send's request: a POST that delivers a message (said so when its fate is unknown after a failure). */
-export const send = (path: string[], body: ApiRequest['body'], statusMeanings?: ApiRequest['statusMeanings']): ApiRequest => ({
-	area: 'bot',
+export const messageRequest = (path: string[], body: ApiRequest['body'], statusMeanings?: ApiRequest['statusMeanings']): ApiRequest => ({
+	api: 'bot',
 	method: 'POST',
 	path,
 	body,

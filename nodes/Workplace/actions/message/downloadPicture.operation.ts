@@ -1,14 +1,14 @@
-import { read, type StreamRequest } from '../../transport';
-import { baseMimeType, fileNameFromDisposition, storeBinary } from '../binaryFile';
+import { read, type StreamRequest } from '../../../../shared/transport';
+import { baseMimeType, fileNameFromDisposition, storeBinary } from '../../../../shared/binaryFile';
 import type { OperationDefinition } from '../types';
-import { invalid, requiredText, textId } from '../validation';
-import { ownEntry } from '../../shared/ownEntry';
+import { invalid, requiredText, textId } from '../../../../shared/validation';
+import { ownEntry } from '../../../../shared/ownEntry';
 
 const SIZES = ['small', 'medium', 'large'] as const;
 const EXTENSIONS: Readonly<Record<string, string>> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/gif': 'gif', 'image/webp': 'webp' };
 
 function picture(path: 'image' | 'view', id: string, size: string): StreamRequest {
-	return { area: 'bot', method: 'GET', path: ['file', path, id], qs: { size }, stream: true };
+	return { api: 'bot', method: 'GET', path: ['file', path, id], qs: { size }, stream: true };
 }
 
 export const downloadPicture: OperationDefinition<StreamRequest> = {
@@ -74,8 +74,8 @@ export const downloadPicture: OperationDefinition<StreamRequest> = {
 					fileName: binary.fileName ?? null,
 					originalFileName: fileName,
 					mimeType,
-					size: body.meter.bytes,
-					sha256: body.meter.sha256 ?? null,
+					size: body.counter.bytes,
+					sha256: body.counter.sha256 ?? null,
 					endpoint: `GET /${request.path.slice(0, 2).join('/')}/`,
 				},
 				binary: { [property]: binary },

@@ -1,40 +1,40 @@
 /**
  * v2 message objects (the `messages` of a v2 send or reply), checked against the public
- * limits before anything is sent. Pure: panel parameters and JSON from earlier
+ * limits before anything is sent. Pure: the message fields and JSON from earlier
  * nodes both end here, so one set of rules decides what is sent. Fields the
  * node does not know are passed through as given (the service may know them).
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { read } from '../../transport';
-import { describe } from '../validation';
+import { read } from '../../../../shared/transport';
+import { shownValue } from '../../../../shared/validation';
 import { checkAction, type UsedIn } from './action';
 import { IMAGE_ASPECT_RATIOS, IMAGE_SIZES, MESSAGE_LIMITS, MESSAGE_TYPES } from './rules';
-import { numberValue } from '../../shared/numberValue';
-import { characterCount } from '../../shared/characters';
+import { numberValue } from '../../../../shared/numberValue';
+import { characterCount } from '../../../../shared/characters';
 
 export { MESSAGE_LIMITS };
 
 /** Where in the messages a value sits; positions count from 1, as a user counts entries. */
-export interface Place {
+export interface Position {
 	kind: 'message' | 'button' | 'column' | 'action' | 'quick reply';
 	position: number;
 }
 
-/** A value that breaks a rule: the field (as the panel names it), where it is, and its JSON path. */
+/** A value that breaks a rule: the field (as the editor names it), where it is, and its JSON path. */
 export class MessageProblem extends Error {
 	constructor(
 		readonly field: string,
 		readonly problem: string,
-		readonly places: Place[],
+		readonly positions: Position[],
 		readonly path: string,
 	) {
 		super(`${field}: ${problem}`);
 	}
 
 	/** `Invalid "Label" of button 3 in message 2, item 0: must be at most 20 characters (got 25)` */
-	describe(item: number): string {
-		const [message, ...inner] = this.places;
+	messageFor(item: number): string {
+		const [message, ...inner] = this.positions;
 		const of = inner
 			.reverse()
 			.map((p) => ` of ${p.kind} ${p.position}`)
@@ -47,12 +47,12 @@ export class MessageProblem extends Error {
 /** The walk through one message: where it is, so every problem can say so. */
 class At {
 	constructor(
-		readonly places: Place[],
+		readonly positions: Position[],
 		readonly path: string,
 	) {}
 
-	into(kind: Place['kind'], index: number, path: string): At {
-		return new At([...this.places, { kind, position: index + 1 }], `${this.path}${path}[${index}]`);
+	into(kind: Position['kind'], index: number, path: string): At {
+		return new At([...this.positions, { kind, position: index + 1 }], `${this.path}${path}[${index}]`);
 	}
 
 	field(key: string): string {
@@ -60,7 +60,7 @@ class At {
 	}
 
 	fail(field: string, problem: string, key?: string): never {
-		throw new MessageProblem(field, problem, this.places, key === undefined ? this.path : this.field(key));
+		throw new MessageProblem(field, problem, this.positions, key === undefined ? this.path : this.field(key));
 	}
 }
 
@@ -74,7 +74,7 @@ function text(at: At, obj: IDataObject, key: string, field: string, rule: { requ
 		if (rule.required) at.fail(field, 'is required', key);
 		return undefined;
 	}
-	if (typeof value !== 'string') at.fail(field, `expected text, got ${describe(value)}`, key);
+	if (typeof value !== 'string') at.fail(field, `expected text, got ${shownValue(value)}`, key);
 	if (value.trim() === '') {
 		if (rule.required) at.fail(field, 'is required and cannot be blank', key);
 		return undefined;
@@ -95,7 +95,7 @@ function url(at: At, obj: IDataObject, key: string, field: string, required: boo
 		parsed = undefined;
 	}
 	if (!parsed || (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') || /\s/.test(value)) {
-		at.fail(field, `must be an absolute http(s) URL, got ${describe(value)}`, key);
+		at.fail(field, `must be an absolute http(s) URL, got ${shownValue(value)}`, key);
 	}
 	return value;
 }
@@ -103,7 +103,7 @@ function url(at: At, obj: IDataObject, key: string, field: string, required: boo
 function wholeNumber(at: At, obj: IDataObject, key: string, field: string, min: number): number {
 	const value = obj[key];
 	const n = numberValue(value);
-	if (typeof n !== 'number' || !Number.isInteger(n)) at.fail(field, `must be a whole number, got ${describe(value)}`, key);
+	if (typeof n !== 'number' || !Number.isInteger(n)) at.fail(field, `must be a whole number, got ${shownValue(value)}`, key);
 	if (n < min) at.fail(field, `must be ${min} or more (got ${n})`, key);
 	return n;
 }
@@ -111,14 +111,14 @@ function wholeNumber(at: At, obj: IDataObject, key: string, field: string, min: 
 function oneOf<T extends string>(at: At, obj: IDataObject, key: string, field: string, allowed: readonly T[]): T | undefined {
 	const value = obj[key];
 	if (value === undefined || value === null || value === '') return undefined;
-	if (!allowed.includes(value as T)) at.fail(field, `must be one of ${allowed.join(', ')}, got ${describe(value)}`, key);
+	if (!allowed.includes(value as T)) at.fail(field, `must be one of ${allowed.join(', ')}, got ${shownValue(value)}`, key);
 	return value as T;
 }
 
 function list(at: At, obj: IDataObject, key: string, field: string, max: number | undefined, noun: string): unknown[] {
 	const value = obj[key];
 	if (!Array.isArray(value) || value.length === 0) {
-		at.fail(field, `at least one ${noun} is required${value === undefined || Array.isArray(value) ? '' : `, got ${describe(value)}`}`, key);
+		at.fail(field, `at least one ${noun} is required${value === undefined || Array.isArray(value) ? '' : `, got ${shownValue(value)}`}`, key);
 	}
 	if (max !== undefined && value.length > max) at.fail(field, `at most ${max} ${noun}s are allowed (got ${value.length})`, key);
 	return value;
@@ -126,7 +126,7 @@ function list(at: At, obj: IDataObject, key: string, field: string, max: number 
 
 /** One action, checked by the one action definition; `uri` is read as `linkUri`, since the service's examples name the link both ways. */
 function action(at: At, raw: unknown, usedIn: UsedIn): IDataObject {
-	if (!isObject(raw)) at.fail('Action', `expected an action object, got ${describe(raw)}`);
+	if (!isObject(raw)) at.fail('Action', `expected an action object, got ${shownValue(raw)}`);
 	const checked = checkAction({
 		type: raw.type,
 		usedIn,
@@ -144,7 +144,7 @@ function action(at: At, raw: unknown, usedIn: UsedIn): IDataObject {
 	return checked.action;
 }
 
-function actions(at: At, obj: IDataObject, usedIn: UsedIn, kind: Place['kind'], max: number, noun: string): IDataObject[] {
+function actions(at: At, obj: IDataObject, usedIn: UsedIn, kind: Position['kind'], max: number, noun: string): IDataObject[] {
 	const field = kind === 'button' ? 'Buttons' : 'Actions';
 	return list(at, obj, 'actions', field, max, noun).map((raw, i) => action(at.into(kind, i, '.actions'), raw, usedIn));
 }
@@ -155,7 +155,7 @@ function card(at: At, obj: IDataObject, usedIn: UsedIn): IDataObject {
 	const thumbnail = url(at, obj, 'thumbnailImageUrl', 'Thumbnail Image URL', false);
 	const color = text(at, obj, 'imageBackgroundColor', 'Image Background Color', {});
 	if (color !== undefined && !/^#[0-9A-Fa-f]{6}$/.test(color)) {
-		at.fail('Image Background Color', `must be a color such as #FFFFFF, got ${describe(color)}`, 'imageBackgroundColor');
+		at.fail('Image Background Color', `must be a color such as #FFFFFF, got ${shownValue(color)}`, 'imageBackgroundColor');
 	}
 	const title = text(at, obj, 'title', 'Title', { max: MESSAGE_LIMITS.title });
 	const max = thumbnail !== undefined || title !== undefined ? MESSAGE_LIMITS.textWithImageOrTitle : MESSAGE_LIMITS.text;
@@ -172,8 +172,8 @@ function card(at: At, obj: IDataObject, usedIn: UsedIn): IDataObject {
 }
 
 function template(at: At, raw: unknown): IDataObject {
-	if (!isObject(raw)) at.fail('Template', `expected a template object, got ${describe(raw)}`, 'template');
-	const inner: At = new At(at.places, at.field('template'));
+	if (!isObject(raw)) at.fail('Template', `expected a template object, got ${shownValue(raw)}`, 'template');
+	const inner: At = new At(at.positions, at.field('template'));
 	const kind = oneOf(inner, raw, 'type', 'Template Type', ['buttons', 'carousel'] as const);
 	if (kind === undefined) inner.fail('Template Type', 'is required (buttons or carousel)', 'type');
 	const shared: IDataObject = {};
@@ -187,34 +187,34 @@ function template(at: At, raw: unknown): IDataObject {
 	if (kind === 'buttons') return { ...card(inner, raw, 'button'), ...shared };
 	const columns = list(inner, raw, 'columns', 'Columns', MESSAGE_LIMITS.columns, 'column').map((column, i) => {
 		const where: At = inner.into('column', i, '.columns');
-		if (!isObject(column)) where.fail('Column', `expected a column object, got ${describe(column)}`);
+		if (!isObject(column)) where.fail('Column', `expected a column object, got ${shownValue(column)}`);
 		return card(where, column, 'carousel');
 	});
 	return { ...raw, ...shared, columns };
 }
 
 function quickReply(at: At, raw: unknown): IDataObject {
-	if (!isObject(raw)) at.fail('Quick Replies', `expected {"items": [...]}, got ${describe(raw)}`, 'quickReply');
-	const inner: At = new At(at.places, at.field('quickReply'));
+	if (!isObject(raw)) at.fail('Quick Replies', `expected {"items": [...]}, got ${shownValue(raw)}`, 'quickReply');
+	const inner: At = new At(at.positions, at.field('quickReply'));
 	const items = list(inner, raw, 'items', 'Quick Replies', undefined, 'quick reply').map((item, i) => {
 		const where: At = inner.into('quick reply', i, '.items');
-		if (!isObject(item)) where.fail('Quick Reply', `expected a quick-reply item, got ${describe(item)}`);
-		if (item.type !== undefined && item.type !== 'action') where.fail('Type', `must be "action", got ${describe(item.type)}`, 'type');
+		if (!isObject(item)) where.fail('Quick Reply', `expected a quick-reply item, got ${shownValue(item)}`);
+		if (item.type !== undefined && item.type !== 'action') where.fail('Type', `must be "action", got ${shownValue(item.type)}`, 'type');
 		const result: IDataObject = { ...item, type: 'action' };
 		const icon = url(where, item, 'imageUrl', 'Image URL', false);
 		if (icon === undefined) delete result.imageUrl;
-		result.action = action(new At(where.places, where.field('action')), item.action, 'quickReply');
+		result.action = action(new At(where.positions, where.field('action')), item.action, 'quickReply');
 		return result;
 	});
 	return { ...raw, items };
 }
 
 function message(at: At, raw: unknown): IDataObject {
-	if (!isObject(raw)) at.fail('Message', `expected a message object, got ${describe(raw)}`);
+	if (!isObject(raw)) at.fail('Message', `expected a message object, got ${shownValue(raw)}`);
 	// One of the service's schema tables names the text type "message"; its push examples send "text", which is what is sent.
 	const type = raw.type === 'message' ? 'text' : raw.type;
 	if (!MESSAGE_TYPES.includes(type as (typeof MESSAGE_TYPES)[number])) {
-		at.fail('Type', `must be one of ${MESSAGE_TYPES.join(', ')}, got ${describe(raw.type)}`, 'type');
+		at.fail('Type', `must be one of ${MESSAGE_TYPES.join(', ')}, got ${shownValue(raw.type)}`, 'type');
 	}
 	const result: IDataObject = { ...raw, type };
 	switch (type) {
@@ -232,8 +232,8 @@ function message(at: At, raw: unknown): IDataObject {
 			break;
 		case 'imagemap': {
 			url(at, raw, 'baseUrl', 'Base URL', true);
-			if (!isObject(raw.baseSize)) at.fail('Base Size', `expected {"width", "height"}, got ${describe(raw.baseSize)}`, 'baseSize');
-			const size: At = new At(at.places, at.field('baseSize'));
+			if (!isObject(raw.baseSize)) at.fail('Base Size', `expected {"width", "height"}, got ${shownValue(raw.baseSize)}`, 'baseSize');
+			const size: At = new At(at.positions, at.field('baseSize'));
 			result.baseSize = {
 				...raw.baseSize,
 				width: wholeNumber(size, raw.baseSize, 'width', 'Base Width', 1),

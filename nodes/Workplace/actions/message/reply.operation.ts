@@ -1,13 +1,13 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { multipartBody, type ApiRequest, type ErrorText } from '../../transport';
-import { binaryFile } from '../binaryFile';
+import { multipartBody, type ApiRequest, type ErrorText } from '../../../../shared/transport';
+import { binaryFile } from '../../../../shared/binaryFile';
 import type { OperationDefinition } from '../types';
-import { invalid, requiredText } from '../validation';
+import { invalid, requiredText } from '../../../../shared/validation';
 import { LABEL_MAX } from './action';
-import { assertImage, binaryField, binaryProperty, entries, replyTokenField, send, sentOutput, textField } from './common';
-import { readMessages } from './panel';
-import { messagesProperties } from './panelFields';
+import { assertImage, binaryField, binaryProperty, entries, replyTokenField, messageRequest, sentOutput, textField } from './common';
+import { readMessages } from './messagesFromFields';
+import { messagesProperties } from './messageFields';
 import { simplifySend } from '../simplify';
 
 const REPLY_WITH = ['text', 'picture', 'quickReplies', 'messages'] as const;
@@ -114,12 +114,12 @@ export const reply: OperationDefinition = {
 			case 'text': {
 				// The service's pages document the v1 text reply as a multipart form (message, replyToken), not JSON.
 				const text = requiredText(this, i, 'text', 'Text');
-				return send(['bot', 'v1', 'message', 'text'], async () => multipartBody([['message', text], ['replyToken', replyToken]]), refusals);
+				return messageRequest(['bot', 'v1', 'message', 'text'], async () => multipartBody([['message', text], ['replyToken', replyToken]]), refusals);
 			}
 			case 'picture': {
 				const file = await binaryFile(this, i, binaryProperty(this, i), 'Input Binary Field');
 				assertImage(this, i, file.mimeType);
-				return send(['bot', 'v1', 'message', 'picture'], async () => multipartBody([['replyToken', replyToken]], file.part('file')), refusals);
+				return messageRequest(['bot', 'v1', 'message', 'picture'], async () => multipartBody([['replyToken', replyToken]], file.part('file')), refusals);
 			}
 			case 'quickReplies': {
 				const prompt = requiredText(this, i, 'text', 'Text');
@@ -128,10 +128,10 @@ export const reply: OperationDefinition = {
 				});
 				// `meta` goes inside `message`, where the service's example request puts it.
 				const message = { data: prompt, meta: { quickreply: { template: 'default', items } } };
-				return send(['bot', 'v1', 'message', 'quickreply'], { replyToken, message }, refusals);
+				return messageRequest(['bot', 'v1', 'message', 'quickreply'], { replyToken, message }, refusals);
 			}
 			default:
-				return send(['bot', 'v2', 'message', 'reply'], { replyToken, messages: readMessages(this, i) }, refusals);
+				return messageRequest(['bot', 'v2', 'message', 'reply'], { replyToken, messages: readMessages(this, i) }, refusals);
 		}
 	},
 	output(response, i, request) {

@@ -1,11 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { WAIT_INDEFINITELY } from 'n8n-workflow';
 
-import { answerPostbackData, parseApprovers, type Choice } from '../../shared/chatAnswer';
+import { answerPostbackData, parseApprovers, type Choice } from '../../../../shared/sendAndWait/chatAnswer';
 import type { OperationDefinition } from '../types';
-import { invalid, requiredText, textId } from '../validation';
+import { invalid, requiredText, textId } from '../../../../shared/validation';
 import { LABEL_MAX } from './action';
-import { chat, groupLocator, send, sentOutput, topicLocator, userLocator } from './common';
+import { chat, groupLocator, messageRequest, sentOutput, topicLocator, userLocator } from './common';
 import { newQuestionId, QUESTION_PARAMETER } from './sendAndWait/answered';
 import { answerUrl } from './sendAndWait/answerUrl';
 import { FIELD_TYPES, readFormFields } from './sendAndWait/form';
@@ -253,7 +253,7 @@ export const sendAndWait: OperationDefinition = {
 			if (inChat) throw invalid(this, i, 'Answer in Chat', 'needs a group or topic: the direct message endpoint sends no buttons');
 			const uid = textId(this, i, 'userId', 'User');
 			const links = options.map((o) => `${o.label}: ${resumeUrl(this, i, { ...o.query, ...question })}`).join('\n');
-			return send(['bot', 'v1', 'direct', 'message'], { uid, message: { type: 'text', data: `${message}\n\n${links}` } });
+			return messageRequest(['bot', 'v1', 'direct', 'message'], { uid, message: { type: 'text', data: `${message}\n\n${links}` } });
 		}
 
 		const actions = options.map((o) =>
@@ -265,7 +265,7 @@ export const sendAndWait: OperationDefinition = {
 		const short = [...message].length <= BUTTONS_TEXT_MAX;
 		const buttons = { type: 'template', template: { type: 'buttons', text: short ? message : 'Your answer:', actions } };
 		const messages = short ? [buttons] : [{ type: 'text', text: message }, buttons];
-		return send(['bot', 'v2', 'message', 'push'], { ...chat(this, i), messages });
+		return messageRequest(['bot', 'v2', 'message', 'push'], { ...chat(this, i), messages });
 	},
 	async output(response, i, request) {
 		const until = waitTill(this, i);

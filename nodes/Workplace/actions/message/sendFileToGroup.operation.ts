@@ -1,7 +1,7 @@
-import { multipartBody } from '../../transport';
-import { binaryFile } from '../binaryFile';
+import { multipartBody } from '../../../../shared/transport';
+import { binaryFile } from '../../../../shared/binaryFile';
 import type { OperationDefinition } from '../types';
-import { binaryField, binaryProperty, captionField, chat, groupLocator, send, sentOutput, topicLocator, withCaption } from './common';
+import { binaryField, binaryProperty, captionField, chat, groupLocator, messageRequest, sentOutput, topicLocator, withCaption } from './common';
 import { simplifySend } from '../simplify';
 
 export const sendFileToGroup: OperationDefinition = {
@@ -31,7 +31,7 @@ export const sendFileToGroup: OperationDefinition = {
 		const sendAs = this.getNodeParameter('sendAs', i) as string;
 		const file = await binaryFile(this, i, binaryProperty(this, i), 'Input Binary Field');
 		const fields = withCaption(this, i, sendAs === 'picture', file, tid === undefined ? [['gid', gid]] : [['gid', gid], ['tid', tid]]);
-		return send(['bot', 'v1', 'group', sendAs === 'picture' ? 'picture' : 'file'], async () => multipartBody(fields, file.part('file')));
+		return messageRequest(['bot', 'v1', 'group', sendAs === 'picture' ? 'picture' : 'file'], async () => multipartBody(fields, file.part('file')));
 	},
 	output(response, i, request) {
 		const to = chat(this, i);

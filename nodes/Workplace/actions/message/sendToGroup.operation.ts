@@ -1,8 +1,8 @@
-import { read } from '../../transport';
+import { read } from '../../../../shared/transport';
 import type { OperationDefinition } from '../types';
-import { chat, groupLocator, send, sentOutput, topicLocator } from './common';
-import { readMessages } from './panel';
-import { messagesProperties } from './panelFields';
+import { chat, groupLocator, messageRequest, sentOutput, topicLocator } from './common';
+import { readMessages } from './messagesFromFields';
+import { messagesProperties } from './messageFields';
 import { simplifySend } from '../simplify';
 
 export const sendToGroup: OperationDefinition = {
@@ -15,7 +15,7 @@ export const sendToGroup: OperationDefinition = {
 	request(i) {
 		const to = chat(this, i);
 		const messages = readMessages(this, i);
-		return send(['bot', 'v2', 'message', 'push'], { ...to, messages });
+		return messageRequest(['bot', 'v2', 'message', 'push'], { ...to, messages });
 	},
 	output(response, i, request) {
 		const to = chat(this, i);

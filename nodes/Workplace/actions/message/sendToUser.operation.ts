@@ -1,8 +1,8 @@
-import { multipartBody } from '../../transport';
-import { binaryFile } from '../binaryFile';
+import { multipartBody } from '../../../../shared/transport';
+import { binaryFile } from '../../../../shared/binaryFile';
 import type { OperationDefinition } from '../types';
-import { requiredText, textId } from '../validation';
-import { binaryField, binaryProperty, captionField, send, sentOutput, textField, userLocator, withCaption } from './common';
+import { requiredText, textId } from '../../../../shared/validation';
+import { binaryField, binaryProperty, captionField, messageRequest, sentOutput, textField, userLocator, withCaption } from './common';
 import { simplifySend } from '../simplify';
 
 export const sendToUser: OperationDefinition = {
@@ -33,11 +33,11 @@ export const sendToUser: OperationDefinition = {
 		const content = this.getNodeParameter('content', i) as string;
 		if (content === 'text') {
 			const text = requiredText(this, i, 'text', 'Text');
-			return send(['bot', 'v1', 'direct', 'message'], { uid, message: { type: 'text', data: text } });
+			return messageRequest(['bot', 'v1', 'direct', 'message'], { uid, message: { type: 'text', data: text } });
 		}
 		const file = await binaryFile(this, i, binaryProperty(this, i), 'Input Binary Field');
 		const fields = withCaption(this, i, content === 'picture', file, [['uid', uid]]);
-		return send(['bot', 'v1', 'direct', content === 'picture' ? 'picture' : 'file'], async () => multipartBody(fields, file.part('file')));
+		return messageRequest(['bot', 'v1', 'direct', content === 'picture' ? 'picture' : 'file'], async () => multipartBody(fields, file.part('file')));
 	},
 	output(response, i, request) {
 		return [{ json: sentOutput(request, response, { userId: textId(this, i, 'userId', 'User') }) }];

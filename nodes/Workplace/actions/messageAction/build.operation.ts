@@ -4,7 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { ActionProblem, buildAction } from '../message/action';
 import { actionFromParameters, actionProperties } from '../message/actionFields';
 import type { OperationDefinition } from '../types';
-import { invalid } from '../validation';
+import { invalid } from '../../../../shared/validation';
 
 const FIELDS = ['type', 'label', 'text', 'data', 'postbackText', 'templateId', 'workflowId', 'status', 'url', 'linkUri', 'areaX', 'areaY', 'areaWidth', 'areaHeight'];
 
@@ -14,7 +14,7 @@ export const build: OperationDefinition = {
 	action: 'Build a message action',
 	description: 'Build an action object (button, carousel item, quick reply or imagemap area) to put in a bot message; sends nothing',
 	properties: actionProperties('build'),
-	build(i) {
+	localOutput(i) {
 		const usedIn = this.getNodeParameter('usedIn', i) as string;
 		const values: IDataObject = {};
 		for (const name of FIELDS) values[name] = this.getNodeParameter(name, i, null) as IDataObject[string];

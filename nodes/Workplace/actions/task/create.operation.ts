@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { OperationDefinition } from '../types';
 import { additionalFields, commonBody, descriptionField, dueDateField, priorityFields, titleField } from '../taskProjectFields';
-import { invalid } from '../validation';
+import { invalid } from '../../../../shared/validation';
 
 const PARENT_ID = /^(tsk|top)_\S+$/;
 
@@ -119,6 +119,6 @@ export const create: OperationDefinition = {
 			body.parentId = parentId;
 		}
 
-		return { area: 'taskProjects', method: 'POST', path: ['tasks'], body };
+		return { api: 'taskProjects', method: 'POST', path: ['tasks'], body };
 	},
 };

@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { OperationDefinition } from '../types';
 import { additionalFields, commonBody, descriptionField, dueDateField, priorityFields, titleField } from '../taskProjectFields';
-import { invalid } from '../validation';
+import { invalid } from '../../../../shared/validation';
 
 function isPlainObject(value: unknown): value is IDataObject {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -84,6 +84,6 @@ export const create: OperationDefinition = {
 			if (attachments.length > 0) body.attachments = attachments as IDataObject[];
 		}
 
-		return { area: 'taskProjects', method: 'POST', path: ['topics'], body };
+		return { api: 'taskProjects', method: 'POST', path: ['topics'], body };
 	},
 };

@@ -1,9 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { read } from '../../transport';
-import { optionsCollection, requiredString } from '../common.descriptions';
+import { read } from '../../../../shared/transport';
+import { optionsCollection, requiredString } from '../../../../shared/descriptions';
 import type { OperationDefinition } from '../types';
-import { requiredText } from '../validation';
+import { requiredText } from '../../../../shared/validation';
 import { simplifyUser } from '../simplify';
 
 export const findByUsername: OperationDefinition = {
@@ -33,7 +33,7 @@ export const findByUsername: OperationDefinition = {
 	],
 	request(i) {
 		const username = requiredText(this, i, 'username', 'Username').trim();
-		return { area: 'bot', method: 'GET', path: ['bot', 'v1', 'users'], qs: { username } };
+		return { api: 'bot', method: 'GET', path: ['bot', 'v1', 'users'], qs: { username } };
 	},
 	output(response, i) {
 		const username = (this.getNodeParameter('username', i) as string).trim().toLowerCase();

@@ -1,6 +1,6 @@
-import { requiredString } from '../common.descriptions';
+import { requiredString } from '../../../../shared/descriptions';
 import type { OperationDefinition } from '../types';
-import { textId } from '../validation';
+import { textId } from '../../../../shared/validation';
 import { simplifyUser } from '../simplify';
 
 export const getInfoInGroup: OperationDefinition = {
@@ -18,7 +18,7 @@ export const getInfoInGroup: OperationDefinition = {
 		const uid = textId(this, i, 'userId', 'User ID');
 		const membership = `user ${uid} and the bot must both be members of group ${gid}`;
 		return {
-			area: 'bot',
+			api: 'bot',
 			method: 'GET',
 			path: ['bot', 'v2', 'groups', gid, 'users', uid, 'info'],
 			// The service returns the info only when both the user and the bot are members of the group.

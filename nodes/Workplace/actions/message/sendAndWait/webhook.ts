@@ -18,7 +18,7 @@
  */
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import { botSigningSecret, mayAnswer, parseApprovers, verifyRelayedAnswer } from '../../../shared/chatAnswer';
+import { botSigningSecret, mayAnswer, parseApprovers, verifyRelayedAnswer } from '../../../../../shared/sendAndWait/chatAnswer';
 import { answeredWaits, QUESTION_PARAMETER, waitKey } from './answered';
 import { FREE_TEXT_FIELD, readFormFields, readSubmission, type FormField } from './form';
 import { alreadyAnsweredPage, answeredPage, answerInChatPage, confirmPage, expiredPage, formPage, page } from './pages';

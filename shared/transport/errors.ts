@@ -1,5 +1,5 @@
 /**
- * Failures as the errors n8n shows (their words are failureMessages.ts), and
+ * Failures as the errors n8n shows (their messages are written in failureMessages.ts), and
  * what the transport reads of an error the HTTP client threw: its network code,
  * whether the client itself failed, the answer inside it.
  */
@@ -41,12 +41,12 @@ export function asNodeError(ctx: Pick<Context, 'getNode'>, error: unknown, itemI
 }
 
 /**
- * What n8n keeps of a failure beside its words: the service's answer (its body
+ * What n8n keeps of a failure beside its message: the service's answer (its body
  * and status), or the network code. Never anything of the request (headers, keys).
  */
 export type FailureDetails = { body: unknown; status: number } | { networkCode: string };
 
-/** A failure in its words as a NodeApiError. */
+/** A failure with its message as a NodeApiError. */
 export function failureError(ctx: Context, text: ErrorText, details: FailureDetails, itemIndex: number | undefined): NodeApiError {
 	// A network code goes under `networkErrorCode`, not `code`: NodeApiError would swap the
 	// message for n8n's generic one for that code ("You can retry the request immediately").

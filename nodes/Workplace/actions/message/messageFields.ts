@@ -1,7 +1,7 @@
 /**
  * The message builder's parameters as the editor shows them: where the messages
  * come from (fields or JSON) and one entry per message with its buttons,
- * columns, areas and quick replies. panel.ts reads them back.
+ * columns, areas and quick replies. messagesFromFields.ts reads them back.
  */
 import type { INodeProperties } from 'n8n-workflow';
 

@@ -9,7 +9,7 @@ export const CREDENTIAL_ICON: Icon = {
 	dark: 'file:../nodes/Workplace/workplace.dark.svg',
 };
 
-/** The same words for all three: the rule is one (parseBaseUrl). */
+/** The same description for all three: the rule is one (parseBaseUrl). */
 export function baseUrlProperty(): INodeProperties {
 	return {
 		displayName: 'Base URL',

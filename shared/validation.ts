@@ -4,14 +4,14 @@
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { invalid } from '../shared/invalid';
-import { pathSafeIdProblem } from '../shared/pathSafeId';
-import { beyondExactIds, positiveId } from '../shared/positiveId';
+import { invalid } from './invalid';
+import { pathSafeIdProblem } from './pathSafeId';
+import { beyondExactIds, positiveId } from './positiveId';
 
 export { invalid, pathSafeIdProblem };
 
 /** A value as an error message shows it: quoted and cut at 40 characters, or its kind. */
-export function describe(value: unknown): string {
+export function shownValue(value: unknown): string {
 	if (value === undefined) return 'nothing';
 	if (value === null) return 'null';
 	if (typeof value === 'string') return value.length > 40 ? `"${value.slice(0, 40)}…"` : `"${value}"`;
@@ -28,7 +28,7 @@ export function requiredText(
 	max?: number,
 ): string {
 	const value = ctx.getNodeParameter(parameter, i, '') as unknown;
-	if (typeof value !== 'string') throw invalid(ctx, i, field, `expected text, got ${describe(value)}`);
+	if (typeof value !== 'string') throw invalid(ctx, i, field, `expected text, got ${shownValue(value)}`);
 	if (value.trim() === '') throw invalid(ctx, i, field, 'is required and cannot be empty');
 	if (max !== undefined && [...value].length > max) {
 		throw invalid(ctx, i, field, `must be at most ${max} characters (got ${[...value].length})`);
@@ -43,9 +43,9 @@ export function numericId(ctx: IExecuteFunctions, i: number, parameter: string, 
 	if (text === undefined || text === '') throw invalid(ctx, i, field, 'is required');
 	const id = positiveId(text);
 	if (id === undefined && beyondExactIds(raw)) {
-		throw invalid(ctx, i, field, `${describe(text)} is above ${Number.MAX_SAFE_INTEGER}, the largest ID the node can send exactly; no other ID is sent in its place`);
+		throw invalid(ctx, i, field, `${shownValue(text)} is above ${Number.MAX_SAFE_INTEGER}, the largest ID the node can send exactly; no other ID is sent in its place`);
 	}
-	if (id === undefined) throw invalid(ctx, i, field, `must be a positive whole number, got ${describe(raw)}`);
+	if (id === undefined) throw invalid(ctx, i, field, `must be a positive whole number, got ${shownValue(raw)}`);
 	return id;
 }
 
@@ -64,7 +64,7 @@ export function oneOrMoreOf<T extends string>(
 	}
 	for (const v of values) {
 		if (!allowed.includes(v as T)) {
-			throw invalid(ctx, i, field, `${describe(v)} is not one of ${allowed.join(', ')}`);
+			throw invalid(ctx, i, field, `${shownValue(v)} is not one of ${allowed.join(', ')}`);
 		}
 	}
 	return [...new Set(values as T[])];
@@ -77,7 +77,7 @@ export function oneOrMoreOf<T extends string>(
 export function textId(ctx: IExecuteFunctions, i: number, parameter: string, field: string): string {
 	const raw = ctx.getNodeParameter(parameter, i, '', { extractValue: true }) as unknown;
 	const text = typeof raw === 'number' ? String(raw) : typeof raw === 'string' ? raw.trim() : raw === undefined || raw === null ? '' : undefined;
-	if (text === undefined) throw invalid(ctx, i, field, `expected an ID, got ${describe(raw)}`);
+	if (text === undefined) throw invalid(ctx, i, field, `expected an ID, got ${shownValue(raw)}`);
 	const problem = pathSafeIdProblem(text);
 	if (problem) throw invalid(ctx, i, field, problem);
 	return text;
@@ -90,9 +90,9 @@ export function idList(ctx: IExecuteFunctions, i: number, parameter: string, fie
 	const ids: string[] = [];
 	for (const value of values) {
 		const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : undefined;
-		if (text === undefined) throw invalid(ctx, i, field, `expected user IDs, got ${describe(value)} in the list`);
+		if (text === undefined) throw invalid(ctx, i, field, `expected user IDs, got ${shownValue(value)} in the list`);
 		if (text === '') continue;
-		if (/\s/.test(text)) throw invalid(ctx, i, field, `${describe(text)} is not one ID (separate IDs with commas)`);
+		if (/\s/.test(text)) throw invalid(ctx, i, field, `${shownValue(text)} is not one ID (separate IDs with commas)`);
 		ids.push(text);
 	}
 	if (ids.length === 0) throw invalid(ctx, i, field, 'at least one user ID is required');

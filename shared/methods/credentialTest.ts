@@ -3,7 +3,7 @@
  * Test button (the nodes name them in `testedBy`). Each checks the Base URL and
  * the token locally first, then sends one harmless request as the node would:
  * never following a redirect (the credential's headers would go with it), and
- * saying every failure in the node's own words (transport/errors.ts,
+ * saying every failure with the node's own messages (transport/errors.ts,
  * failureMessages.ts, baseUrl.ts), so the dialog and a failed run agree.
  */
 import type {
@@ -15,11 +15,11 @@ import type {
 
 import { parseBaseUrl } from '../transport/baseUrl';
 import { requestToken, TOKEN_TIMEOUT_MS, type PlainAnswer, type PlainRequest, type Send } from '../transport/botToken';
-import { AREAS } from '../transport/areas';
+import { SERVICE_APIS } from '../transport/serviceApis';
 import { TokenRequestFailure } from '../transport/tokenRequestFailure';
 import { errorCode } from '../transport/errors';
 import { bareToken } from '../transport/jwt';
-import type { ApiArea } from '../transport/types';
+import type { ServiceApiName } from '../transport/types';
 import { consequenceOf, networkMessage, notTheJsonExpected, redirectRefused, redirectTarget, serviceErrorText } from '../transport/failureMessages';
 
 /** Who the redirect and unexpected-answer messages are about. */
@@ -27,7 +27,7 @@ const WHO = 'Testing the credential';
 
 /** The test request, as data. */
 interface Probe {
-	area: ApiArea;
+	api: ServiceApiName;
 	/** What the request proves accepted, for the plain-http warning: "The API key". */
 	secret: string;
 	request(base: string, credentials: ICredentialDataDecryptedObject, send: Send): Promise<PlainRequest>;
@@ -35,7 +35,7 @@ interface Probe {
 	accepted(status: number): boolean;
 	/** Whether a 2xx body must be JSON (a read of JSON; a sign-in page answering 200 is not the service). */
 	expectsJson: boolean;
-	/** A status's meaning, where it says more than the node's words for any request. */
+	/** A status's meaning, where it says more than the node's message for any request. */
 	meaning?: Record<number, string>;
 }
 
@@ -83,10 +83,10 @@ function contentType(headers: Record<string, unknown>): string | undefined {
 
 async function runProbe(ctx: ICredentialTestFunctions, probe: Probe, credential: ICredentialsDecrypted): Promise<INodeCredentialTestResult> {
 	const data = credential.data ?? {};
-	// The node's own checks, in its words, before anything is sent.
+	// The node's own checks, with its messages, before anything is sent.
 	const base = parseBaseUrl(data.baseUrl);
 	if ('problem' in base) return error(base.problem);
-	const problem = AREAS[probe.area].check?.(data);
+	const problem = SERVICE_APIS[probe.api].check?.(data);
 	if (problem) return error(`${problem} (nothing was sent)`);
 
 	const send = sendWith(ctx);
@@ -119,18 +119,18 @@ async function runProbe(ctx: ICredentialTestFunctions, probe: Probe, credential:
 		return { status: 'OK', message: 'Connection successful' };
 	}
 	const meaning = probe.meaning?.[status];
-	return error(meaning ?? serviceErrorText(status, answer.body, undefined, AREAS[probe.area].unauthorizedHint).message);
+	return error(meaning ?? serviceErrorText(status, answer.body, undefined, SERVICE_APIS[probe.api].unauthorizedHint).message);
 }
 
 /** GET one knowledge base: read-only, and proves both the key and the IP whitelist. */
 const KNOWLEDGE_BASE: Probe = {
-	area: 'knowledgeBase',
+	api: 'knowledgeBase',
 	secret: 'The API key',
 	expectsJson: true,
 	accepted: (status) => status >= 200 && status < 300,
 	request: async (base, credentials) => ({
 		method: 'GET',
-		url: `${base}${AREAS.knowledgeBase.prefix}/knowledge`,
+		url: `${base}${SERVICE_APIS.knowledgeBase.prefix}/knowledge`,
 		qs: { 'pagination[page]': 1, 'pagination[pageSize]': 1 },
 		headers: { 'x-api-key': String(credentials.apiKey ?? ''), Accept: 'application/json' },
 	}),
@@ -144,13 +144,13 @@ const REFUSED_EMPTY_TASK = 'The service accepted the token, but it also accepted
  * was accepted and nothing could be created.
  */
 const TASK_PROJECTS: Probe = {
-	area: 'taskProjects',
+	api: 'taskProjects',
 	secret: 'The JWT',
 	expectsJson: false,
 	accepted: (status) => status === 400 || status === 422,
 	request: async (base, credentials) => ({
 		method: 'POST',
-		url: `${base}${AREAS.taskProjects.prefix}/tasks`,
+		url: `${base}${SERVICE_APIS.taskProjects.prefix}/tasks`,
 		// A pasted "Bearer " prefix is dropped so the header never says it twice.
 		headers: { Authorization: `Bearer ${bareToken(String(credentials.token ?? ''))}`, 'Content-Type': 'application/json' },
 		// Deliberately invalid: no taskTitle, so the service can only refuse it.
@@ -167,7 +167,7 @@ const TASK_PROJECTS: Probe = {
 
 /** A new token every time (the stored one proves nothing about the secret), then one bot read. */
 const BOT: Probe = {
-	area: 'bot',
+	api: 'bot',
 	secret: 'The client ID and secret',
 	expectsJson: true,
 	accepted: (status) => status >= 200 && status < 300,

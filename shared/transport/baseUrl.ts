@@ -3,7 +3,7 @@
  * the credential tests and the credentials' own requests all use it, so they
  * accept exactly the same addresses.
  */
-import { pathSafeIdProblem } from '../shared/pathSafeId';
+import { pathSafeIdProblem } from '../pathSafeId';
 
 /** What parseBaseUrl makes of a credential's Base URL. */
 export type BaseUrl =

@@ -3,8 +3,8 @@
  * describe requests as data (ApiRequest); apiRequest (apiRequest.ts) executes them.
  */
 export { buildPath, parseBaseUrl } from './baseUrl';
-export { incompleteBodyError, Meter, MeteredBody, type BinaryStream } from './body';
-export { AREAS, type AreaDefinition } from './areas';
+export { incompleteBodyError, ByteCounter, CountedBody, type BinaryStream } from './body';
+export { SERVICE_APIS, type ServiceApi } from './serviceApis';
 export { TokenRequestFailure } from './tokenRequestFailure';
 export { apiRequest, DEFAULT_TIMEOUT_MS, type ResponseTo } from './apiRequest';
 export { goneOnRepeat, type Effect, type ErrorText } from './failureMessages';
@@ -35,4 +35,4 @@ export {
 	type RetryPolicy,
 	type RetryRequest,
 } from './retry';
-export type { ApiArea, ApiRequest, ApiResponse, BodyPart, Context, RequestSettings, SendOptions, StreamRequest } from './types';
+export type { ServiceApiName, ApiRequest, ApiResponse, BodyPart, Context, RequestSettings, SendOptions, StreamRequest } from './types';

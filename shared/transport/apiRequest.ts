@@ -1,17 +1,17 @@
 /**
  * Every request of the node passes through apiRequest. It applies the item's
  * timeout, refuses redirects, waits out the run's rate-limit pause, asks for a
- * new bot token one request at a time, meters streamed answers, and after every
+ * new bot token one request at a time, counts streamed answers, and after every
  * failure does what afterFailure says: wait and send again, or give up with its
- * words.
+ * message.
  */
 import type { IHttpRequestOptions } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { afterFailure, type Failure } from './afterFailure';
-import { AREAS, credentialFor, type RunCredential } from './areas';
+import { SERVICE_APIS, credentialFor, type RunCredential } from './serviceApis';
 import { buildPath } from './baseUrl';
-import { meterResponseBody, readErrorBody, type MeteredBody } from './body';
+import { countedResponseBody, readErrorBody, type CountedBody } from './body';
 import { asNodeError, errorCode, failureError, isHttpFailure, thrownResponse, unexpectedAnswerError } from './errors';
 import { operationAndItem, redirectRefused, redirectTarget, type Unexpected } from './failureMessages';
 import { DEFAULT_RETRY_POLICY, mayHaveReachedService, repeatAnswerMeansDone, type Outcome } from './retry';
@@ -24,8 +24,8 @@ export const DEFAULT_TIMEOUT_MS = 60_000;
 /** The settings of requests no item's settings were handed for (editor lists, polls). */
 const DEFAULT_SETTINGS: RequestSettings = { policy: DEFAULT_RETRY_POLICY, timeoutMs: DEFAULT_TIMEOUT_MS };
 
-/** The answer a request of type R gets: a metered stream for a streamed request, else the parsed JSON. */
-export type ResponseTo<R extends ApiRequest> = R extends { stream: true } ? ApiResponse<MeteredBody> : ApiResponse;
+/** The answer a request of type R gets: a counted stream for a streamed request, else the parsed JSON. */
+export type ResponseTo<R extends ApiRequest> = R extends { stream: true } ? ApiResponse<CountedBody> : ApiResponse;
 
 /**
  * One pause shared by every request of a node run: a 429 with Retry-After holds
@@ -138,10 +138,10 @@ async function sendOnce(
 	}
 }
 
-/** A 2xx as the operation gets it: a streamed body metered, a JSON body checked to be JSON. */
+/** A 2xx as the operation gets it: a streamed body counted, a JSON body checked to be JSON. */
 function answered<R extends ApiRequest>(ctx: Context, request: R, response: ApiResponse, attempts: number, itemIndex: number | undefined): ResponseTo<R> {
 	if (request.stream) {
-		response.body = meterResponseBody(ctx, response, itemIndex);
+		response.body = countedResponseBody(ctx, response, itemIndex);
 	} else {
 		const unexpected = unexpectedBody(response);
 		if (unexpected) throw unexpectedAnswerError(ctx, request, response, unexpected, 'a JSON answer', itemIndex);
@@ -152,18 +152,18 @@ function answered<R extends ApiRequest>(ctx: Context, request: R, response: ApiR
 
 /** Executes one request, doing after each failure what afterFailure says. Non-2xx answers become NodeApiError. */
 export async function apiRequest<R extends ApiRequest>(ctx: Context, request: R, sending: SendOptions = {}): Promise<ResponseTo<R>> {
-	const area = AREAS[request.area];
+	const api = SERVICE_APIS[request.api];
 	const { itemIndex } = sending;
 	const { policy, timeoutMs } = sending.settings ?? DEFAULT_SETTINGS;
 	let run: RunCredential;
 	try {
-		run = await credentialFor(ctx, request.area);
+		run = await credentialFor(ctx, request.api);
 	} catch (error) {
 		// The cached failure is shared by the run's items; each item gets its own error.
 		const { message, description } = error as NodeOperationError;
 		throw new NodeOperationError(ctx.getNode(), message, { itemIndex, description: description ?? undefined });
 	}
-	const url = run.baseUrl + buildPath(area.prefix, request.path);
+	const url = run.baseUrl + buildPath(api.prefix, request.path);
 	const started = Date.now();
 	/** The token of an attempt refused with a 401; the request is sent once more with a new token. */
 	let refusedToken: string | undefined;
@@ -173,13 +173,13 @@ export async function apiRequest<R extends ApiRequest>(ctx: Context, request: R,
 	for (let attempt = 1; ; attempt++) {
 		const options = await httpOptions(request, url, timeoutMs);
 		await afterPause(ctx);
-		const sent = await sendOnce(ctx, run, area.credential, options, area.token, refusedToken);
+		const sent = await sendOnce(ctx, run, api.credential, options, api.token, refusedToken);
 		let failure: Failure;
 		if ('response' in sent) {
 			const { response } = sent;
 			const status = response.statusCode;
 			// A refused token: once more with a new one (fetched by one request of the run for all).
-			if (status === 401 && area.token && refusedToken === undefined) {
+			if (status === 401 && api.token && refusedToken === undefined) {
 				if (request.stream) await readErrorBody(response.body);
 				refusedToken = sent.token;
 				attempt--;
@@ -201,7 +201,7 @@ export async function apiRequest<R extends ApiRequest>(ctx: Context, request: R,
 			failure = sent.failure;
 		}
 
-		const next = afterFailure(request, failure, { number: attempt, elapsedMs: Date.now() - started, itemIndex, unauthorizedHint: area.unauthorizedHint }, policy);
+		const next = afterFailure(request, failure, { number: attempt, elapsedMs: Date.now() - started, itemIndex, unauthorizedHint: api.unauthorizedHint }, policy);
 		if ('retryAfterMs' in next) {
 			// A failed token request never sent this request, so it cannot have been carried out.
 			if (!('token' in failure) && mayHaveReachedService(next.outcome)) {

@@ -1,15 +1,13 @@
 /**
- * What every knowledge-file operation shares: the file locator, the documented
- * limits, and how a file becomes an output item (with whether the service's
- * language model uses it).
+ * What the knowledge-file operations and the knowledge trigger share: the file
+ * locator, the type each extension names, and how a file becomes an output
+ * item (with whether the service's language model uses it).
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, NodeExecutionHint } from 'n8n-workflow';
 
-import { read } from '../../transport';
-import { positiveIdLocator } from '../common.descriptions';
+import { read } from '../transport';
+import { positiveIdLocator } from '../descriptions';
 import { numericId } from '../validation';
-
-export { ALLOWED_MIME_TYPES, MAX_FILE_NAME_LENGTH, MAX_UPLOAD_BYTES } from './uploadRules';
 
 /** The allowed type each file extension names, for binaries that carry no useful type. */
 export const EXTENSION_MIME_TYPES: Readonly<Record<string, string>> = {
@@ -48,7 +46,7 @@ export function fileIds(ctx: IExecuteFunctions, i: number): { knowledgeId: numbe
 /**
  * A file as output: the service's fields as they are, plus `usedByLanguageModel`
  * (false for `deleting`, whose content the language model does not get). A
- * status the documents do not name gets no verdict.
+ * status the service is not known to use gets no verdict.
  */
 export function fileOutput(file: IDataObject): IDataObject {
 	if (file.status === 'active') return { ...file, usedByLanguageModel: true };

@@ -1,6 +1,7 @@
 /**
- * Which credential and path prefix each area of the service uses, and the
- * credential of an area read once per node run.
+ * The service's three APIs (knowledge base, task projects, bot): the
+ * credential and path prefix each uses, and an API's credential read once per
+ * node run.
  */
 import type { ICredentialDataDecryptedObject, ICredentialsDecrypted } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
@@ -8,9 +9,9 @@ import { NodeOperationError } from 'n8n-workflow';
 import { parseBaseUrl } from './baseUrl';
 import { jwtProblem } from './jwt';
 import type { TokenFields } from './tokenRefresh';
-import type { ApiArea, Context } from './types';
+import type { ServiceApiName, Context } from './types';
 
-export interface AreaDefinition {
+export interface ServiceApi {
 	credential: string;
 	prefix: string;
 	/**
@@ -24,11 +25,11 @@ export interface AreaDefinition {
 	 * read: returns why it cannot work (never quoting a secret), or undefined.
 	 */
 	check?(credentials: ICredentialDataDecryptedObject): string | undefined;
-	/** Added to a 401's words: what to check of this area's credential. */
+	/** Added to a 401's message: what to check of this API's credential. */
 	unauthorizedHint?: string;
 }
 
-export const AREAS: Record<ApiArea, AreaDefinition> = {
+export const SERVICE_APIS: Record<ServiceApiName, ServiceApi> = {
 	knowledgeBase: {
 		credential: 'workplaceKnowledgeBaseApi',
 		prefix: '/api/v1',
@@ -59,14 +60,14 @@ export interface RunCredential {
 const runCredentials = new WeakMap<object, Map<string, Promise<RunCredential>>>();
 
 /**
- * Reads the area's credential, its base URL, and runs its check, once per node
+ * Reads the API's credential, its base URL, and runs its check, once per node
  * run, not once per item or request. The decrypted object is handed to n8n with
  * every request (credentialsDecrypted), so n8n still runs preAuthentication and
  * authenticate on it, and a token it fetches lands in this one object: later
  * items use it without reading the credential again.
  */
-export async function credentialFor(ctx: Context, area: ApiArea): Promise<RunCredential> {
-	const { credential, check } = AREAS[area];
+export async function credentialFor(ctx: Context, api: ServiceApiName): Promise<RunCredential> {
+	const { credential, check } = SERVICE_APIS[api];
 	let perRun = runCredentials.get(ctx);
 	if (!perRun) {
 		perRun = new Map();

@@ -79,7 +79,7 @@ export function wallTimeToUtcMs(wallMs: number, timeZone: string): number {
 }
 
 function isoFromMs(ms: number): string {
-	// Whole seconds are written without ".000", as the document's example is.
+	// Whole seconds are written without ".000", as the service writes its own examples.
 	const iso = new Date(ms).toISOString();
 	return iso.endsWith('.000Z') ? `${iso.slice(0, -5)}Z` : iso;
 }

@@ -2,7 +2,7 @@
  * The bot's access token request (OAuth 2.0 client credentials,
  * POST {base}/oauth/token), shared by the Workplace Bot API credential's
  * preAuthentication and its credential test, each sending through its own n8n
- * helper. Failures say what happened in the token endpoint's own words, never
+ * helper. Failures say what happened with the token endpoint's own message, never
  * anything of the request (which carries the client secret).
  */
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';

@@ -17,7 +17,7 @@ export class TokenRequestFailure extends Error {
 		/**
 		 * The network failure code when no answer came. Under `code`, where n8n's
 		 * credential test looks for it; the status is not under `status`, where
-		 * NodeApiError would swap the endpoint's words for its generic message.
+		 * NodeApiError would swap the endpoint's message for its generic one.
 		 */
 		readonly code?: string,
 	) {

@@ -7,8 +7,8 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { actionFromParameters, FROM_JSON } from './actionFields';
-import { read } from '../../transport';
-import { checkMessages, MessageProblem, parseJson, type Place } from './model';
+import { read } from '../../../../shared/transport';
+import { checkMessages, MessageProblem, parseJson, type Position } from './model';
 
 const entriesOf = (collection: unknown, key: string): IDataObject[] => read.list(read.object(collection)?.[key]);
 
@@ -17,14 +17,14 @@ const set = (target: IDataObject, key: string, value: unknown) => {
 };
 
 /**
- * Actions of one list (buttons, areas, quick replies) in the document's terms,
+ * Actions of one list (buttons, areas, quick replies) in the service's terms,
  * each with the entry it came from. A "From JSON" entry puts its action, or
  * each action of its list, in its place.
  */
 function actionsOf(
 	values: IDataObject[],
 	area: boolean,
-	where: { places: Place[]; path: string; kind: Place['kind'] },
+	where: { positions: Position[]; path: string; kind: Position['kind'] },
 ): Array<{ action: unknown; entry: IDataObject }> {
 	return values.flatMap((entry, i) => {
 		if (entry.type !== FROM_JSON) return [{ action: actionFromParameters(entry, area), entry }];
@@ -33,7 +33,7 @@ function actionsOf(
 			const parsed = parseJson(json);
 			if ('problem' in parsed) {
 				const place = { kind: where.kind, position: i + 1 };
-				throw new MessageProblem('Action (JSON)', parsed.problem, [...where.places, place], `${where.path}[${i}]`);
+				throw new MessageProblem('Action (JSON)', parsed.problem, [...where.positions, place], `${where.path}[${i}]`);
 			}
 			json = parsed.value;
 		}
@@ -41,10 +41,10 @@ function actionsOf(
 	});
 }
 
-function card(values: IDataObject, places: Place[], path: string): IDataObject {
+function card(values: IDataObject, positions: Position[], path: string): IDataObject {
 	const result: IDataObject = {};
 	for (const key of ['thumbnailImageUrl', 'imageBackgroundColor', 'title', 'text']) set(result, key, values[key]);
-	result.actions = actionsOf(entriesOf(values.buttons, 'button'), false, { places, path: `${path}.actions`, kind: 'button' }).map(
+	result.actions = actionsOf(entriesOf(values.buttons, 'button'), false, { positions, path: `${path}.actions`, kind: 'button' }).map(
 		(a) => a.action as IDataObject,
 	);
 	return result;
@@ -59,7 +59,7 @@ function addImageOptions(template: IDataObject, values: IDataObject, cards: IDat
 
 /** One builder entry as a v2 message, not yet checked. */
 function fromEntry(values: IDataObject, index: number): IDataObject {
-	const places: Place[] = [{ kind: 'message', position: index + 1 }];
+	const positions: Position[] = [{ kind: 'message', position: index + 1 }];
 	const path = `messages[${index}]`;
 	const type = values.type ?? 'text';
 	let message: IDataObject;
@@ -79,14 +79,14 @@ function fromEntry(values: IDataObject, index: number): IDataObject {
 			set(message, 'duration', values.duration ?? 1000);
 			break;
 		case 'buttons': {
-			const template: IDataObject = { type: 'buttons', ...card(values, places, `${path}.template`) };
+			const template: IDataObject = { type: 'buttons', ...card(values, positions, `${path}.template`) };
 			addImageOptions(template, values, [template]);
 			message = { type: 'template', template };
 			break;
 		}
 		case 'carousel': {
 			const columns = entriesOf(values.columns, 'column').map((column, c) =>
-				card(column, [...places, { kind: 'column', position: c + 1 }], `${path}.template.columns[${c}]`),
+				card(column, [...positions, { kind: 'column', position: c + 1 }], `${path}.template.columns[${c}]`),
 			);
 			const template: IDataObject = { type: 'carousel', columns };
 			addImageOptions(template, values, columns);
@@ -98,7 +98,7 @@ function fromEntry(values: IDataObject, index: number): IDataObject {
 			set(message, 'baseUrl', values.baseUrl);
 			message.baseSize = { width: values.baseWidth ?? 1040, height: values.baseHeight ?? 1040 };
 			message.actions = actionsOf(entriesOf(values.imagemapActions, 'action'), true, {
-				places,
+				positions,
 				path: `${path}.actions`,
 				kind: 'action',
 			}).map((a) => a.action as IDataObject);
@@ -109,7 +109,7 @@ function fromEntry(values: IDataObject, index: number): IDataObject {
 	}
 	const quickReplies = entriesOf(values.quickReplies, 'quickReply');
 	if (quickReplies.length > 0) {
-		const actions = actionsOf(quickReplies, false, { places, path: `${path}.quickReply.items`, kind: 'quick reply' });
+		const actions = actionsOf(quickReplies, false, { positions, path: `${path}.quickReply.items`, kind: 'quick reply' });
 		message.quickReply = {
 			items: actions.map(({ action, entry }) => {
 				const item: IDataObject = { type: 'action', action: action as IDataObject };
@@ -122,7 +122,7 @@ function fromEntry(values: IDataObject, index: number): IDataObject {
 }
 
 /** The builder's entries as v2 messages, not yet checked. */
-export function messagesFromPanel(collection: unknown): IDataObject[] {
+export function messagesFromFields(collection: unknown): IDataObject[] {
 	return entriesOf(collection, 'message').map(fromEntry);
 }
 
@@ -136,10 +136,10 @@ export function readMessages(ctx: IExecuteFunctions, i: number): IDataObject[] {
 		const raw =
 			source === 'json'
 				? (ctx.getNodeParameter('messagesJson', i, '') as unknown)
-				: messagesFromPanel(ctx.getNodeParameter('messages', i, {}));
+				: messagesFromFields(ctx.getNodeParameter('messages', i, {}));
 		return checkMessages(raw);
 	} catch (error) {
 		if (!(error instanceof MessageProblem)) throw new NodeOperationError(ctx.getNode(), error as Error, { itemIndex: i });
-		throw new NodeOperationError(ctx.getNode(), error.describe(i), { itemIndex: i, description: `At ${error.path}` });
+		throw new NodeOperationError(ctx.getNode(), error.messageFor(i), { itemIndex: i, description: `At ${error.path}` });
 	}
 }

@@ -7,7 +7,7 @@
  */
 import type { IBinaryData, IExecuteFunctions, IPollFunctions } from 'n8n-workflow';
 
-import type { FilePart, MeteredBody } from '../transport';
+import type { FilePart, CountedBody } from './transport';
 import { invalid } from './validation';
 
 export interface BinaryFile {
@@ -105,7 +105,7 @@ export function plainFileName(name: string, fallback: string): string {
  */
 export async function storeBinary(
 	ctx: IExecuteFunctions | IPollFunctions,
-	body: MeteredBody,
+	body: CountedBody,
 	fileName: string,
 	mimeType: string,
 	fallback: string,

@@ -1,6 +1,6 @@
 /**
  * What follows a failed attempt, decided in one place: wait and send again, or
- * give up with the words of the error. A pure function of the request, what
+ * give up with the error's message. A pure function of the request, what
  * happened, the attempt and the policy (`now` and `random` passed in): retry.ts
  * decides whether to send again, this says how long to wait or what to tell.
  */
@@ -48,11 +48,11 @@ export interface Attempt {
 	elapsedMs: number;
 	/** Whose failure it is, for the item's errors. */
 	itemIndex?: number;
-	/** What to check of the area's credential after a 401 (AreaDefinition.unauthorizedHint). */
+	/** What to check of the API's credential after a 401 (ServiceApi.unauthorizedHint). */
 	unauthorizedHint?: string;
 }
 
-/** The service's refusal in this request's words: its own meaning of the status, if it has one. */
+/** The service's refusal as this request puts it: its own meaning of the status, if it has one. */
 function refusalText(request: ApiRequest, status: number, body: unknown, unauthorizedHint: string | undefined): ErrorText {
 	const meaning = request.statusMeanings?.[status];
 	if (typeof meaning === 'string') return serviceErrorText(status, body, meaning, unauthorizedHint);
@@ -90,7 +90,7 @@ export function afterFailure(
 		const decision = decideRetry(request, failure, attempt.number, policy, now, random);
 		if ('retryAfterMs' in decision) return { retryAfterMs: decision.retryAfterMs, outcome: failure };
 		if (decision.stop === 'attemptsUsed' && attempt.number > 1) {
-			// The code goes in the description: in a message n8n would swap it for its generic words.
+			// The code goes in the description: in a message n8n would swap it for its generic message.
 			const message = retriesExhausted(who, attempt.number, attempt.elapsedMs, { what: networkMessage(failure.network) });
 			return { error: { message, description: `${failure.network} on the last attempt` }, details: { networkCode: failure.network } };
 		}

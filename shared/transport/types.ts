@@ -1,6 +1,6 @@
 /**
  * What an operation hands the transport (ApiRequest) and what it gets back
- * (ApiResponse), and the service areas a request can go to.
+ * (ApiResponse), and the service's APIs a request can go to.
  */
 import type { IDataObject, IExecuteFunctions, IHttpRequestMethods, ILoadOptionsFunctions, IPollFunctions } from 'n8n-workflow';
 
@@ -10,12 +10,12 @@ import type { RetryPolicy } from './retry';
 /** Who sends requests: an operation's run, an editor list, or a polling trigger's poll. */
 export type Context = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
 
-export type ApiArea = 'knowledgeBase' | 'taskProjects' | 'bot';
+export type ServiceApiName = 'knowledgeBase' | 'taskProjects' | 'bot';
 
 export interface ApiRequest {
-	area: ApiArea;
+	api: ServiceApiName;
 	method: IHttpRequestMethods;
-	/** Segments after the area prefix. Each is percent-encoded, so no id can change the path. */
+	/** Segments after the API's path prefix. Each is percent-encoded, so no id can change the path. */
 	path: Array<string | number>;
 	qs?: IDataObject;
 	/** JSON body, or a factory for a body built anew for every attempt (multipart, read from the binary store). */
@@ -39,13 +39,13 @@ export interface ApiRequest {
 	 */
 	operation?: string;
 	/**
-	 * Hand back the response body as a stream (downloads): a MeteredBody that counts
+	 * Hand back the response body as a stream (downloads): a CountedBody that counts
 	 * and hashes the bytes as they pass and fails when the body ends short of its
 	 * Content-Length.
 	 */
 	stream?: boolean;
 	/**
-	 * What a refusal means for this operation, by status: words that lead the
+	 * What a refusal means for this operation, by status: text that leads the
 	 * error, the service's own following in brackets (e.g. 403 on a group look-up:
 	 * not a member), or a function that rewords the error as the node would say
 	 * it (undefined keeps it). The service's details stay in the description.

@@ -1,5 +1,5 @@
 /**
- * Streamed bodies: bytes pass through a Meter that counts, hashes and checks
+ * Streamed bodies: bytes pass through a ByteCounter that counts, hashes and checks
  * their length (downloads, and uploads read from n8n's binary store); an error
  * body is read only as far as it is shown. Built on async iteration, which
  * Node's streams and the platform's web streams both offer, so the node needs
@@ -15,8 +15,8 @@ import type { ApiResponse, Context } from './types';
 /** The stream type n8n's binary helpers take (a Node Readable), named without importing Node's stream module. */
 export type BinaryStream = Exclude<Parameters<IExecuteFunctions['helpers']['prepareBinaryData']>[0], Buffer>;
 
-/** Why a metered body failed: bytes received, bytes announced, and the source's own failure if it broke off. */
-export type MeterFailure = (received: number, expected: number | undefined, cause?: string) => Error;
+/** Why a counted body failed: bytes received, bytes announced, and the source's own failure if it broke off. */
+export type CountFailure = (received: number, expected: number | undefined, cause?: string) => Error;
 
 /**
  * Counts and hashes (sha256) the bytes of one body as they pass, and fails
@@ -24,7 +24,7 @@ export type MeterFailure = (received: number, expected: number | undefined, caus
  * close), runs past it, or its source breaks off (reset, premature close), so
  * whoever consumes it rejects instead of keeping or sending a short file.
  */
-export class Meter {
+export class ByteCounter {
 	/** Bytes passed so far. */
 	bytes = 0;
 
@@ -34,7 +34,7 @@ export class Meter {
 	constructor(
 		/** Bytes the body must have (Content-Length, or the stored size); undefined when not known. */
 		readonly expected: number | undefined,
-		private readonly fail: MeterFailure,
+		private readonly fail: CountFailure,
 	) {}
 
 	async *pass(source: AsyncIterable<Uint8Array | string>): AsyncGenerator<Uint8Array> {
@@ -78,11 +78,11 @@ export class Meter {
 
 /**
  * A streamed 2xx answer as the transport hands it on: the response's own
- * stream with the meter composed onto it, so what comes out is still the Node
+ * stream with the counter composed onto it, so what comes out is still the Node
  * stream n8n's binary store reads (in memory or on disk), and whoever gives up
  * on it (a failed store) also lets go of the connection.
  */
-export class MeteredBody {
+export class CountedBody {
 	readonly stream: BinaryStream;
 
 	/** The response stream's own failure (a reset, a premature close), which reaches the reader as it is. */
@@ -90,24 +90,24 @@ export class MeteredBody {
 
 	constructor(
 		source: BinaryStream,
-		readonly meter: Meter,
+		readonly counter: ByteCounter,
 	) {
 		source.once('error', (error: unknown) => {
 			this.sourceError ??= error;
 		});
 		this.stream = source.compose<BinaryStream>(async function* (chunks: AsyncIterable<Uint8Array>) {
-			yield* meter.pass(chunks);
+			yield* counter.pass(chunks);
 		});
 		// The failure may come before anyone reads (n8n's store opens its file first); it is kept for the reader.
 		this.stream.on('error', () => undefined);
 	}
 
-	/** Awaits whatever stores the stream; a body that broke off is reported in the meter's words, not the socket's. */
+	/** Awaits whatever stores the stream; a body that broke off is reported as the counter says it, not as the socket does. */
 	async stored<T>(storing: Promise<T>): Promise<T> {
 		try {
 			return await storing;
 		} catch (error) {
-			throw this.sourceError !== undefined && error === this.sourceError ? this.meter.brokeOff(error) : error;
+			throw this.sourceError !== undefined && error === this.sourceError ? this.counter.brokeOff(error) : error;
 		}
 	}
 }
@@ -119,15 +119,15 @@ function contentLength(headers: ApiResponse['headers']): number | undefined {
 }
 
 /**
- * Meters a streamed 2xx body against its Content-Length. The request asked for
+ * Counts a streamed 2xx body against its Content-Length. The request asked for
  * no content coding, so the announced length is the length of the bytes handed
  * on; a body that still says it is encoded is not measured.
  */
-export function meterResponseBody(ctx: Context, response: ApiResponse, itemIndex: number | undefined): MeteredBody {
+export function countedResponseBody(ctx: Context, response: ApiResponse, itemIndex: number | undefined): CountedBody {
 	const coding = String(response.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
 	const expected = coding === 'identity' || coding === '' ? contentLength(response.headers) : undefined;
-	const meter = new Meter(expected, (received, total, cause) => incompleteBodyError(ctx, received, total, cause, itemIndex));
-	return new MeteredBody(response.body as BinaryStream, meter);
+	const counter = new ByteCounter(expected, (received, total, cause) => incompleteBodyError(ctx, received, total, cause, itemIndex));
+	return new CountedBody(response.body as BinaryStream, counter);
 }
 
 export function incompleteBodyError(

@@ -1,5 +1,5 @@
 /**
- * The words of every failure the transport reports: the service's error
+ * The messages of every failure the transport reports: the service's error
  * answers, network failures, and what happened to which operation and item and
  * what it means for the data. Pure functions of the facts, so every message can
  * be read in one place; errors.ts and afterFailure.ts only put them into n8n's
@@ -8,7 +8,7 @@
 import type { IHttpRequestMethods } from 'n8n-workflow';
 
 import { parseErrorBody, type ParsedError } from './errorBody';
-import { ownEntry } from '../shared/ownEntry';
+import { ownEntry } from '../ownEntry';
 
 export interface ErrorText {
 	message: string;
@@ -84,7 +84,7 @@ const NETWORK_MESSAGES: Record<string, string> = {
 	EPIPE: 'The connection to the service was closed while sending',
 };
 
-/** What a network failure code means, in words; the node's errors and the credential tests both say it this way. */
+/** What a network failure code means, in plain language; the node's errors and the credential tests both say it this way. */
 export function networkMessage(code: string): string {
 	const known = ownEntry(NETWORK_MESSAGES, code);
 	if (known !== undefined) return known;
@@ -113,15 +113,15 @@ function detailsOf(parsed: ParsedError): string | undefined {
 }
 
 /**
- * The words of a non-2xx answer: a hint for the status (or the operation's own
+ * The message of a non-2xx answer: a hint for the status (or the operation's own
  * `meaning` of it), then the service's own message, and each field detail on its
- * own line. `unauthorizedHint` says what to check of the area's credential after
+ * own line. `unauthorizedHint` says what to check of the API's credential after
  * a 401. The node's errors and the credential tests both say it this way.
  */
 export function serviceErrorText(status: number, body: unknown, meaning?: string, unauthorizedHint?: string): ErrorText {
 	const parsed = parseErrorBody(body);
 	const hint = meaning ?? STATUS_HINTS[status] ?? `The service answered ${status}`;
-	// An operation's own meaning leads; the service's words follow it.
+	// An operation's own meaning leads; the service's own message follows it.
 	const said = meaning ? ` (the service said: ${parsed.message})` : `: ${parsed.message}`;
 	let message = parsed.message ? `${hint}${said}` : hint;
 	// A 404 about a related resource (assigneeId, labelIds[1]) names the fields it is about.
@@ -159,7 +159,7 @@ export function retriesExhausted(who: string, attempts: number, elapsedMs: numbe
 	return `${who}: gave up after ${attempts} attempts over ${seconds(elapsedMs)}; ${lastly}`;
 }
 
-/** Every attempt ended in an error answer: the last status with the service's words, and its details. */
+/** Every attempt ended in an error answer: the last status with the service's message, and its details. */
 export function retriesExhaustedByAnswers(who: string, attempts: number, elapsedMs: number, status: number, body: unknown): ErrorText {
 	const parsed = parseErrorBody(body);
 	return { message: retriesExhausted(who, attempts, elapsedMs, { status, serviceSaid: parsed.message }), description: detailsOf(parsed) };

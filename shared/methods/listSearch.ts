@@ -2,7 +2,7 @@ import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from '
 import { NodeOperationError } from 'n8n-workflow';
 
 import { apiRequest, positionFromToken, positionToken, read, readPage, type ApiRequest } from '../transport';
-import { positiveId } from '../shared/positiveId';
+import { positiveId } from '../positiveId';
 
 const SEARCH_PAGE_SIZE = 100;
 
@@ -33,7 +33,7 @@ export async function searchKnowledgeBases(
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
 	const nameOf = (kb: IDataObject) => String(kb.name ?? '');
-	const request: ApiRequest = { area: 'knowledgeBase', method: 'GET', path: ['knowledge'], operation: 'Search knowledge bases' };
+	const request: ApiRequest = { api: 'knowledgeBase', method: 'GET', path: ['knowledge'], operation: 'Search knowledge bases' };
 	return await searchPage(this, request, filter, paginationToken, nameOf, (kb) =>
 		`${String(kb.name ?? 'Untitled')} (${String(kb.id)})`,
 	);
@@ -50,7 +50,7 @@ export async function searchKnowledgeFiles(
 		throw new NodeOperationError(this.getNode(), 'Choose a knowledge base first: its files are listed here');
 	}
 	const nameOf = (file: IDataObject) => String(read.object(file.meta)?.originalName ?? file.name ?? 'Untitled');
-	const request: ApiRequest = { area: 'knowledgeBase', method: 'GET', path: ['knowledge', knowledgeId, 'files'], operation: 'Search knowledge files' };
+	const request: ApiRequest = { api: 'knowledgeBase', method: 'GET', path: ['knowledge', knowledgeId, 'files'], operation: 'Search knowledge files' };
 	// A file being deleted is not used by the language model: say so where it is picked.
 	return await searchPage(this, request, filter, paginationToken, nameOf, (file) =>
 		`${nameOf(file)} (${String(file.id)})${file.status === 'deleting' ? ' — deleting, not used by the language model' : ''}`,
@@ -65,7 +65,7 @@ export async function searchKnowledgeFiles(
 export async function searchUsers(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
 	const username = filter?.trim();
 	if (!username) return { results: [] };
-	const { body } = await apiRequest(this, { area: 'bot', method: 'GET', path: ['bot', 'v1', 'users'], qs: { username } });
+	const { body } = await apiRequest(this, { api: 'bot', method: 'GET', path: ['bot', 'v1', 'users'], qs: { username } });
 	const results = read
 		.list(read.object(body)?.users)
 		.filter((user) => user.deleted !== true && read.text(user._id) !== undefined)

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { POSITIVE_ID_PATTERN } from '../shared/positiveId';
+import { POSITIVE_ID_PATTERN } from './positiveId';
 
 /**
  * A resource locator for an object with a positive numeric id: picked from a

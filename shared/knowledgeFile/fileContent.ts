@@ -5,13 +5,13 @@
  */
 import type { IBinaryData, IExecuteFunctions, IPollFunctions } from 'n8n-workflow';
 
-import { apiRequest, read, type ApiResponse, type MeteredBody, type SendOptions, type StreamRequest } from '../../transport';
+import { apiRequest, read, type ApiResponse, type CountedBody, type SendOptions, type StreamRequest } from '../transport';
 import { baseMimeType, fileNameFromDisposition, storeBinary } from '../binaryFile';
-import { ownEntry } from '../../shared/ownEntry';
-import { EXTENSION_MIME_TYPES } from './common';
+import { ownEntry } from '../ownEntry';
+import { EXTENSION_MIME_TYPES } from './file';
 
 export function downloadRequest(knowledgeId: number, fileId: number): StreamRequest {
-	return { area: 'knowledgeBase', method: 'GET', path: ['knowledge', knowledgeId, 'files', fileId, 'download'], stream: true };
+	return { api: 'knowledgeBase', method: 'GET', path: ['knowledge', knowledgeId, 'files', fileId, 'download'], stream: true };
 }
 
 export interface DownloadedFile {
@@ -28,7 +28,7 @@ export interface DownloadedFile {
 /** Stores a download's streamed body as a binary under a plain file name; the service's name stays in originalName. */
 export async function storeDownload(
 	ctx: IExecuteFunctions | IPollFunctions,
-	response: ApiResponse<MeteredBody>,
+	response: ApiResponse<CountedBody>,
 	knowledgeId: number,
 	fileId: number,
 	/** The item and its request settings, when the download is an operation's (none for the trigger). */
@@ -42,7 +42,7 @@ export async function storeDownload(
 		let file: ReturnType<typeof read.object>;
 		let answered = false;
 		try {
-			const answer = await apiRequest(ctx, { area: 'knowledgeBase', method: 'GET', path: ['knowledge', knowledgeId, 'files', fileId] }, sending);
+			const answer = await apiRequest(ctx, { api: 'knowledgeBase', method: 'GET', path: ['knowledge', knowledgeId, 'files', fileId] }, sending);
 			file = read.object(answer.body);
 			answered = true;
 		} finally {
@@ -59,7 +59,7 @@ export async function storeDownload(
 
 	const fallback = `knowledge-file-${fileId}`;
 	const binary = await storeBinary(ctx, body, fileName, mimeType, fallback);
-	return { originalName: fileName, fileName: binary.fileName ?? fallback, mimeType, size: body.meter.bytes, sha256: body.meter.sha256 ?? null, binary };
+	return { originalName: fileName, fileName: binary.fileName ?? fallback, mimeType, size: body.counter.bytes, sha256: body.counter.sha256 ?? null, binary };
 }
 
 /** Downloads a file and stores it as a binary (the trigger's path; Download goes through the router). */

@@ -1,7 +1,7 @@
 /**
  * The service's error bodies, read tolerantly: the knowledge base's
  * errors[{type, field, value, message}], task projects' details[{path, message}],
- * OAuth's error/error_description, plain text, and shapes the documents do not show.
+ * OAuth's error/error_description, plain text, and any other shape.
  */
 import type { IDataObject, JsonObject } from 'n8n-workflow';
 
@@ -17,7 +17,7 @@ const text = (v: unknown) => (typeof v === 'string' && v !== '' ? v : typeof v =
 const entries = (v: unknown): IDataObject[] =>
 	Array.isArray(v) ? v.filter((e): e is IDataObject => !!e && typeof e === 'object') : [];
 
-/** Reads every error shape the service uses; tolerant of bodies the documents do not show. */
+/** Reads every error shape the service uses; tolerant of any other body. */
 export function parseErrorBody(body: unknown): ParsedError {
 	if (typeof body === 'string') {
 		const trimmed = body.trim();
