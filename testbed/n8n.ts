@@ -200,8 +200,12 @@ export class N8n {
 	/** Environment of one n8n process: the folder's settings plus a broker port of its own. */
 	private async processEnv(extra: Record<string, string> = {}): Promise<NodeJS.ProcessEnv> {
 		// Jest sets NODE_ENV=test, with which `n8n start` exits 1 silently (its logger is muted in tests).
-		const { NODE_ENV, ...inherited } = process.env;
+		// WEBHOOK_URL in a developer's shell is the emulator's play page target (emulator/main.ts);
+		// n8n would take it as its own public address and build its resume links on it. Only the
+		// options set it (queue mode names main with it).
+		const { NODE_ENV, WEBHOOK_URL, ...inherited } = process.env;
 		void NODE_ENV;
+		void WEBHOOK_URL;
 		return {
 			...inherited,
 			...this.env,
