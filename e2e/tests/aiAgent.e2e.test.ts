@@ -1,8 +1,8 @@
 /**
  * The Workplace node as a tool of n8n's AI Agent (@n8n/n8n-nodes-langchain,
  * shipped in n8n): Manual Trigger → AI Agent, whose OpenAI Chat Model's Base
- * URL is the emulator's scripted OpenAI-compatible endpoint (emulator/standIns/
- * openAiChat.ts; no network, no model), and two Workplace tools whose parameters
+ * URL is the emulator's scripted OpenAI-compatible endpoint (emulator/
+ * openAiCompatibleModel/chatCompletions.ts; no network, no model), and two Workplace tools whose parameters
  * the model fills through $fromAI(): User → Find by Username and Task → Create.
  *
  * The script answers like a model would: it reads the user's request and the
@@ -15,7 +15,7 @@
  * The workflow runs with `n8n execute --id` (a Manual Trigger start).
  */
 import { SEED_USER_IDS } from '../../emulator/bot/seed';
-import { SCRIPTED_MODEL, messageText, type ChatCompletionRequest, type ScriptedTurn } from '../../emulator/standIns/openAiChat';
+import { SCRIPTED_MODEL, messageText, type ChatCompletionRequest, type ScriptedTurn } from '../../emulator/openAiCompatibleModel/chatCompletions';
 import { nodeOutput, type ExecuteResult } from '../../testbed/n8n';
 import { e2eTestbed, scriptedOpenAiCredential } from '../lib/testbed';
 import { BOT, TASKS, workplaceTool } from '../lib/workflows';

@@ -14,7 +14,7 @@
  */
 import { randomUUID } from 'node:crypto';
 
-import { SCRIPTED_MODEL, messageText, type ChatCompletionRequest, type ScriptedTurn } from '../../emulator/standIns/openAiChat';
+import { SCRIPTED_MODEL, messageText, type ChatCompletionRequest, type ScriptedTurn } from '../../emulator/openAiCompatibleModel/chatCompletions';
 import { exampleWorkflows } from '../../testbed/examples';
 import { until } from '../../testbed/n8n';
 import { clearMessageRecords, messageRecords } from '../lib/emulatorAdmin';

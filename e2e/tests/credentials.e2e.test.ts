@@ -6,7 +6,7 @@
  * is said with the node's messages; a redirect is not followed; no secret, right or
  * wrong, appears in a response or in n8n's log.
  */
-import { CREDENTIAL_AREAS, CREDENTIAL_TYPES } from '../../emulator/clientCredentials';
+import { CREDENTIAL_TYPES, SERVICE_APIS } from '../../emulator/clientCredentials';
 import { redirectSays, SAYS, startCauseServers, tokenFirst, urlOf, WRONG_SECRET, type CauseServers } from '../../testbed/credentialCauses';
 import { exampleCredentials } from '../../testbed/examples';
 import { freePort, type StoredCredential } from '../../testbed/n8n';
@@ -17,7 +17,7 @@ const bed = e2eTestbed();
 let closedPort: number;
 
 let servers: CauseServers;
-const wrongSecrets = CREDENTIAL_AREAS.map((area) => Object.values(WRONG_SECRET[area]())[0]);
+const wrongSecrets = SERVICE_APIS.map((area) => Object.values(WRONG_SECRET[area]())[0]);
 
 beforeAll(async () => {
 	servers = await startCauseServers();
@@ -43,7 +43,7 @@ const credential = (type: string) => {
 	return found;
 };
 
-describe.each(CREDENTIAL_AREAS)('%s', (area) => {
+describe.each(SERVICE_APIS)('%s', (area) => {
 	const type = CREDENTIAL_TYPES[area];
 	const sent = { knowledgeBase: '/api/v1/knowledge', taskProjects: '/api/v1/task-projects/tasks', bot: '/oauth/token' }[area];
 
@@ -87,7 +87,7 @@ describe.each(CREDENTIAL_AREAS)('%s', (area) => {
 });
 
 it('no secret, right or wrong, is in a response or in n8n\'s log', () => {
-	expect(responses).toHaveLength(CREDENTIAL_AREAS.length * 8);
+	expect(responses).toHaveLength(SERVICE_APIS.length * 8);
 	const text = responses.join('\n') + bed.n8n.output.join('');
 	const { apiKey, jwt, clientSecret } = bed.emulator.credentials;
 	for (const secret of [apiKey, jwt, clientSecret, ...wrongSecrets]) expect(text).not.toContain(secret);
