@@ -392,6 +392,11 @@ export class Testbed extends EmulatorBed {
 		return this.nodeTypes.getByNameAndVersion(type, version);
 	}
 
+	/** A credential type of the loaded package, as n8n resolves it. */
+	credentialType(name: string) {
+		return this.credentialsHelper.credentialTypes.getByName(name);
+	}
+
 	/** A local HTTP server whose requests run `webhookNode` of `workflow` as n8n's webhook server does. */
 	async startWebhook(workflow: WorkflowJson, webhookNode: string, options: { activate?: boolean; waitingExecutionId?: string } = {}): Promise<WebhookServer> {
 		return await this.engine.modules.webhookServer.startWebhookServer({
