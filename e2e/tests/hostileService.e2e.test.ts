@@ -13,28 +13,23 @@
  * bounded time and memory. E2E_HOSTILE_CAP_MS (default 90 s) stops a run that
  * has not ended; the code before the request path ran into it.
  */
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 
-import { startEmulator, type Emulator, type FaultRule } from '../../emulator/server';
+import type { FaultRule } from '../../emulator/server';
 import { gzipBombBytes } from '../../emulator/common/hostile';
-import { EXAMPLE_CREDENTIALS, exampleCredentials } from '../../testbed/examples';
-import { N8n, N8nRest, installCommunityPackage, parseRawOutput } from '../../testbed/n8n';
+import { exampleCredential } from '../../testbed/examples';
+import { parseRawOutput } from '../../testbed/n8n';
 import { executeWithin } from '../../testbed/peakMemory';
 import { chainWorkflow, MANUAL_START, type ChainNode } from '../../testbed/chainWorkflow';
 import { byId } from '../../testbed/locator';
+import { e2eTestbed } from '../lib/testbed';
+import { KNOWLEDGE, noOp, workplaceNode } from '../lib/workflows';
 
 const MiB = 1024 * 1024;
 const CAP_MS = Number(process.env.E2E_HOSTILE_CAP_MS ?? 90_000);
 const KB = 1;
-const KB_CREDENTIAL = { workplaceKnowledgeBaseApi: EXAMPLE_CREDENTIALS.workplaceKnowledgeBaseApi };
 
-const workplace = (name: string, parameters: Record<string, unknown>): ChainNode => ({
-	name,
-	type: 'n8n-nodes-workplace.workplace',
-	typeVersion: 2,
-	parameters,
-	credentials: KB_CREDENTIAL,
-});
+const workplace = (name: string, parameters: Record<string, unknown>): ChainNode => workplaceNode(name, KNOWLEDGE, parameters, 2);
 
 const WORKFLOWS = {
 	get: chainWorkflow('wpHostileGet', 'Get (hostile e2e)', [MANUAL_START, workplace('Get', { resource: 'knowledgeBase', operation: 'get', knowledgeId: byId(KB) })]),
@@ -53,9 +48,9 @@ const WORKFLOWS = {
 			type: 'n8n-nodes-workplace.workplaceKnowledgeTrigger',
 			typeVersion: 1,
 			parameters: { watch: 'knowledgeBase', knowledgeId: byId(KB), events: ['fileAdded'], options: { includeContent: true } },
-			credentials: KB_CREDENTIAL,
+			credentials: KNOWLEDGE,
 		},
-		{ name: 'Done', type: 'n8n-nodes-base.noOp', typeVersion: 1 },
+		noOp('Done'),
 	]),
 };
 
@@ -67,9 +62,7 @@ const FAULTS = {
 	bomb: (path: string): FaultRule => ({ method: 'GET', path, times: Infinity, action: { kind: 'gzipBomb' } }),
 } satisfies Record<string, FaultRule | ((path: string) => FaultRule)>;
 
-let emulator: Emulator;
-let n8n: N8n;
-let rest: N8nRest;
+const bed = e2eTestbed({ credentials: ['workplaceKnowledgeBaseApi'], workflows: Object.values(WORKFLOWS) });
 
 interface Figures {
 	label: string;
@@ -99,18 +92,18 @@ function outcomeOf(output: string): string {
 }
 
 async function armed<T>(faults: FaultRule[], run: () => Promise<T>): Promise<T> {
-	emulator.reset();
-	for (const fault of faults) emulator.faults.add(fault);
+	bed.emulator.reset();
+	for (const fault of faults) bed.emulator.faults.add(fault);
 	try {
 		return await run();
 	} finally {
-		emulator.faults.clear();
+		bed.emulator.faults.clear();
 	}
 }
 
 /** `n8n execute` of a workflow against `faults`, in a fresh process: its outcome, time and peak above a plain run's. */
 async function executed(label: string, workflowId: string, faults: FaultRule[]): Promise<Figures> {
-	const run = await armed(faults, async () => await executeWithin(n8n, workflowId, {}, CAP_MS));
+	const run = await armed(faults, async () => await executeWithin(bed.n8n, workflowId, {}, CAP_MS));
 	const measured = { label, outcome: run.stopped ? `still running after ${CAP_MS / 1000} s` : outcomeOf(run.output), ms: run.ms, growthBytes: run.peakBytes - plainPeak, stopped: run.stopped };
 	figures.push(measured);
 	return measured;
@@ -118,7 +111,7 @@ async function executed(label: string, workflowId: string, faults: FaultRule[]):
 
 /** The `n8n start` process's resident set, as the kernel counts it. */
 function serverRss(): number {
-	const match = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${String(n8n.server?.pid)}/status`, 'utf8'));
+	const match = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${String(bed.n8n.server?.pid)}/status`, 'utf8'));
 	return match ? Number(match[1]) * 1024 : 0;
 }
 
@@ -145,16 +138,16 @@ async function inServer(label: string, faults: FaultRule[], work: () => Promise<
 
 /** The Knowledge Trigger's manual run (the editor's "Fetch test event"), stopped at the cap if it has not ended. */
 async function triggerRun(): Promise<string> {
-	const started = await rest.request<{ executionId?: string }>('POST', `/rest/workflows/${WORKFLOWS.trigger.id}/run`, { triggerToStartFrom: { name: 'Workplace Knowledge Trigger' } });
+	const started = await bed.rest.request<{ executionId?: string }>('POST', `/rest/workflows/${WORKFLOWS.trigger.id}/run`, { triggerToStartFrom: { name: 'Workplace Knowledge Trigger' } });
 	const id = String(started.executionId);
 	const deadline = Date.now() + CAP_MS;
 	for (;;) {
-		const execution = await rest.execution(id);
+		const execution = await bed.rest.execution(id);
 		if (!['new', 'running', 'waiting'].includes(execution.status)) {
 			return execution.data.resultData.error?.message ?? `${execution.status}: ${JSON.stringify(execution.data.resultData.runData.Done?.[0]?.data?.main[0]?.length ?? 0)} items`;
 		}
 		if (Date.now() > deadline) {
-			await rest.request('POST', `/rest/executions/${id}/stop`).catch(() => undefined);
+			await bed.rest.request('POST', `/rest/executions/${id}/stop`).catch(() => undefined);
 			throw new Error(`still running after ${CAP_MS / 1000} s`);
 		}
 		await new Promise((resolve) => setTimeout(resolve, 250));
@@ -163,31 +156,16 @@ async function triggerRun(): Promise<string> {
 
 /** The knowledge base credential's Test, as the editor's button sends it. */
 async function credentialTest(): Promise<string> {
-	const credential = exampleCredentials(emulator).find((c) => c.type === 'workplaceKnowledgeBaseApi');
-	const result = await rest.request<{ status: string; message: string }>('POST', '/rest/credentials/test', { credentials: credential });
+	const credential = exampleCredential(bed.emulator, 'workplaceKnowledgeBaseApi');
+	const result = await bed.rest.request<{ status: string; message: string }>('POST', '/rest/credentials/test', { credentials: credential });
 	return `${result.status}: ${result.message}`;
 }
 
 beforeAll(async () => {
-	emulator = await startEmulator();
 	// Made before the first request meets it (a second or two of compression in the emulator).
 	await gzipBombBytes(256 * MiB);
-	n8n = new N8n({ echo: process.env.E2E_ECHO ? process.stderr : undefined });
-	await installCommunityPackage(n8n.userFolder);
-	await n8n.importCredentials(exampleCredentials(emulator));
-	await n8n.importWorkflows(Object.values(WORKFLOWS));
-	await n8n.start();
-	rest = new N8nRest(n8n.url);
-	await rest.setupOwner();
-	await rest.login();
-	plainPeak = (await executeWithin(n8n, WORKFLOWS.get.id, {}, CAP_MS)).peakBytes;
-});
-
-afterAll(async () => {
-	await n8n?.stop().catch(() => undefined);
-	await emulator?.close().catch(() => undefined);
-	if (n8n) rmSync(n8n.userFolder, { recursive: true, force: true });
-});
+	plainPeak = (await executeWithin(bed.n8n, WORKFLOWS.get.id, {}, CAP_MS)).peakBytes;
+}, 300_000);
 
 test('each context fails clearly against a hostile service, in bounded time and memory', async () => {
 	const listing = await executed('never-ending listing: Get Many (Return All)', WORKFLOWS.getMany.id, [FAULTS.endlessListing]);
