@@ -14,8 +14,9 @@
  *          best fixed setting; n8n's HTTP Request node 4.2 with the key typed in
  *          as a header and with a Header Auth credential (all items at once,
  *          its default); a raw keep-alive client, one at a time, in this process.
- *   queue  4 executions at once on one queue-mode worker (Redis, PostgreSQL 15,
- *          e2e/lib) sharing one throttled service (the emulator's throttle: 429
+ *   queue  4 executions at once on one queue-mode worker (the e2e suites'
+ *          bed: Redis, PostgreSQL 17, n8n main and one worker) sharing one
+ *          throttled service (the emulator's throttle: 429
  *          with Retry-After above 4 requests in flight, 20 ms per request):
  *          each a webhook call whose execution gets 250 Knowledge Base IDs and
  *          reads them (Continue On Fail on). Bursts of 4 calls; per variant the
@@ -38,8 +39,7 @@ import path from 'node:path';
 
 import { credentialData, type EmulatorAccess } from '../emulator/clientCredentials';
 import { startEmulator, type Emulator } from '../emulator/server';
-import { Postgres } from '../e2e/lib/postgres';
-import { Redis } from '../e2e/lib/redis';
+import { E2eTestbed, hasEnded } from '../e2e/lib/testbed';
 import { N8n, N8nRest, installCommunityPackage, until, type ExecuteResult, type StoredCredential } from '../testbed/n8n';
 import { waitForTriggerWebhook } from '../testbed/n8nWebhooks';
 import { ROOT } from '../testbed/root';
@@ -62,7 +62,7 @@ const rows: Row[] = [];
 const results: Record<string, unknown> = {};
 const panels: BarPanel[] = [];
 
-type Node = Record<string, unknown> & { name: string };
+type Node = Record<string, unknown> & { name: string; type: string };
 
 /** n items `{ id: 1 }`, made by a Code node (JavaScript) so the measured node's input is the same in every run. */
 function itemsNode(n: number): Node {
@@ -253,63 +253,54 @@ interface Burst {
 	failed: number;
 }
 
-async function queue(emulator: Emulator): Promise<void> {
-	const postgres = new Postgres();
-	const redis = new Redis();
-	let main: N8n | undefined;
-	let worker: N8n | undefined;
+async function queue(): Promise<void> {
+	const variants: Array<{ key: string; what: string; get: (credentialId: string) => Node }> = [
+		{ key: 'v4', what: 'version 4 defaults (one limiter for the worker)', get: (c) => workplaceGet(4, c) },
+		{ key: 'fixed1', what: 'version 3, 1 at a time per execution', get: (c) => workplaceGet(3, c, 1) },
+		{ key: 'fixed4', what: 'version 3, 4 at a time per execution', get: (c) => workplaceGet(3, c, 4) },
+		{ key: 'v3', what: 'version 3 defaults (reads 32 at a time)', get: (c) => workplaceGet(3, c) },
+	];
+	const webhook = (key: string): Node => ({
+		id: randomUUID(),
+		name: 'Webhook',
+		type: 'n8n-nodes-base.webhook',
+		typeVersion: 2,
+		webhookId: randomUUID(),
+		parameters: { httpMethod: 'POST', path: `adapt-${key}`, responseMode: 'onReceived', options: {} },
+	});
+	const workflowId = (key: string) => `adaptQueue${key}`;
+	// The e2e suites' bed: the emulator, PostgreSQL 17, Redis, n8n main and one worker running 10 jobs at once.
+	const bed = new E2eTestbed({
+		queue: { workers: 1, concurrency: 10 },
+		credentials: variants.map((v) => (emulator: Emulator) => kbCredential(emulator, `bench-queue-${v.key}`)),
+		workflows: variants.map((v) => chain(workflowId(v.key), webhook(v.key), QUEUE_ITEMS, v.get(`bench-queue-${v.key}`))),
+		publish: true,
+	});
 	try {
-		await postgres.start();
-		await redis.start();
-		const env = { ...redis.queueEnv, ...postgres.n8nEnv };
-		main = new N8n({ env });
-		worker = new N8n({ userFolder: main.userFolder, env });
-		const variants: Array<{ key: string; what: string; get: (credentialId: string) => Node }> = [
-			{ key: 'v4', what: 'version 4 defaults (one limiter for the worker)', get: (c) => workplaceGet(4, c) },
-			{ key: 'fixed1', what: 'version 3, 1 at a time per execution', get: (c) => workplaceGet(3, c, 1) },
-			{ key: 'fixed4', what: 'version 3, 4 at a time per execution', get: (c) => workplaceGet(3, c, 4) },
-			{ key: 'v3', what: 'version 3 defaults (reads 32 at a time)', get: (c) => workplaceGet(3, c) },
-		];
-		const webhook = (key: string): Node => ({
-			id: randomUUID(),
-			name: 'Webhook',
-			type: 'n8n-nodes-base.webhook',
-			typeVersion: 2,
-			webhookId: randomUUID(),
-			parameters: { httpMethod: 'POST', path: `adapt-${key}`, responseMode: 'onReceived', options: {} },
-		});
-		const workflowId = (key: string) => `adaptQueue${key}`;
-		await installCommunityPackage(main.userFolder);
-		await main.importCredentials(variants.map((v) => kbCredential(emulator, `bench-queue-${v.key}`)));
-		await main.importWorkflows(variants.map((v) => chain(workflowId(v.key), webhook(v.key), QUEUE_ITEMS, v.get(`bench-queue-${v.key}`))));
-		for (const v of variants) await main.cli(['publish:workflow', `--id=${workflowId(v.key)}`]);
-		await main.start();
-		await worker.startWorker(10);
-		const rest = new N8nRest(main.url);
-		await rest.setupOwner();
-		await rest.login();
-		for (const v of variants) await waitForTriggerWebhook(`${main.url}/webhook/adapt-${v.key}`);
+		await bed.start();
+		const { emulator } = bed;
+		const postgres = bed.postgres!;
+		const rest = bed.rest;
+		for (const v of variants) await waitForTriggerWebhook(`${bed.url}/webhook/adapt-${v.key}`);
 
 		const executions = async (key: string) =>
-			(await postgres.sql(`SELECT id, status, (extract(epoch from "startedAt") * 1000)::bigint, (extract(epoch from "stoppedAt") * 1000)::bigint FROM execution_entity WHERE "workflowId" = '${workflowId(key)}'`))
-				.split('\n')
-				.filter(Boolean)
-				.map((row) => {
-					const [id, status, started, stopped] = row.split('|');
-					return { id, status, started: Number(started), stopped: Number(stopped) };
-				});
+			(
+				await postgres.query(
+					`SELECT id, status, (extract(epoch from "startedAt") * 1000)::bigint AS started, (extract(epoch from "stoppedAt") * 1000)::bigint AS stopped FROM execution_entity WHERE "workflowId" = '${workflowId(key)}'`,
+				)
+			).map((row) => ({ id: String(row.id), status: String(row.status), started: Number(row.started), stopped: Number(row.stopped) }));
 		const burst = async (key: string): Promise<Burst> => {
 			emulator.throttle.set({ maxInFlight: 4, latencyMs: 20 });
 			const before = new Set((await executions(key)).map((e) => e.id));
 			const calls = await Promise.all(
-				Array.from({ length: QUEUE_EXECUTIONS }, () => fetch(`${main!.url}/webhook/adapt-${key}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })),
+				Array.from({ length: QUEUE_EXECUTIONS }, () => fetch(`${bed.url}/webhook/adapt-${key}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })),
 			);
 			if (calls.some((c) => !c.ok)) throw new Error(`queue ${key}: webhook answered ${calls.map((c) => c.status).join(', ')}`);
 			const done = await until(
 				`${QUEUE_EXECUTIONS} executions of ${key}`,
 				async () => {
 					const list = (await executions(key)).filter((e) => !before.has(e.id));
-					return list.length === QUEUE_EXECUTIONS && list.every((e) => !['new', 'running', 'waiting'].includes(e.status) && e.stopped > 0) ? list : undefined;
+					return list.length === QUEUE_EXECUTIONS && list.every((e) => hasEnded(e.status) && e.stopped > 0) ? list : undefined;
 				},
 				900_000,
 				250,
@@ -357,11 +348,7 @@ async function queue(emulator: Emulator): Promise<void> {
 			]),
 		});
 	} finally {
-		await worker?.stop().catch(() => undefined);
-		await main?.stop().catch(() => undefined);
-		await redis.stop().catch(() => undefined);
-		await postgres.stop().catch(() => undefined);
-		if (main) rmSync(main.userFolder, { recursive: true, force: true });
+		await bed.close();
 	}
 }
 
@@ -371,7 +358,7 @@ async function main(): Promise<void> {
 	try {
 		console.log(`n8n 2.41.1; Node ${process.version}; runs: ${RUNS}, bursts: ${BURSTS}`);
 		if (parts.has('link')) await link(emulator);
-		if (parts.has('queue')) await queue(emulator);
+		if (parts.has('queue')) await queue();
 		saveResults('bench-adaptive-n8n', rows, { n8n: '2.41.1', runs: RUNS, bursts: BURSTS, results });
 		if (panels.length > 0) {
 			writeBarPanels(
