@@ -31,7 +31,6 @@
  * folders removed. Not part of CI: a few minutes, and a real n8n.
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import * as https from 'node:https';
 import { tmpdir } from 'node:os';
@@ -40,6 +39,8 @@ import path from 'node:path';
 import { credentialData, type EmulatorAccess } from '../emulator/clientCredentials';
 import { startEmulator, type Emulator } from '../emulator/server';
 import { E2eTestbed, hasEnded } from '../e2e/lib/testbed';
+import { webhookStart, workplaceNode } from '../e2e/lib/workflows';
+import { chainWorkflow, MANUAL_START, type ChainNode } from '../testbed/chainWorkflow';
 import { N8n, N8nRest, installCommunityPackage, until, type ExecuteResult, type StoredCredential } from '../testbed/n8n';
 import { waitForTriggerWebhook } from '../testbed/n8nWebhooks';
 import { ROOT } from '../testbed/root';
@@ -55,78 +56,45 @@ const QUEUE_ITEMS = int('BENCH_QUEUE_ITEMS', 250);
 const QUEUE_EXECUTIONS = 4;
 /** A queue variant whose first burst took longer is not run again (a fixed setting above the service's limit: Retry-After pauses every second). */
 const ONCE_AFTER_MS = int('BENCH_ONCE_AFTER_MS', 60_000);
-const NODE_TYPE = 'n8n-nodes-workplace.workplace';
 const KB = 'workplaceKnowledgeBaseApi';
 
 const rows: Row[] = [];
 const results: Record<string, unknown> = {};
 const panels: BarPanel[] = [];
 
-type Node = Record<string, unknown> & { name: string; type: string };
-
 /** n items `{ id: 1 }`, made by a Code node (JavaScript) so the measured node's input is the same in every run. */
-function itemsNode(n: number): Node {
-	return {
-		id: randomUUID(),
-		name: 'Items',
-		type: 'n8n-nodes-base.code',
-		typeVersion: 2,
-		position: [200, 0],
-		parameters: { jsCode: `return Array.from({ length: ${n} }, () => ({ json: { id: 1 } }));` },
-	};
+function itemsNode(n: number): ChainNode {
+	return { name: 'Items', type: 'n8n-nodes-base.code', typeVersion: 2, parameters: { jsCode: `return Array.from({ length: ${n} }, () => ({ json: { id: 1 } }));` } };
 }
 
-/** The Workplace node reading every item's knowledge base with the credential `credentialId`. */
-function workplaceGet(typeVersion: number, credentialId: string, parallel?: number): Node {
-	return {
-		id: randomUUID(),
-		name: 'Get',
-		type: NODE_TYPE,
-		typeVersion,
-		position: [400, 0],
-		onError: 'continueRegularOutput',
-		parameters: {
-			resource: 'knowledgeBase',
-			operation: 'get',
-			knowledgeId: { __rl: true, mode: 'id', value: '={{ $json.id }}' },
-			...(parallel ? { options: { batching: { batch: { requestsInParallel: parallel } } } } : {}),
-		},
-		credentials: { [KB]: { id: credentialId, name: credentialId } },
+/** The Workplace node reading every item's knowledge base with the credential `credentialId` (Continue On Fail on). */
+function workplaceGet(typeVersion: number, credentialId: string, parallel?: number): ChainNode {
+	const parameters = {
+		resource: 'knowledgeBase',
+		operation: 'get',
+		knowledgeId: { __rl: true, mode: 'id', value: '={{ $json.id }}' },
+		...(parallel ? { options: { batching: { batch: { requestsInParallel: parallel } } } } : {}),
 	};
+	return { ...workplaceNode('Get', { [KB]: { id: credentialId, name: credentialId } }, parameters, typeVersion), onError: 'continueRegularOutput' };
 }
 
 /** n8n's HTTP Request node 4.2 reading every item's knowledge base, options at their defaults. */
-function httpRequestGet(base: string, apiKey: string, auth: 'inline' | 'headerAuth'): Node {
+function httpRequestGet(base: string, apiKey: string, auth: 'inline' | 'headerAuth'): ChainNode {
 	const authentication =
 		auth === 'inline'
 			? { authentication: 'none', sendHeaders: true, specifyHeaders: 'keypair', headerParameters: { parameters: [{ name: 'x-api-key', value: apiKey }] } }
 			: { authentication: 'genericCredentialType', genericAuthType: 'httpHeaderAuth' };
 	return {
-		id: randomUUID(),
 		name: 'Get',
 		type: 'n8n-nodes-base.httpRequest',
 		typeVersion: 4.2,
-		position: [400, 0],
 		parameters: { method: 'GET', url: `=${base}/api/v1/knowledge/{{ $json.id }}`, ...authentication, options: {} },
 		...(auth === 'headerAuth' ? { credentials: { httpHeaderAuth: { id: 'bench-header-auth', name: 'bench-header-auth' } } } : {}),
 	};
 }
 
-/** A workflow: `first` → Items → Get. */
-function chain(id: string, first: Node, items: number, get: Node) {
-	return {
-		id,
-		name: id,
-		nodes: [{ position: [0, 0], ...first }, itemsNode(items), get],
-		connections: {
-			[first.name]: { main: [[{ node: 'Items', type: 'main', index: 0 }]] },
-			Items: { main: [[{ node: 'Get', type: 'main', index: 0 }]] },
-		},
-		settings: { executionOrder: 'v1' },
-	};
-}
-
-const manualTrigger: Node = { id: randomUUID(), name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, parameters: {} };
+/** A workflow: `start` → Items → Get. */
+const chain = (id: string, start: ChainNode, items: number, get: ChainNode) => chainWorkflow(id, id, [start, itemsNode(items), get]);
 
 function kbCredential(access: EmulatorAccess, id: string): StoredCredential {
 	return { id, name: id, type: KB, data: credentialData(access)[KB] };
@@ -158,11 +126,11 @@ async function link(emulator: Emulator): Promise<void> {
 		const variants = ['later', 'fixed100', 'httpInline', 'httpHeaderAuth'] as const;
 		const firstRunIds = (items: number) => Array.from({ length: RUNS + 1 }, (_, k) => `adaptFirst${items}x${k}`);
 		const workflows = sizes.flatMap((items) => [
-			chain(`adaptLater${items}`, manualTrigger, items, workplaceGet(4, 'bench-kb-later')),
-			chain(`adaptFixed100x${items}`, manualTrigger, items, workplaceGet(3, 'bench-kb-fixed', 100)),
-			chain(`adaptHttpInline${items}`, manualTrigger, items, httpRequestGet(url, emulator.credentials.apiKey, 'inline')),
-			chain(`adaptHttpHeader${items}`, manualTrigger, items, httpRequestGet(url, emulator.credentials.apiKey, 'headerAuth')),
-			...firstRunIds(items).map((id) => chain(id, manualTrigger, items, workplaceGet(4, `bench-kb-${id}`))),
+			chain(`adaptLater${items}`, MANUAL_START, items, workplaceGet(4, 'bench-kb-later')),
+			chain(`adaptFixed100x${items}`, MANUAL_START, items, workplaceGet(3, 'bench-kb-fixed', 100)),
+			chain(`adaptHttpInline${items}`, MANUAL_START, items, httpRequestGet(url, emulator.credentials.apiKey, 'inline')),
+			chain(`adaptHttpHeader${items}`, MANUAL_START, items, httpRequestGet(url, emulator.credentials.apiKey, 'headerAuth')),
+			...firstRunIds(items).map((id) => chain(id, MANUAL_START, items, workplaceGet(4, `bench-kb-${id}`))),
 		]);
 		await installCommunityPackage(n8n.userFolder);
 		await n8n.importCredentials([
@@ -254,26 +222,18 @@ interface Burst {
 }
 
 async function queue(): Promise<void> {
-	const variants: Array<{ key: string; what: string; get: (credentialId: string) => Node }> = [
+	const variants: Array<{ key: string; what: string; get: (credentialId: string) => ChainNode }> = [
 		{ key: 'v4', what: 'version 4 defaults (one limiter for the worker)', get: (c) => workplaceGet(4, c) },
 		{ key: 'fixed1', what: 'version 3, 1 at a time per execution', get: (c) => workplaceGet(3, c, 1) },
 		{ key: 'fixed4', what: 'version 3, 4 at a time per execution', get: (c) => workplaceGet(3, c, 4) },
 		{ key: 'v3', what: 'version 3 defaults (reads 32 at a time)', get: (c) => workplaceGet(3, c) },
 	];
-	const webhook = (key: string): Node => ({
-		id: randomUUID(),
-		name: 'Webhook',
-		type: 'n8n-nodes-base.webhook',
-		typeVersion: 2,
-		webhookId: randomUUID(),
-		parameters: { httpMethod: 'POST', path: `adapt-${key}`, responseMode: 'onReceived', options: {} },
-	});
 	const workflowId = (key: string) => `adaptQueue${key}`;
 	// The e2e suites' bed: the emulator, PostgreSQL 17, Redis, n8n main and one worker running 10 jobs at once.
 	const bed = new E2eTestbed({
 		queue: { workers: 1, concurrency: 10 },
 		credentials: variants.map((v) => (emulator: Emulator) => kbCredential(emulator, `bench-queue-${v.key}`)),
-		workflows: variants.map((v) => chain(workflowId(v.key), webhook(v.key), QUEUE_ITEMS, v.get(`bench-queue-${v.key}`))),
+		workflows: variants.map((v) => chain(workflowId(v.key), webhookStart(`adapt-${v.key}`), QUEUE_ITEMS, v.get(`bench-queue-${v.key}`))),
 		publish: true,
 	});
 	try {
