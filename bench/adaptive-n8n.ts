@@ -300,7 +300,7 @@ async function queue(): Promise<void> {
 		}
 		const note = (f: Burst) => (f.failed ? `${f.failed} failed` : f.refused ? `${f.refused}×429` : undefined);
 		panels.push({
-			title: `Real n8n, queue mode: ${QUEUE_EXECUTIONS} executions at once on one worker, a service taking 4`,
+			title: `Queue mode: ${QUEUE_EXECUTIONS} executions on one worker, service takes 4`,
 			axis: 'first burst and later bursts: v4 defaults, version 3 at 1, at 4, at its default (32)',
 			bars: variants.flatMap((v) => [
 				{ label: `${v.key} 1st`, value: figures[v.key][0].ms / best, highlight: v.key === 'v4', note: note(figures[v.key][0]) },
