@@ -1,0 +1,203 @@
+/**
+ * Send and Wait's parameters, named as in n8n's own chat nodes (`message`,
+ * `responseType`, `approvalOptions`, `formFields`, `options.limitWaitTime`),
+ * after the operation's own (where the question goes), and the waiting node's
+ * webhooks, as n8n's chat nodes declare them.
+ */
+import type { INodeProperties, IWebhookDescription } from 'n8n-workflow';
+
+import { FIELD_TYPES, type FieldType } from './form';
+
+const FIELD_TYPE_NAMES: Record<FieldType, string> = { text: 'Text', textarea: 'Textarea', number: 'Number', email: 'Email', date: 'Date', dropdown: 'Dropdown List', checkbox: 'Checkboxes' };
+const onlyFor = (responseType: string[]) => ({ show: { '/responseType': responseType } });
+
+const formFields: INodeProperties = {
+	displayName: 'Form Fields',
+	name: 'formFields',
+	type: 'fixedCollection',
+	typeOptions: { multipleValues: true, sortable: true },
+	default: {},
+	placeholder: 'Add Form Element',
+	displayOptions: { show: { responseType: ['customForm'] } },
+	options: [
+		{
+			displayName: 'Values',
+			name: 'values',
+			values: [
+				{
+					displayName: 'Element Type',
+					name: 'fieldType',
+					type: 'options',
+					default: 'text',
+					options: FIELD_TYPES.map((value) => ({ name: FIELD_TYPE_NAMES[value], value })),
+				},
+				{ displayName: 'Field Label', name: 'fieldLabel', type: 'string', default: '', placeholder: 'e.g. What is your name?', description: 'Label shown above the field; the answer comes back under this name', required: true },
+				{
+					displayName: 'Field Options',
+					name: 'fieldOptions',
+					placeholder: 'Add Field Option',
+					type: 'fixedCollection',
+					default: { values: [{ option: '' }] },
+					required: true,
+					displayOptions: { show: { fieldType: ['dropdown', 'checkbox'] } },
+					typeOptions: { multipleValues: true, sortable: true },
+					options: [{ displayName: 'Values', name: 'values', values: [{ displayName: 'Option', name: 'option', type: 'string', default: '' }] }],
+				},
+				{ displayName: 'Placeholder', name: 'placeholder', type: 'string', default: '', displayOptions: { show: { fieldType: ['text', 'textarea', 'number', 'email'] } } },
+				{ displayName: 'Required Field', name: 'requiredField', type: 'boolean', default: false, description: 'Whether the form can be sent without this field' },
+			],
+		},
+	],
+};
+
+const limitWaitTime: INodeProperties = {
+	displayName: 'Limit Wait Time',
+	name: 'limitWaitTime',
+	type: 'fixedCollection',
+	description: 'Whether to stop waiting for an answer after a while; the workflow then goes on with the input item, without an answer',
+	default: { values: { limitType: 'afterTimeInterval', resumeAmount: 45, resumeUnit: 'minutes' } },
+	options: [
+		{
+			displayName: 'Values',
+			name: 'values',
+			values: [
+				{
+					displayName: 'Limit Type',
+					name: 'limitType',
+					type: 'options',
+					default: 'afterTimeInterval',
+					options: [
+						{ name: 'After Time Interval', value: 'afterTimeInterval', description: 'Waits for a certain amount of time' },
+						{ name: 'At Specified Time', value: 'atSpecifiedTime', description: 'Waits until a date and time' },
+					],
+				},
+				{ displayName: 'Amount', name: 'resumeAmount', type: 'number', default: 1, typeOptions: { minValue: 0, numberPrecision: 2 }, displayOptions: { show: { limitType: ['afterTimeInterval'] } } },
+				{
+					displayName: 'Unit',
+					name: 'resumeUnit',
+					type: 'options',
+					default: 'hours',
+					displayOptions: { show: { limitType: ['afterTimeInterval'] } },
+					options: [
+						{ name: 'Minutes', value: 'minutes' },
+						{ name: 'Hours', value: 'hours' },
+						{ name: 'Days', value: 'days' },
+					],
+				},
+				{ displayName: 'Max Date and Time', name: 'maxDateAndTime', type: 'dateTime', default: '', displayOptions: { show: { limitType: ['atSpecifiedTime'] } } },
+			],
+		},
+	],
+};
+
+/** The parameters that ask and take the answer; `labelMax` is the longest button label the service shows. */
+export function sendAndWaitProperties(labelMax: number): INodeProperties[] {
+	return [
+		{ displayName: 'Message', name: 'message', type: 'string', default: '', required: true, typeOptions: { rows: 4 }, description: 'The question' },
+		{
+			displayName: 'Response Type',
+			name: 'responseType',
+			type: 'options',
+			default: 'approval',
+			options: [
+				{ name: 'Approval', value: 'approval', description: 'Approve (and Decline) buttons' },
+				{ name: 'Free Text', value: 'freeText', description: 'A button opens a page where the person types the answer' },
+				{ name: 'Custom Form', value: 'customForm', description: 'A button opens a form to fill in' },
+			],
+		},
+		{
+			displayName: 'Approval Options',
+			name: 'approvalOptions',
+			type: 'fixedCollection',
+			placeholder: 'Add option',
+			default: {},
+			displayOptions: { show: { responseType: ['approval'] } },
+			options: [
+				{
+					displayName: 'Values',
+					name: 'values',
+					values: [
+						{
+							displayName: 'Type of Approval',
+							name: 'approvalType',
+							type: 'options',
+							default: 'single',
+							options: [
+								{ name: 'Approve Only', value: 'single' },
+								{ name: 'Approve and Disapprove', value: 'double' },
+							],
+						},
+						{ displayName: 'Approve Button Label', name: 'approveLabel', type: 'string', default: 'Approve', description: `At most ${labelMax} characters` },
+						{
+							displayName: 'Disapprove Button Label',
+							name: 'disapproveLabel',
+							type: 'string',
+							default: 'Decline',
+							description: `At most ${labelMax} characters`,
+							displayOptions: { show: { approvalType: ['double'] } },
+						},
+					],
+				},
+			],
+		},
+		formFields,
+		{
+			displayName: 'Options',
+			name: 'options',
+			type: 'collection',
+			placeholder: 'Add option',
+			default: {},
+			options: [
+				{
+					displayName: 'Answer in Chat',
+					name: 'answerInChat',
+					type: 'boolean',
+					default: false,
+					displayOptions: onlyFor(['approval']),
+					description:
+						'Whether the buttons answer inside the chat instead of opening a link. Needs an active Workplace Trigger workflow with the same bot credential: it receives the tap and passes it to this execution; the output says who answered.',
+				},
+				{
+					displayName: 'Approvers',
+					name: 'approvers',
+					type: 'string',
+					default: '',
+					placeholder: 'e.g. 64b7f0a1c2d3e4f5a6b7c803, 64b7f0a1c2d3e4f5a6b7c805',
+					displayOptions: onlyFor(['approval']),
+					description:
+						'User IDs allowed to answer (24-character IDs, separated by commas; needs Answer in Chat): the Workplace Trigger\'s userId, or _id from User → Find by Username. Empty: anyone in the chat. A tap by anyone else is answered in the chat, and the question stays open.',
+				},
+				limitWaitTime,
+				{ displayName: 'Message Button Label', name: 'messageButtonLabel', type: 'string', default: 'Respond', displayOptions: onlyFor(['freeText', 'customForm']), description: `The button that opens the form; at most ${labelMax} characters` },
+				{ displayName: 'Response Form Button Label', name: 'responseFormButtonLabel', type: 'string', default: 'Submit', displayOptions: onlyFor(['freeText', 'customForm']) },
+				{ displayName: 'Response Form Description', name: 'responseFormDescription', type: 'string', default: '', displayOptions: onlyFor(['freeText', 'customForm']), description: 'Shown above the form; the message when empty' },
+				{ displayName: 'Response Form Title', name: 'responseFormTitle', type: 'string', default: '', displayOptions: onlyFor(['freeText', 'customForm']) },
+			],
+		},
+		{
+			displayName:
+				'Answer in Chat needs an active Workplace Trigger workflow with this same bot credential: it receives the tap and passes it to this execution. Without one, taps go unanswered and the question waits.',
+			name: 'answerInChatNotice',
+			type: 'notice',
+			default: '',
+			displayOptions: { show: { 'options.answerInChat': [true] } },
+		},
+	];
+}
+
+/**
+ * The waiting node's answer address, `<waiting base>/<execution>/<node id>`,
+ * for GET (opening a link) and POST (an answer). n8n serves a restart webhook
+ * only while an execution waits at this node and registers nothing for it on
+ * activation, so there is no webhook lifecycle (webhookMethods) to implement.
+ */
+const answerWebhook = (httpMethod: 'GET' | 'POST'): IWebhookDescription => ({
+	name: 'default',
+	httpMethod,
+	responseMode: 'onReceived',
+	responseData: '',
+	path: '={{ $nodeId }}',
+	restartWebhook: true,
+	isFullPath: true,
+});
+export const sendAndWaitWebhooks: IWebhookDescription[] = [answerWebhook('GET'), answerWebhook('POST')];
