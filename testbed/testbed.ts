@@ -41,6 +41,7 @@ import {
 	type WorkflowJson,
 } from './engine';
 import { startWebhookServer, type WebhookServer } from './webhookServer';
+import { ExecutionStore, startWaitingWebhooks, type WaitingWebhookServer } from './waitingWebhooks';
 import { ROOT } from './root';
 
 export const NODE_TYPE = 'n8n-nodes-workplace.workplace';
@@ -251,8 +252,25 @@ export class Testbed {
 		return this.nodeTypes.getByNameAndVersion(type, version);
 	}
 
+	/**
+	 * n8n's database of executions, for executions a node puts to wait: start one
+	 * with `store.start(workflow)`, answer it through `waitingWebhooks(store)`.
+	 */
+	executionStore(): ExecutionStore {
+		return new ExecutionStore(this.nodeTypes, this.credentialsHelper);
+	}
+
+	/**
+	 * One n8n process serving the waiting webhooks of `store`'s executions
+	 * (testbed/waitingWebhooks.ts), on n8n 2.41.1's terms or (version 1) 1.85.4's;
+	 * `nodeTypes`: the package as this process loaded it (default: the bed's).
+	 */
+	async waitingWebhooks(store: ExecutionStore, options: { version?: 1 | 2; nodeTypes?: HarnessNodeTypes; port?: number } = {}): Promise<WaitingWebhookServer> {
+		return await startWaitingWebhooks({ store, ...options });
+	}
+
 	/** A local HTTP server whose requests run `webhookNode` of `workflow` as n8n's webhook server does. */
-	async startWebhook(workflow: WorkflowJson, webhookNode: string, options: { activate?: boolean; waitingExecutionId?: string } = {}): Promise<WebhookServer> {
+	async startWebhook(workflow: WorkflowJson, webhookNode: string, options: { activate?: boolean; waitingExecutionId?: string; baseUrl?: string } = {}): Promise<WebhookServer> {
 		return await startWebhookServer({
 			workflow,
 			webhookNode,

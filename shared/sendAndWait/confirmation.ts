@@ -52,23 +52,20 @@ export function ownOrigins(resumeUrl: string, headers: IncomingHttpHeaders): str
 /**
  * Why a request cannot be a person's own on this site, or undefined when it can.
  * A browser says where a request comes from: Sec-Fetch-Site (all current
- * browsers) and, on a POST or a script's request, Origin. Without either it is
- * no browser's cross-site request (a script on a server has no victim whose
- * browser it borrows), and the token alone decides.
- * `navigation`: a GET opening the page; any other request (a form post) must
- * come from the same origin.
+ * browsers) with Sec-Fetch-Mode, and, on a POST or a script's request, Origin.
+ * Without them it is no browser's cross-site request (a program that sends a
+ * request itself has no victim whose browser it borrows), and the token alone
+ * decides. `navigation`: a GET opening the page, which may come from anywhere
+ * (a chat app, a mail, another site's link) as long as it is a page being
+ * opened, not a script reading it; any other request (a form post) must come
+ * from the same origin.
  */
 export function crossSite(headers: IncomingHttpHeaders, origins: string[], navigation: boolean): string | undefined {
 	const site = header(headers, 'sec-fetch-site');
 	const mode = header(headers, 'sec-fetch-mode');
 	const origin = header(headers, 'origin');
-	if (navigation) {
-		// A link opened from a chat app, a mail or another site is a navigation; a script's fetch is not.
-		if (mode !== undefined && mode !== 'navigate') return `a ${mode} request (not a page being opened)`;
-		if (origin !== undefined && !origins.includes(origin)) return `a request from ${origin}`;
-		return undefined;
-	}
-	if (site !== undefined) return site === 'same-origin' ? undefined : `a ${site} request`;
 	if (origin !== undefined && !origins.includes(origin)) return `a request from ${origin}`;
-	return undefined;
+	if (site === undefined || site === 'same-origin') return undefined;
+	if (navigation && (site === 'none' || mode === 'navigate')) return undefined;
+	return `a ${site} ${mode ?? ''} request`.replace(/\s+/g, ' ');
 }

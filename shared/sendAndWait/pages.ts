@@ -107,7 +107,7 @@ export function formPage(
 	);
 }
 
-const notice = (title: string, heading: string, text: string) => htmlPage(title, `<h1>${heading}</h1><p class="message">${text}</p>`);
+const notice = (title: string, heading: string, text: string) => htmlPage(title, `<h1>${escapeHtml(heading)}</h1><p class="message">${escapeHtml(text)}</p>`);
 
 export const answeredPage = () =>
 	htmlPage('Answer recorded', '<div class="done">✓</div><h1>Got it, thanks</h1><p class="message">Your answer was recorded. This page can be closed now.</p>');
