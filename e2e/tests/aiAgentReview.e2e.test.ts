@@ -19,6 +19,7 @@ import type { MessageRecord } from '../../emulator/bot/state';
 import { SCRIPTED_MODEL, messageText, type ChatCompletionRequest, type ScriptedTurn } from '../../emulator/standIns/openAiChat';
 import { startEmulator, type Emulator } from '../../emulator/server';
 import { exampleCredential, exampleWorkflows } from '../../testbed/examples';
+import { answerByLink } from '../../testbed/answerPage';
 import { N8n, N8nRest, installCommunityPackage, until } from '../../testbed/n8n';
 
 const WORKFLOW_ID = 'wpAiAgentReview01';
@@ -132,7 +133,8 @@ test('approved in the chat\'s link: the gated tool runs and the agent reports th
 	expect(tasksTitled(title)).toEqual([]);
 	const allow = buttons.actions[0].linkUri;
 	expect((await fetch(allow)).status).toBe(200);
-	expect((await fetch(allow, { method: 'POST' })).status).toBe(200);
+	// Confirmed on the link's page, as the person does (the page's form carries its token).
+	expect((await answerByLink(allow)).status).toBe(200);
 	const execution = await ended(executionId);
 	expect(execution.status).toBe('success');
 	const tasks = tasksTitled(title);
@@ -145,7 +147,7 @@ test('refused: the agent is told, and the tool never runs', async () => {
 	const title = 'Delete the production cluster';
 	const { id: executionId, buttons } = await askAgent(title);
 	const refuse = buttons.actions[1].linkUri;
-	expect((await fetch(refuse, { method: 'POST' })).status).toBe(200);
+	expect((await answerByLink(refuse)).status).toBe(200);
 	const execution = await ended(executionId);
 	expect(execution.status).toBe('success');
 	expect(tasksTitled(title)).toEqual([]);

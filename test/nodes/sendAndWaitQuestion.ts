@@ -79,37 +79,4 @@ export function anotherProcess(): HarnessNodeTypes {
 	return nodeTypes;
 }
 
-export interface Answered {
-	status: number;
-	body: string;
-	headers: Headers;
-}
-
-const answered = async (response: Response): Promise<Answered> => ({ status: response.status, body: await response.text(), headers: response.headers });
-
-/**
- * Opens a link (GET). Node's fetch sends `Sec-Fetch-Mode: cors` whatever it is
- * told, so this opens it as a program does, without the other headers a
- * browser adds; a browser's navigation is driven in the end-to-end suites.
- */
-export const open = async (url: string, headers: Record<string, string> = {}) => await answered(await fetch(url, { headers }));
-
-/** The page's hidden token, and its form's other hidden fields. */
-export function hiddenFields(html: string): Record<string, string> {
-	return Object.fromEntries([...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map(([, name, value]) => [name, value.replace(/&amp;/g, '&')]));
-}
-
-/** Sends a form as the page's own form does: from the same origin, url-encoded, or multipart with `multipart`. */
-export async function post(url: string, fields: Record<string, string | string[]> = {}, options: { multipart?: boolean; headers?: Record<string, string> } = {}) {
-	const body = options.multipart ? new FormData() : new URLSearchParams();
-	for (const [k, v] of Object.entries(fields)) for (const one of [v].flat()) body.append(k, one);
-	const origin = new URL(url).origin;
-	return await answered(await fetch(url, { method: 'POST', body, headers: { origin, 'sec-fetch-site': 'same-origin', ...options.headers } }));
-}
-
-/** A person answering by link: opens it, then sends its form with the page's token and `fields`. */
-export async function answerByLink(url: string, fields: Record<string, string | string[]> = {}, multipart = false): Promise<Answered> {
-	const page = await open(url);
-	if (page.status !== 200) return page;
-	return await post(url, { ...hiddenFields(page.body), ...fields }, { multipart });
-}
+export { answerByLink, hiddenFields, openLink as open, postForm as post } from '../../testbed/answerPage';
