@@ -63,6 +63,20 @@ export function answerFits(open: Question | undefined, asked: unknown, now: numb
 	return 'open';
 }
 
+type CustomData = { get(key: string): unknown; set(key: string, value: string): void };
+
+/**
+ * The execution's custom data: the contexts' own `customData` where n8n has it
+ * (2.x; its expression engine in 2.x cannot call a function of `$execution`),
+ * else `$execution.customData` (1.x).
+ */
+function customData(ctx: IExecuteFunctions | IWebhookFunctions, i: number): CustomData | undefined {
+	const own = (ctx as { customData?: CustomData }).customData;
+	if (own) return own;
+	if ('getWorkflowDataProxy' in ctx) return ctx.getWorkflowDataProxy(i).$execution?.customData as CustomData | undefined;
+	return { get: (key) => ctx.evaluateExpression(`{{ $execution.customData.get("${key}") }}`), set: () => undefined };
+}
+
 /**
  * Records the question with the execution. Custom data takes at most 10 keys
  * per execution and n8n drops a new one silently beyond that (outside manual
@@ -71,9 +85,9 @@ export function answerFits(open: Question | undefined, asked: unknown, now: numb
  */
 export function recordQuestion(ctx: IExecuteFunctions, i: number, question: Question): void {
 	const key = recordKey(ctx.getNode().id);
-	const customData = ctx.getWorkflowDataProxy(i).$execution?.customData as { set(k: string, v: string): void; get(k: string): unknown } | undefined;
-	customData?.set(key, recordText(question));
-	if (customData?.get(key) !== recordText(question)) {
+	const data = customData(ctx, i);
+	data?.set(key, recordText(question));
+	if (data?.get(key) !== recordText(question)) {
 		throw new NodeOperationError(
 			ctx.getNode(),
 			'Send and Wait could not record its question with the execution: the execution\'s custom data holds at most 10 entries, and they are taken',
@@ -84,5 +98,5 @@ export function recordQuestion(ctx: IExecuteFunctions, i: number, question: Ques
 
 /** The question the execution waits on at this node, as recorded when it was sent. */
 export function openQuestion(ctx: IWebhookFunctions): Question | undefined {
-	return readRecord(ctx.evaluateExpression(`{{ $execution.customData.get("${recordKey(ctx.getNode().id)}") }}`));
+	return readRecord(customData(ctx, 0)?.get(recordKey(ctx.getNode().id)));
 }
