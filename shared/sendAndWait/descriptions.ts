@@ -154,8 +154,9 @@ export function sendAndWaitProperties(labelMax: number): INodeProperties[] {
 					type: 'boolean',
 					default: false,
 					displayOptions: onlyFor(['approval']),
-					description:
-						'Whether the buttons answer inside the chat instead of opening a link. Needs an active Workplace Trigger workflow with the same bot credential: it receives the tap and passes it to this execution; the output says who answered.',
+					description: 'Whether the buttons answer inside the chat instead of opening a link; the output says who answered',
+					// n8n gives a node no way to see other workflows, so the panel cannot tell whether such a trigger is active: it says what is needed.
+					hint: 'Needs an active Workplace Trigger workflow using this same bot credential: it receives the tap and passes it to this execution. Without one, taps go unanswered and the question waits.',
 				},
 				{
 					displayName: 'Approvers',
@@ -173,14 +174,6 @@ export function sendAndWaitProperties(labelMax: number): INodeProperties[] {
 				{ displayName: 'Response Form Description', name: 'responseFormDescription', type: 'string', default: '', displayOptions: onlyFor(['freeText', 'customForm']), description: 'Shown above the form; the message when empty' },
 				{ displayName: 'Response Form Title', name: 'responseFormTitle', type: 'string', default: '', displayOptions: onlyFor(['freeText', 'customForm']) },
 			],
-		},
-		{
-			displayName:
-				'Answer in Chat needs an active Workplace Trigger workflow with this same bot credential: it receives the tap and passes it to this execution. Without one, taps go unanswered and the question waits.',
-			name: 'answerInChatNotice',
-			type: 'notice',
-			default: '',
-			displayOptions: { show: { 'options.answerInChat': [true] } },
 		},
 	];
 }
