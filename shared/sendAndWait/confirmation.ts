@@ -52,7 +52,9 @@ export function ownOrigins(resumeUrl: string, headers: IncomingHttpHeaders): str
 /**
  * Why a request cannot be a person's own on this site, or undefined when it can.
  * A browser says where a request comes from: Sec-Fetch-Site (all current
- * browsers) with Sec-Fetch-Mode, and, on a POST or a script's request, Origin.
+ * browsers) with Sec-Fetch-Mode; an older one only Origin, on a POST or a
+ * script's request. (The pages send a referrer to their own origin only, so a
+ * browser names their origin in their form's POST, not "null".)
  * Without them it is no browser's cross-site request (a program that sends a
  * request itself has no victim whose browser it borrows), and the token alone
  * decides. `navigation`: a GET opening the page, which may come from anywhere
@@ -63,9 +65,13 @@ export function ownOrigins(resumeUrl: string, headers: IncomingHttpHeaders): str
 export function crossSite(headers: IncomingHttpHeaders, origins: string[], navigation: boolean): string | undefined {
 	const site = header(headers, 'sec-fetch-site');
 	const mode = header(headers, 'sec-fetch-mode');
+	if (site !== undefined) {
+		if (site === 'same-origin') return undefined;
+		if (navigation && (site === 'none' || mode === 'navigate')) return undefined;
+		return `a ${site} ${mode ?? ''} request`.trim();
+	}
+	// A browser without Sec-Fetch-Site: its Origin (sent on a POST, and on a script's request).
 	const origin = header(headers, 'origin');
 	if (origin !== undefined && !origins.includes(origin)) return `a request from ${origin}`;
-	if (site === undefined || site === 'same-origin') return undefined;
-	if (navigation && (site === 'none' || mode === 'navigate')) return undefined;
-	return `a ${site} ${mode ?? ''} request`.replace(/\s+/g, ' ');
+	return undefined;
 }

@@ -47,8 +47,9 @@ type ServerResponse = ReturnType<IWebhookFunctions['getResponseObject']>;
 
 const PAGE_HEADERS = {
 	'content-type': 'text/html; charset=utf-8',
-	// The page's address carries the answer's signature: never passed on, cached or framed.
-	'referrer-policy': 'no-referrer',
+	// The page's address carries the answer's signature: passed on to no other site, never cached or framed.
+	// (With no referrer at all, a browser would send its own form's POST with Origin: null.)
+	'referrer-policy': 'same-origin',
 	'cache-control': 'no-store',
 	'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
 	'x-robots-tag': 'noindex',

@@ -326,14 +326,16 @@ describe('the confirmation page\'s token, and requests from another site', () =>
 		['a form post from the page', { 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'navigate', origin: 'https://n8n.example' }, false, undefined],
 		['a program without browser headers', {}, false, undefined],
 		['a program\'s fetch (Node sends Sec-Fetch-Mode: cors alone)', { 'sec-fetch-mode': 'cors' }, false, undefined],
-		['another site\'s form post', { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate', origin: 'https://evil.example' }, false, 'a request from https://evil.example'],
+		['another site\'s form post', { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate', origin: 'https://evil.example' }, false, 'a cross-site navigate request'],
+		['the page\'s own post with Origin: null (a browser sends it so under Referrer-Policy no-referrer)', { 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'navigate', origin: 'null' }, false, undefined],
 		['another site\'s no-cors post, text/plain', { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'no-cors' }, false, 'a cross-site no-cors request'],
 		['a sibling subdomain\'s post', { 'sec-fetch-site': 'same-site', 'sec-fetch-mode': 'navigate' }, false, 'a same-site navigate request'],
 		['a sandboxed page\'s post (Origin: null)', { origin: 'null' }, false, 'a request from null'],
 		['an old browser\'s cross-site post (Origin only)', { origin: 'https://evil.example' }, false, 'a request from https://evil.example'],
 		['a link opened from a web chat', { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate' }, true, undefined],
 		['a link opened from an app or typed', { 'sec-fetch-site': 'none', 'sec-fetch-mode': 'navigate' }, true, undefined],
-		['another site\'s script reading the page', { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'cors', origin: 'https://evil.example' }, true, 'a request from https://evil.example'],
+		['another site\'s script reading the page', { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'cors', origin: 'https://evil.example' }, true, 'a cross-site cors request'],
+		['an old browser\'s script of another site reading the page (Origin only)', { origin: 'https://evil.example' }, true, 'a request from https://evil.example'],
 		['another site\'s image or frame fetch', { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'no-cors' }, true, 'a cross-site no-cors request'],
 	])('%s', (_name, headers, navigation, refusal) => {
 		expect(crossSite(headers, origins, navigation)).toBe(refusal);
