@@ -50,24 +50,30 @@ export const postbackSigned = (tapped: { choice: Choice; path: string; signature
 
 /**
  * Where the trigger relays an answer: the path on the trigger's own instance
- * (the origin of its own webhook URL), or undefined when the path could reach
- * anything else (another host, a scheme, a protocol-relative or backslashed
- * path), does not end in `<execution>/<node>` or lacks the `answer=chat` the
- * waiting node puts in it.
+ * (the origin of its own webhook URL), only when it is a waiting node's
+ * address there (`<waiting base>/<execution>/<node>`, the base read from the
+ * instance's own resume URL) made for chat answers (`answer=chat`); undefined
+ * for anything else (another host, a scheme, a protocol-relative or backslashed
+ * path, a production webhook, a REST path). So even a button whose signature
+ * holds reaches nothing the service could not call on n8n itself.
  */
-export function relayTarget(path: string, ownWebhookUrl: string): URL | undefined {
+export function relayTarget(path: string, own: { webhookUrl: string; waitingBaseUrl: string }): URL | undefined {
 	if (!path.startsWith('/') || path.startsWith('//') || /[\\\s]/.test(path)) return undefined;
-	let own: URL;
+	let origin: URL;
+	let base: URL;
 	let target: URL;
 	try {
-		own = new URL(ownWebhookUrl);
-		target = new URL(path, own.origin);
+		origin = new URL(own.webhookUrl);
+		base = new URL(own.waitingBaseUrl);
+		target = new URL(path, origin.origin);
 	} catch {
 		return undefined;
 	}
-	if (own.protocol !== 'http:' && own.protocol !== 'https:') return undefined;
-	if (target.origin !== own.origin || target.username !== '' || target.password !== '') return undefined;
-	if (!/\/[^/]+\/[^/]+$/.test(target.pathname) || target.pathname.includes('/../')) return undefined;
+	if (origin.protocol !== 'http:' && origin.protocol !== 'https:') return undefined;
+	if (target.origin !== origin.origin || target.username !== '' || target.password !== '') return undefined;
+	const basePath = base.pathname.replace(/\/+$/, '');
+	const rest = target.pathname.startsWith(`${basePath}/`) ? target.pathname.slice(basePath.length + 1) : undefined;
+	if (rest === undefined || !/^[^/]+\/[^/]+$/.test(rest) || rest.split('/').some((segment) => segment === '..' || segment === '.')) return undefined;
 	// Only the address the waiting node made for chat answers (its resume URL with answer=chat).
 	if (target.searchParams.get('answer') !== 'chat') return undefined;
 	return target;

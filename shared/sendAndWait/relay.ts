@@ -113,6 +113,23 @@ async function relay(ctx: IWebhookFunctions, target: URL, answer: RelayedAnswer,
 	}
 }
 
+/**
+ * This instance's addresses: the trigger's own webhook URL (its origin), and
+ * the base of its waiting webhooks, read from its resume URL (whatever
+ * execution id n8n puts there, the base is the same).
+ */
+function ownAddresses(ctx: IWebhookFunctions): { webhookUrl: string; waitingBaseUrl: string } {
+	const resumeUrl = String(ctx.evaluateExpression('{{ $execution.resumeUrl }}') ?? '');
+	let waitingBaseUrl = '';
+	try {
+		const url = new URL(resumeUrl);
+		waitingBaseUrl = `${url.origin}${url.pathname.replace(/\/[^/]*\/?$/, '')}`;
+	} catch {
+		// No resume URL: nothing is relayed.
+	}
+	return { webhookUrl: ctx.getNodeWebhookUrl('default') ?? '', waitingBaseUrl };
+}
+
 /** What the trigger reads of an event to relay it (its own reading of the service's event shapes). */
 export interface Tap {
 	type?: unknown;
@@ -147,7 +164,7 @@ export async function relayAnswers(ctx: IWebhookFunctions, events: IDataObject[]
 			ctx.logger.warn(`Workplace Trigger "${ctx.getNode().name}" refused to pass on an answer whose button no Workplace node with this bot credential made`);
 			reply = CHAT_REPLIES.notOurs;
 		} else {
-			const target = relayTarget(tapped.path, ctx.getNodeWebhookUrl('default') ?? '');
+			const target = relayTarget(tapped.path, ownAddresses(ctx));
 			let outcome: RelayOutcome = 'failed';
 			if (target) {
 				const answer: RelayedAnswer = {

@@ -117,12 +117,13 @@ describe('answers in the chat: postback data and relay target', () => {
 		expect(parseAnswerPostback(data)).toBeUndefined();
 	});
 
-	const OWN = 'http://localhost:5678/webhook/abc/webhook';
+	const OWN = { webhookUrl: 'http://localhost:5678/webhook/abc/webhook', waitingBaseUrl: 'http://localhost:5678/webhook-waiting' };
 	test.each([
 		['/webhook-waiting/12/node-1?answer=chat', 'http://localhost:5678/webhook-waiting/12/node-1?answer=chat'],
 		['/base/webhook-waiting/12/node-1?answer=chat&signature=ab', 'http://localhost:5678/base/webhook-waiting/12/node-1?answer=chat&signature=ab'],
 	])('relays %s to its own instance', (path, expected) => {
-		expect(relayTarget(path, OWN)?.toString()).toBe(expected);
+		const base = path.startsWith('/base/') ? { ...OWN, waitingBaseUrl: 'http://localhost:5678/base/webhook-waiting/' } : OWN;
+		expect(relayTarget(path, base)?.toString()).toBe(expected);
 	});
 	test.each([
 		['/webhook/abc/webhook'],
@@ -135,11 +136,20 @@ describe('answers in the chat: postback data and relay target', () => {
 		['/only-one?answer=chat'],
 		['/a/../../etc/12/x y'],
 		['//@evil.example/12/node-1?answer=chat'],
+		// Signed or not, nothing but a waiting node's address: not a production webhook, a REST path, a longer or shorter path.
+		['/webhook/other-workflow/webhook?answer=chat'],
+		['/webhook/other-workflow?answer=chat'],
+		['/rest/workflows/run?answer=chat'],
+		['/webhook-waiting/12?answer=chat'],
+		['/webhook-waiting/12/node-1/more?answer=chat'],
+		['/webhook-waiting/../rest?answer=chat'],
+		['/webhook-waiting-other/12/node-1?answer=chat'],
 	])('refuses %s: another address, or not a chat answer\'s', (path) => {
 		expect(relayTarget(path, OWN)).toBeUndefined();
 	});
 	test('refuses everything when the trigger\'s own URL is unknown', () => {
-		expect(relayTarget('/webhook-waiting/12/node-1?answer=chat', '')).toBeUndefined();
+		expect(relayTarget('/webhook-waiting/12/node-1?answer=chat', { webhookUrl: '', waitingBaseUrl: '' })).toBeUndefined();
+		expect(relayTarget('/webhook-waiting/12/node-1?answer=chat', { ...OWN, waitingBaseUrl: '' })).toBeUndefined();
 	});
 });
 
