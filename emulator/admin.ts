@@ -1,6 +1,6 @@
 /**
  * The /__emulator admin routes of the server itself (faults, log, reset, tokens,
- * credentials, config). The areas have their own: knowledge/admin.ts (changes
+ * credentials, config). The APIs have their own: knowledge/admin.ts (changes
  * another user of the service would make), bot/admin.ts (messages, playing a person).
  */
 import type { FastifyInstance } from 'fastify';

@@ -22,13 +22,13 @@ export function credentialData(emulator: EmulatorAccess) {
 /** Name of one of the package's credential types. */
 export type CredentialType = keyof ReturnType<typeof credentialData>;
 
-/** The credential type of each area of the service. */
+/** The credential type of each API of the service. */
 export const CREDENTIAL_TYPES = {
 	knowledgeBase: 'workplaceKnowledgeBaseApi',
 	taskProjects: 'workplaceTaskProjectsApi',
 	bot: 'workplaceBotApi',
 } as const satisfies Record<string, CredentialType>;
 
-/** An area of the service, as the credential types divide it. */
-export type CredentialArea = keyof typeof CREDENTIAL_TYPES;
-export const CREDENTIAL_AREAS = Object.keys(CREDENTIAL_TYPES) as CredentialArea[];
+/** An API of the service, as the credential types divide them. */
+export type ServiceApi = keyof typeof CREDENTIAL_TYPES;
+export const SERVICE_APIS = Object.keys(CREDENTIAL_TYPES) as ServiceApi[];

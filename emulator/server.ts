@@ -1,9 +1,10 @@
 /**
  * The emulator's HTTP app: one fastify server carrying the service's knowledge,
- * task-projects and bot areas (each a folder with its own state and routes),
+ * task-projects and bot APIs (each a folder with its own state and routes),
  * with a request log, fault injection, a rate limiter and admin routes under
- * /__emulator for out-of-process control. Beside them, apart, the stand-ins
- * that are not the service (standIns/: the AI Agent test's chat model).
+ * /__emulator for out-of-process control. Beside them, apart, what is not the
+ * service: a scripted OpenAI-compatible chat model for the AI Agent suites
+ * (openAiCompatibleModel/).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,7 +14,7 @@ import fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
 import formbody from '@fastify/formbody';
 import { randomBytes } from 'node:crypto';
-import { areaErrorBody, areaOf } from './common/areaErrors';
+import { apiErrorBody, apiOf } from './common/apiErrors';
 import { FaultRegistry, applyBefore, applyOnSend, runsBefore, type PickedFault } from './common/faults';
 import { registerAdminRoutes } from './admin';
 import { registerKnowledgeAdminRoutes } from './knowledge/admin';
@@ -28,11 +29,11 @@ import { type BotState, MessagingState, type MessageRecord, createBotState } fro
 import { registerMessagingAdminRoutes } from './bot/admin';
 import { type Delivery, type PlayRequest, playUser } from './bot/webhook';
 import { type TapRequest, type TapResult, tap } from './bot/tap';
-import { createOpenAiState, registerOpenAiRoutes, type OpenAiState } from './standIns/openAiChat';
+import { createOpenAiState, registerOpenAiRoutes, type OpenAiState } from './openAiCompatibleModel/chatCompletions';
 import { registerTaskProjectsRoutes } from './taskProjects/routes';
 import { type TaskProjectsState, createTaskProjectsState } from './taskProjects/state';
 import type { EmulatorConfig, FaultRule, RequestLogEntry } from './types';
-import { MAX_UPLOAD_BYTES } from '../nodes/Workplace/actions/knowledgeFile/uploadRules';
+import { MAX_UPLOAD_BYTES } from './knowledge/limits';
 
 export type { MessageRecord, ChatTarget } from './bot/state';
 export type { Delivery, PlayRequest } from './bot/webhook';
@@ -58,7 +59,7 @@ export interface Emulator {
 	/** http://127.0.0.1:PORT, no trailing slash. */
 	url: string;
 	port: number;
-	/** Live config object shared with every area; change it through setConfig(). */
+	/** Live config object shared with every API; change it through setConfig(). */
 	config: EmulatorConfig;
 	credentials: EmulatorCredentials;
 	/** Live request log (admin routes excluded). */
@@ -186,7 +187,7 @@ export async function startEmulator(options: StartOptions = {}): Promise<Emulato
 		if (fault && runsBefore(fault) && (await applyBefore(request, reply, fault, log.entryOf(request)))) return reply;
 		const decision = limiter.take(credentialOf(request));
 		if (!decision.allowed) {
-			const { contentType, body } = areaErrorBody(areaOf(splitUrl(request.url).path), 429, 'Rate limit exceeded');
+			const { contentType, body } = apiErrorBody(apiOf(splitUrl(request.url).path), 429, 'Rate limit exceeded');
 			reply.code(429).header('retry-after', String(decision.retryAfterSeconds)).type(contentType).send(body);
 			return reply;
 		}
@@ -204,15 +205,15 @@ export async function startEmulator(options: StartOptions = {}): Promise<Emulato
 
 	app.setNotFoundHandler((request, reply) => {
 		const { path } = splitUrl(request.url);
-		const { contentType, body } = areaErrorBody(areaOf(path), 404, `Cannot ${request.method} ${path}`);
+		const { contentType, body } = apiErrorBody(apiOf(path), 404, `Cannot ${request.method} ${path}`);
 		return reply.code(404).type(contentType).send(body);
 	});
 
-	// Each area of the service in its own scope, so its hooks and error handler stay its own.
+	// Each API of the service in its own scope, so its hooks and error handler stay its own.
 	await app.register(async (scope) => registerKnowledgeRoutes(scope, { config, state: knowledge }));
 	await app.register(async (scope) => registerTaskProjectsRoutes(scope, { config, state: taskProjects }));
 	await app.register(async (scope) => registerBotRoutes(scope, { config, state: bot, messaging }));
-	// Not the service: stand-ins for what a user connects beside it (standIns/).
+	// Not the service: the chat model a user connects to the AI Agent beside it (openAiCompatibleModel/).
 	await app.register(async (scope) => registerOpenAiRoutes(scope, { config, state: openAi }));
 
 	const setConfig = (patch: Partial<EmulatorConfig>) => {

@@ -1,12 +1,12 @@
 /**
  * Contract between the emulator's parts. The server (server.ts) owns the HTTP
- * app, the request log, fault injection and the rate limiter; each area's
+ * app, the request log, fault injection and the rate limiter; each API's
  * folder (knowledge/, taskProjects/, bot/) owns its own state, auth and error shape.
  */
 import type { FastifyInstance } from 'fastify';
 
 export interface EmulatorConfig {
-	/** x-api-key accepted by the knowledge-base area. */
+	/** x-api-key accepted by the knowledge base API. */
 	apiKey: string;
 	/** HMAC secret for the task-projects JWTs the emulator issues (HS256). */
 	jwtSecret: string;
@@ -17,7 +17,7 @@ export interface EmulatorConfig {
 	tokenTtlSeconds: number;
 	/** Directory where knowledge-file contents are kept (streamed, never held in memory). */
 	dataDir: string;
-	/** Largest accepted upload, bytes (default: the service's 100 MB, MAX_UPLOAD_BYTES). */
+	/** Largest accepted upload, bytes (default: the service's 100 MB, MAX_UPLOAD_BYTES of knowledge/limits.ts). */
 	maxUploadBytes: number;
 	/** Knowledge-base list pages: `strapi` = meta.pagination{page,pageSize,pageCount,total}; `none` = no meta; `inconsistent` = meta whose pageCount/total lie. */
 	paginationMode: 'strapi' | 'none' | 'inconsistent';
@@ -71,12 +71,12 @@ declare module 'fastify' {
 	}
 }
 
-/** What every area's route module receives. */
-export interface AreaContext {
+/** What every API's route module receives. */
+export interface ApiContext {
 	config: EmulatorConfig;
 }
 
-export type AreaRegistrar<State> = (app: FastifyInstance, ctx: AreaContext & { state: State }) => void;
+export type ApiRegistrar<State> = (app: FastifyInstance, ctx: ApiContext & { state: State }) => void;
 
 /** One request as the emulator saw it (admin routes under /__emulator are not logged). */
 export interface RequestLogEntry {

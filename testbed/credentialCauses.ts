@@ -14,14 +14,14 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
-import type { CredentialArea } from '../emulator/clientCredentials';
+import type { ServiceApi } from '../emulator/clientCredentials';
 import { issueJwt } from '../emulator/taskProjects/jwt';
 
 /** A well-formed, unexpired token signed with a key the service does not have. */
 const wrongJwt = issueJwt('jwt-secret-the-service-never-used', { expiresInSeconds: 3600 });
 
 /** The one field each credential has that can be wrong, set wrong. */
-export const WRONG_SECRET: Record<CredentialArea, () => Record<string, string>> = {
+export const WRONG_SECRET: Record<ServiceApi, () => Record<string, string>> = {
 	knowledgeBase: () => ({ apiKey: 'kb_wrong-key-0000000000000000' }),
 	taskProjects: () => ({ token: wrongJwt }),
 	bot: () => ({ clientSecret: 'secret_wrong-0000000000000000' }),
@@ -33,7 +33,7 @@ export const SAYS = {
 		knowledgeBase: "The service rejected the credentials: Invalid API key (check the API key, and that this machine's IP address is whitelisted)",
 		taskProjects: 'The service rejected the credentials: Invalid token signature',
 		bot: 'Could not obtain a bot access token: the service rejected the client ID or client secret (invalid_client: Client authentication failed)',
-	} satisfies Record<CredentialArea, string>,
+	} satisfies Record<ServiceApi, string>,
 	path: 'The credential\'s Base URL must be the service\'s address without a path: remove "/elsewhere" (e.g. "https://workplace.example.com")',
 	noScheme: 'The credential\'s Base URL has no scheme: start it with https:// (e.g. "https://workplace.example.com")',
 	refused: 'The service refused the connection',
@@ -45,13 +45,13 @@ export const SAYS = {
 };
 
 /** The bot's test fails at its token request, which says so first. */
-export function tokenFirst(area: CredentialArea, message: string): string {
-	return area === 'bot' ? `Could not obtain a bot access token: ${message}` : message;
+export function tokenFirst(api: ServiceApi, message: string): string {
+	return api === 'bot' ? `Could not obtain a bot access token: ${message}` : message;
 }
 
 /** Who a redirect message is about: the credential test, or the bot's token request. */
-export function redirectSays(area: CredentialArea, target: string): string {
-	return `${area === 'bot' ? 'Could not obtain a bot access token' : 'Testing the credential'}: ${SAYS.redirect(target)}`;
+export function redirectSays(api: ServiceApi, target: string): string {
+	return `${api === 'bot' ? 'Could not obtain a bot access token' : 'Testing the credential'}: ${SAYS.redirect(target)}`;
 }
 
 export const urlOf = (server: Server, scheme = 'http') => `${scheme}://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -1,8 +1,10 @@
 /**
- * Prototype harness: run n8n workflows (as exported JSON) through n8n-core's real
- * WorkflowExecute engine, with nodes/credentials loaded from compiled JS files the
- * way n8n loads a community package, an in-memory credentials helper, and real
- * HTTP (n8n-core's OutboundHttp / axios stack, no nock).
+ * n8n's engine without the n8n server: workflows (as exported JSON) run through
+ * n8n-core's real WorkflowExecute, with the nodes and credentials loaded the way
+ * n8n loads a community package (from built JS files, or under ts-jest from
+ * their sources), an in-memory credentials helper, and real HTTP (n8n-core's
+ * OutboundHttp / axios stack, nothing mocked). The jest suites reach it through
+ * their test bed (testbed.ts); bench/ and scripts/demo.ts use it directly.
  *
  * Targets n8n-core 2.41.x / n8n-workflow 2.41.x on Node >= 22 (tested on Node 24).
  */

@@ -1,10 +1,18 @@
 /**
- * The project's test bed: the emulator on 127.0.0.1, this package's nodes and
- * credentials loaded as n8n loads a community package (from package.json#n8n)
- * but from their TypeScript sources, and credentials pointing at the emulator.
- * Workflows run in n8n-core's real engine. The jest suites use it, and jest
- * (ts-jest) compiles the sources: a suite that also imports a module of nodes/
- * gets the very module the engine runs, never a second copy from dist/.
+ * The project's one test bed. Every jest suite that needs the emulator or n8n's
+ * engine takes its bed here, started before its first test, closed after its
+ * last and set back before each test:
+ *
+ * - `emulatorTestbed()`: the emulator on 127.0.0.1 (a free port) and a plain
+ *   HTTP client to it (`call`), for the suites that drive the emulator's
+ *   endpoints themselves;
+ * - `suiteTestbed()`: the same, plus this package's nodes and credentials
+ *   loaded as n8n loads a community package (from package.json#n8n) but from
+ *   their TypeScript sources, credentials pointing at the emulator, and
+ *   workflows run in n8n-core's real engine.
+ *
+ * jest (ts-jest) compiles the sources: a suite that also imports a module of
+ * nodes/ gets the very module the engine runs, never a second copy from dist/.
  */
 import { inspect } from 'node:util';
 
@@ -18,31 +26,33 @@ import type {
 	IWorkflowSettings,
 } from 'n8n-workflow';
 
-import { Logger } from '@n8n/backend-common';
-import { Container } from '@n8n/di';
-import { LoggerProxy } from 'n8n-workflow';
-
-import { CREDENTIAL_AREAS, CREDENTIAL_TYPES, credentialData, type EmulatorAccess } from '../emulator/clientCredentials';
+import { SERVICE_APIS, CREDENTIAL_TYPES, credentialData, type ServiceApi, type EmulatorAccess } from '../emulator/clientCredentials';
 import { startEmulator, type Emulator } from '../emulator/server';
 import type { EmulatorConfig } from '../emulator/types';
-import {
-	createPoller,
-	type HarnessNodeTypes,
-	InMemoryCredentialsHelper,
-	initHarnessEnv,
-	loadCommunityPackage,
-	runListSearch,
-	resumeWorkflow,
-	runWorkflow,
-	testCredential,
-	type BinaryMode,
-	type Poller,
-	type RunWorkflowResult,
-	type WorkflowJson,
-} from './engine';
-import { startWebhookServer, type WebhookServer } from './webhookServer';
-import { ExecutionStore, startWaitingWebhooks, type WaitingWebhookServer } from './waitingWebhooks';
+import type { BinaryMode, HarnessEnv, HarnessNodeTypes, InMemoryCredentialsHelper, Poller, RunWorkflowResult, WorkflowJson } from './engine';
+import { httpRequest, startRecordingServer, type Answer, type HttpOptions, type HttpReply, type Recorded, type RecordingServer } from './httpClient';
+import type { WebhookServer } from './webhookServer';
+import type { ExecutionStore, WaitingWebhookServer } from './waitingWebhooks';
 import { ROOT } from './root';
+
+/**
+ * n8n's engine, its logger and the webhook server, loaded when an engine bed
+ * starts: loading n8n-core takes about 1.5 s, which a suite that drives only
+ * the emulator does not pay.
+ */
+function engineModules() {
+	/* eslint-disable @typescript-eslint/no-require-imports */
+	return {
+		engine: require('./engine') as typeof import('./engine'),
+		webhookServer: require('./webhookServer') as typeof import('./webhookServer'),
+		waitingWebhooks: require('./waitingWebhooks') as typeof import('./waitingWebhooks'),
+		logger: require('@n8n/backend-common') as typeof import('@n8n/backend-common'),
+		di: require('@n8n/di') as typeof import('@n8n/di'),
+		workflow: require('n8n-workflow') as typeof import('n8n-workflow'),
+	};
+	/* eslint-enable @typescript-eslint/no-require-imports */
+}
+type EngineModules = ReturnType<typeof engineModules>;
 
 export const NODE_TYPE = 'n8n-nodes-workplace.workplace';
 export const KNOWLEDGE_TRIGGER_TYPE = 'n8n-nodes-workplace.workplaceKnowledgeTrigger';
@@ -82,7 +92,7 @@ let logsCaptured = false;
  * LoggerProxy (the engine), whatever N8N_LOG_LEVEL lets through, so runs can be
  * scanned for secrets in their logs too.
  */
-function captureLogs(): void {
+function captureLogs({ logger: { Logger }, di: { Container }, workflow: { LoggerProxy } }: EngineModules): void {
 	if (logsCaptured) return;
 	logsCaptured = true;
 	const levels = ['error', 'warn', 'info', 'debug'] as const;
@@ -93,7 +103,7 @@ function captureLogs(): void {
 	const logger = Container.get(Logger);
 	for (const level of levels) {
 		const original = logger[level].bind(logger);
-		logger[level] = (message: string, metadata?: Parameters<Logger['info']>[1]) => {
+		logger[level] = (message: string, metadata?: Parameters<(typeof logger)['info']>[1]) => {
 			record(level)(message, metadata);
 			original(message, metadata);
 		};
@@ -106,74 +116,206 @@ function captureLogs(): void {
 	} as Parameters<typeof LoggerProxy.init>[0]);
 }
 
-export interface SuiteOptions {
-	/** n8n's binary data mode, set again before each test (a test may switch it); default in memory. */
-	binaryMode?: BinaryMode;
-	/** Emulator settings applied after each test's reset. */
-	emulator?: Partial<EmulatorConfig>;
+/** How a request to the emulator is signed: as a client of one API, or as the bot's OAuth client (HTTP Basic). */
+export type CallAuth = ServiceApi | 'botClient';
+
+export interface CallOptions extends HttpOptions {
+	/**
+	 * Signs the request as a client of the service: `knowledgeBase` (its API
+	 * key), `taskProjects` (a valid JWT), `bot` (this test's bot token, see
+	 * botToken()) or `botClient` (the client id and secret, for /oauth/token).
+	 */
+	auth?: CallAuth;
 }
 
-/**
- * The suite's test bed: started before its first test and closed after its
- * last. Before each test the emulator is reset (then given `options.emulator`),
- * every credential is stored afresh (a bot credential with no token yet), the
- * recorded credential events are cleared and the binary data mode set back.
- */
-export function suiteTestbed(options: SuiteOptions = {}): Testbed {
-	const bed = new Testbed();
-	beforeAll(async () => await bed.start(options.binaryMode));
+export interface EmulatorSuiteOptions {
+	/** Emulator settings applied after each test's reset. */
+	emulator?: Partial<EmulatorConfig>;
+	/**
+	 * A webhook receiver for the emulator's events (bed.webhook), emptied before
+	 * each test; `true` answers 200 `{"ok":true}`, a function answers as it says.
+	 */
+	webhook?: true | ((request: Recorded) => Answer);
+}
+
+export interface SuiteOptions extends EmulatorSuiteOptions {
+	/** n8n's binary data mode, set again before each test (a test may switch it); default in memory. */
+	binaryMode?: BinaryMode;
+}
+
+/** A webhook receiver on 127.0.0.1 (see EmulatorSuiteOptions.webhook). */
+export interface WebhookReceiver extends RecordingServer {
+	/** Its URL: the origin and /webhook. */
+	url: string;
+}
+
+/** Registers the bed's life with jest: started before the first test, closed after the last, reset before each. */
+function forTheSuite<Bed extends EmulatorBed, Options extends EmulatorSuiteOptions>(bed: Bed, options: Options, start: () => Promise<void>): Bed {
+	beforeAll(start);
 	afterAll(async () => await bed.close());
 	beforeEach(async () => await bed.reset(options));
 	return bed;
 }
 
-interface Started {
-	emulator: Emulator;
+/** The suite's emulator-only bed (see the top of this file, and EmulatorBed.reset for what each test starts from). */
+export function emulatorTestbed(options: EmulatorSuiteOptions = {}): EmulatorBed {
+	const bed = new EmulatorBed();
+	return forTheSuite(bed, options, async () => await bed.start(options));
+}
+
+/** The suite's engine bed (see the top of this file, and Testbed.reset for what each test starts from). */
+export function suiteTestbed(options: SuiteOptions = {}): Testbed {
+	const bed = new Testbed();
+	return forTheSuite(bed, options, async () => await bed.start(options));
+}
+
+/** The emulator on a free port of 127.0.0.1, a plain HTTP client to it, and an optional webhook receiver. */
+export class EmulatorBed {
+	private running?: { emulator: Emulator; webhook?: WebhookReceiver };
+	private token?: Promise<string>;
+
+	private get parts() {
+		if (!this.running) throw new Error('The test bed is not started (emulatorTestbed and suiteTestbed start it in beforeAll)');
+		return this.running;
+	}
+
+	get emulator(): Emulator {
+		return this.parts.emulator;
+	}
+
+	/** The webhook receiver asked for with the `webhook` option. */
+	get webhook(): WebhookReceiver {
+		const { webhook } = this.parts;
+		if (!webhook) throw new Error('This bed has no webhook receiver (the suite option `webhook` starts one)');
+		return webhook;
+	}
+
+	async start(options: EmulatorSuiteOptions = {}): Promise<void> {
+		const emulator = await startEmulator();
+		let webhook: WebhookReceiver | undefined;
+		if (options.webhook) {
+			const server = await startRecordingServer(options.webhook === true ? undefined : options.webhook);
+			webhook = { ...server, url: `${server.origin}/webhook` };
+		}
+		this.running = { emulator, webhook };
+	}
+
+	/** Each test starts from the emulator's seed data and settings (then `options.emulator`), no bot token, an empty webhook record. */
+	async reset(options: EmulatorSuiteOptions = {}): Promise<void> {
+		this.emulator.reset();
+		if (options.emulator) this.emulator.setConfig(options.emulator);
+		this.token = undefined;
+		if (this.running?.webhook) this.running.webhook.received.length = 0;
+	}
+
+	/** A request to the emulator (`path` from its root, e.g. /api/v1/knowledge), answered whole. */
+	async call<T = any>(path: string, options: CallOptions = {}): Promise<HttpReply<T>> {
+		const { auth, ...request } = options;
+		const headers = { ...(auth ? await this.authHeader(auth) : {}), ...(request.headers ?? {}) };
+		return await httpRequest<T>(this.emulator.url + path, { ...request, headers });
+	}
+
+	/** This test's bot token (scope `bot profile`), asked for on first use. */
+	async botToken(): Promise<string> {
+		this.token ??= this.newBotToken();
+		return await this.token;
+	}
+
+	/** A new bot token from /oauth/token with `scope`. */
+	async newBotToken(scope = 'bot profile'): Promise<string> {
+		const answer = await this.call('/oauth/token', {
+			method: 'POST',
+			auth: 'botClient',
+			headers: { 'content-type': 'application/x-www-form-urlencoded' },
+			body: `grant_type=client_credentials&scope=${encodeURIComponent(scope)}`,
+		});
+		if (answer.status !== 200) throw new Error(`The emulator gave no bot token (${answer.status}): ${answer.text}`);
+		return (answer.body as { access_token: string }).access_token;
+	}
+
+	/** A reply token as the service hands one out: inside a message event the emulator delivers to the bed's webhook. */
+	async replyToken(event: Record<string, unknown> = {}): Promise<string> {
+		const played = await this.call('/__emulator/events', { method: 'POST', json: { url: this.webhook.url, type: 'message', text: 'hi', ...event } });
+		if (played.status !== 200) throw new Error(`Playing the event failed: ${played.text}`);
+		return (played.body as { replyToken: string }).replyToken;
+	}
+
+	private async authHeader(auth: CallAuth): Promise<Record<string, string>> {
+		const { apiKey, jwt, clientId, clientSecret } = this.emulator.credentials;
+		switch (auth) {
+			case 'knowledgeBase':
+				return { 'x-api-key': apiKey };
+			case 'taskProjects':
+				return { authorization: `Bearer ${jwt}` };
+			case 'bot':
+				return { authorization: `Bearer ${await this.botToken()}` };
+			case 'botClient':
+				return { authorization: `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}` };
+		}
+	}
+
+	async close(): Promise<void> {
+		await this.running?.webhook?.close();
+		await this.running?.emulator.close();
+		this.running = undefined;
+	}
+}
+
+interface EngineParts {
+	modules: EngineModules;
+	env: HarnessEnv;
 	credentialsHelper: InMemoryCredentialsHelper;
 	nodeTypes: HarnessNodeTypes;
 }
 
-export class Testbed {
-	private parts?: Started;
+/** The emulator bed with n8n's engine: this package's nodes run in n8n-core against the emulator. */
+export class Testbed extends EmulatorBed {
+	private engineParts?: EngineParts;
 
-	private started(): Started {
-		if (!this.parts) throw new Error('The test bed is not started (suiteTestbed starts it in beforeAll)');
-		return this.parts;
-	}
-
-	get emulator(): Emulator {
-		return this.started().emulator;
+	private get engine(): EngineParts {
+		if (!this.engineParts) throw new Error('The test bed is not started (suiteTestbed starts it in beforeAll)');
+		return this.engineParts;
 	}
 
 	get credentialsHelper(): InMemoryCredentialsHelper {
-		return this.started().credentialsHelper;
+		return this.engine.credentialsHelper;
 	}
 
 	private get nodeTypes(): HarnessNodeTypes {
-		return this.started().nodeTypes;
+		return this.engine.nodeTypes;
 	}
 
-	async start(binaryMode: BinaryMode = 'default'): Promise<void> {
-		await initHarnessEnv({ binaryDataMode: binaryMode });
-		captureLogs();
-		const emulator = await startEmulator();
-		const { nodeTypes, credentialTypes } = loadCommunityPackage(ROOT, true);
-		this.parts = { emulator, credentialsHelper: new InMemoryCredentialsHelper(credentialTypes), nodeTypes };
+	/** Where n8n keeps binary data in filesystem mode. */
+	get binaryStoragePath(): string {
+		return this.engine.env.binaryStoragePath;
+	}
+
+	/** Switches n8n's binary data mode for the rest of the test (the next test starts in the suite's mode again). */
+	async setBinaryMode(mode: BinaryMode): Promise<void> {
+		await this.engine.modules.engine.initHarnessEnv({ binaryDataMode: mode });
+	}
+
+	async start(options: SuiteOptions = {}): Promise<void> {
+		const modules = engineModules();
+		const env = await modules.engine.initHarnessEnv({ binaryDataMode: options.binaryMode ?? 'default' });
+		captureLogs(modules);
+		await super.start(options);
+		const { nodeTypes, credentialTypes } = modules.engine.loadCommunityPackage(ROOT, true);
+		this.engineParts = { modules, env, credentialsHelper: new modules.engine.InMemoryCredentialsHelper(credentialTypes), nodeTypes };
 		this.storeCredentials();
 	}
 
-	/** What every test of a suite starts from (see suiteTestbed). */
+	/** What every test of an engine suite starts from: the emulator bed's reset, every credential stored afresh (a bot credential with no token yet), no recorded credential events, the suite's binary data mode. */
 	async reset(options: SuiteOptions = {}): Promise<void> {
-		await initHarnessEnv({ binaryDataMode: options.binaryMode ?? 'default' });
-		this.emulator.reset();
-		if (options.emulator) this.emulator.setConfig(options.emulator);
+		await this.setBinaryMode(options.binaryMode ?? 'default');
+		await super.reset(options);
 		this.storeCredentials();
 		this.credentialsHelper.events.length = 0;
 	}
 
-	/** Every area's credential, pointing at the emulator with its valid secrets and no token yet. */
+	/** Every API's credential, pointing at the emulator with its valid secrets and no token yet. */
 	private storeCredentials(): void {
-		for (const area of CREDENTIAL_AREAS) this.credentialsHelper.set(emulatorCredential(this.emulator, area));
+		for (const api of SERVICE_APIS) this.credentialsHelper.set(emulatorCredential(this.emulator, api));
 	}
 
 	/** Every secret the run could leak; tests assert none appears in outputs or errors. */
@@ -189,7 +331,7 @@ export class Testbed {
 
 	async run(workflow: WorkflowJson): Promise<RunWorkflowResult> {
 		capturedLogs.length = 0;
-		const result = await runWorkflow({
+		const result = await this.engine.modules.engine.runWorkflow({
 			workflow,
 			nodeTypes: this.nodeTypes,
 			credentialsHelper: this.credentialsHelper,
@@ -205,7 +347,7 @@ export class Testbed {
 	 */
 	async runFrom(workflow: WorkflowJson, triggerName: string, items: INodeExecutionData[]): Promise<RunWorkflowResult> {
 		capturedLogs.length = 0;
-		const result = await runWorkflow({ workflow, nodeTypes: this.nodeTypes, credentialsHelper: this.credentialsHelper, startNodeName: triggerName, triggerItems: items, mode: 'trigger' });
+		const result = await this.engine.modules.engine.runWorkflow({ workflow, nodeTypes: this.nodeTypes, credentialsHelper: this.credentialsHelper, startNodeName: triggerName, triggerItems: items, mode: 'trigger' });
 		assertNoSecrets(result.run.data.resultData, this.secrets);
 		assertNoSecrets(capturedLogs, this.secrets);
 		return result;
@@ -213,7 +355,7 @@ export class Testbed {
 
 	/** Goes on with an execution a node put to wait, as if its webhook had answered with `answer` (resumeWorkflow). */
 	async resume(workflow: WorkflowJson, waiting: RunWorkflowResult, answer: INodeExecutionData[]): Promise<RunWorkflowResult> {
-		const result = await resumeWorkflow({ workflow, nodeTypes: this.nodeTypes, credentialsHelper: this.credentialsHelper, waiting, answer });
+		const result = await this.engine.modules.engine.resumeWorkflow({ workflow, nodeTypes: this.nodeTypes, credentialsHelper: this.credentialsHelper, waiting, answer });
 		assertNoSecrets(result.run.data.resultData, this.secrets);
 		return result;
 	}
@@ -234,7 +376,7 @@ export class Testbed {
 	/** What the editor's searchable list shows for a resource locator of the Workplace node. */
 	async listSearch(method: string, parameters: INodeParameters, filter?: string, paginationToken?: string, path?: string) {
 		const { nodes } = singleNodeWorkflow(parameters);
-		const result = await runListSearch({
+		const result = await this.engine.modules.engine.runListSearch({
 			nodeTypes: this.nodeTypes,
 			credentialsHelper: this.credentialsHelper,
 			node: nodes[1],
@@ -257,7 +399,7 @@ export class Testbed {
 	 * with `store.start(workflow)`, answer it through `waitingWebhooks(store)`.
 	 */
 	executionStore(): ExecutionStore {
-		return new ExecutionStore(this.nodeTypes, this.credentialsHelper);
+		return new this.engine.modules.waitingWebhooks.ExecutionStore(this.nodeTypes, this.credentialsHelper);
 	}
 
 	/**
@@ -266,12 +408,12 @@ export class Testbed {
 	 * `nodeTypes`: the package as this process loaded it (default: the bed's).
 	 */
 	async waitingWebhooks(store: ExecutionStore, options: { version?: 1 | 2; nodeTypes?: HarnessNodeTypes; port?: number } = {}): Promise<WaitingWebhookServer> {
-		return await startWaitingWebhooks({ store, ...options });
+		return await this.engine.modules.waitingWebhooks.startWaitingWebhooks({ store, ...options });
 	}
 
 	/** A local HTTP server whose requests run `webhookNode` of `workflow` as n8n's webhook server does. */
 	async startWebhook(workflow: WorkflowJson, webhookNode: string, options: { activate?: boolean; waitingExecutionId?: string; baseUrl?: string } = {}): Promise<WebhookServer> {
-		return await startWebhookServer({
+		return await this.engine.modules.webhookServer.startWebhookServer({
 			workflow,
 			webhookNode,
 			nodeTypes: this.nodeTypes,
@@ -283,7 +425,7 @@ export class Testbed {
 	/** An active workflow of the Workplace Knowledge Trigger with `parameters`, polled on demand (secrets checked in every answer). */
 	knowledgePoller(parameters: INodeParameters): Poller {
 		const kb = CREDENTIALS.knowledgeBase;
-		const poller = createPoller({
+		const poller = this.engine.modules.engine.createPoller({
 			nodeTypes: this.nodeTypes,
 			credentialsHelper: this.credentialsHelper,
 			node: {
@@ -310,20 +452,20 @@ export class Testbed {
 	}
 
 	async testCredential(id: string): Promise<INodeCredentialTestResult> {
-		const result = await testCredential(this.credentialsHelper, id, this.nodeTypes);
+		const result = await this.engine.modules.engine.testCredential(this.credentialsHelper, id, this.nodeTypes);
 		assertNoSecrets(result, this.secrets);
 		return result;
 	}
 
 	async close(): Promise<void> {
-		await this.parts?.emulator.close();
-		this.parts = undefined;
+		await super.close();
+		this.engineParts = undefined;
 	}
 }
 
-/** The test credential of one area (CREDENTIALS), pointing at the emulator with its valid secrets. */
-export function emulatorCredential(emulator: EmulatorAccess, area: keyof typeof CREDENTIALS) {
-	const credential = CREDENTIALS[area];
+/** The test credential of one API (CREDENTIALS), pointing at the emulator with its valid secrets. */
+export function emulatorCredential(emulator: EmulatorAccess, api: keyof typeof CREDENTIALS) {
+	const credential = CREDENTIALS[api];
 	return { ...credential, data: credentialData(emulator)[credential.type] as ICredentialDataDecryptedObject };
 }
 

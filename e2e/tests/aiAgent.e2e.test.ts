@@ -1,8 +1,8 @@
 /**
  * The Workplace node as a tool of n8n's AI Agent (@n8n/n8n-nodes-langchain,
  * shipped in n8n): Manual Trigger → AI Agent, whose OpenAI Chat Model's Base
- * URL is the emulator's scripted OpenAI-compatible endpoint (emulator/standIns/
- * openAiChat.ts; no network, no model), and two Workplace tools whose parameters
+ * URL is the emulator's scripted OpenAI-compatible endpoint (emulator/
+ * openAiCompatibleModel/chatCompletions.ts; no network, no model), and two Workplace tools whose parameters
  * the model fills through $fromAI(): User → Find by Username and Task → Create.
  *
  * The script answers like a model would: it reads the user's request and the
@@ -17,7 +17,7 @@
 import { rmSync } from 'node:fs';
 
 import { SEED_USER_IDS } from '../../emulator/bot/seed';
-import { SCRIPTED_MODEL, messageText, type ChatCompletionRequest, type ScriptedTurn } from '../../emulator/standIns/openAiChat';
+import { SCRIPTED_MODEL, messageText, type ChatCompletionRequest, type ScriptedTurn } from '../../emulator/openAiCompatibleModel/chatCompletions';
 import { startEmulator, type Emulator } from '../../emulator/server';
 import { EXAMPLE_CREDENTIALS, exampleCredential } from '../../testbed/examples';
 import { N8n, installCommunityPackage, nodeOutput, type ExecuteResult } from '../../testbed/n8n';

@@ -16,7 +16,7 @@ import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 
 import type { MessageRecord } from '../../emulator/bot/state';
-import { SCRIPTED_MODEL, messageText, type ChatCompletionRequest, type ScriptedTurn } from '../../emulator/standIns/openAiChat';
+import { SCRIPTED_MODEL, messageText, type ChatCompletionRequest, type ScriptedTurn } from '../../emulator/openAiCompatibleModel/chatCompletions';
 import { startEmulator, type Emulator } from '../../emulator/server';
 import { exampleCredential, exampleWorkflows } from '../../testbed/examples';
 import { answerByLink } from '../../testbed/answerPage';

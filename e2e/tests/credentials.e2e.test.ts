@@ -9,7 +9,7 @@
 import { rmSync } from 'node:fs';
 
 import { startEmulator, type Emulator } from '../../emulator/server';
-import { CREDENTIAL_AREAS, CREDENTIAL_TYPES } from '../../emulator/clientCredentials';
+import { CREDENTIAL_TYPES, SERVICE_APIS } from '../../emulator/clientCredentials';
 import { redirectSays, SAYS, startCauseServers, tokenFirst, urlOf, WRONG_SECRET, type CauseServers } from '../../testbed/credentialCauses';
 import { exampleCredentials } from '../../testbed/examples';
 import { N8n, N8nRest, freePort, installCommunityPackage, type StoredCredential } from '../../testbed/n8n';
@@ -21,7 +21,7 @@ let rest: N8nRest;
 let closedPort: number;
 
 let servers: CauseServers;
-const wrongSecrets = CREDENTIAL_AREAS.map((area) => Object.values(WRONG_SECRET[area]())[0]);
+const wrongSecrets = SERVICE_APIS.map((area) => Object.values(WRONG_SECRET[area]())[0]);
 
 beforeAll(async () => {
 	emulator = await startEmulator();
@@ -58,7 +58,7 @@ const credential = (type: string) => {
 	return found;
 };
 
-describe.each(CREDENTIAL_AREAS)('%s', (area) => {
+describe.each(SERVICE_APIS)('%s', (area) => {
 	const type = CREDENTIAL_TYPES[area];
 	const sent = { knowledgeBase: '/api/v1/knowledge', taskProjects: '/api/v1/task-projects/tasks', bot: '/oauth/token' }[area];
 
@@ -102,7 +102,7 @@ describe.each(CREDENTIAL_AREAS)('%s', (area) => {
 });
 
 it('no secret, right or wrong, is in a response or in n8n\'s log', () => {
-	expect(responses).toHaveLength(CREDENTIAL_AREAS.length * 8);
+	expect(responses).toHaveLength(SERVICE_APIS.length * 8);
 	const text = responses.join('\n') + n8n.output.join('');
 	const { apiKey, jwt, clientSecret } = emulator.credentials;
 	for (const secret of [apiKey, jwt, clientSecret, ...wrongSecrets]) expect(text).not.toContain(secret);

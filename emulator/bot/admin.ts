@@ -1,5 +1,5 @@
 /**
- * Admin routes of the bot area (not logged, faulted or rate limited, like
+ * Admin routes of the bot API (not logged, faulted or rate limited, like
  * every /__emulator route): the records of what each chat received, playing a
  * user towards a webhook, expiring reply tokens, and the play page.
  */

@@ -6,7 +6,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type BotGroup, type GroupPicture, defaultGroupSettings } from './seed';
 import type { BotState } from './state';
-import { botError } from '../common/areaErrors';
+import { botError } from '../common/apiErrors';
 import { objectId } from '../common/helpers';
 import { readForm } from './multipart';
 

@@ -49,6 +49,18 @@ function chunk(type: string, data: Buffer): Buffer {
 	return Buffer.concat([head, data, crc]);
 }
 
+/** The 8 bytes every PNG file starts with. */
+export const PNG_SIGNATURE = Buffer.from('89504e470d0a1a0a', 'hex');
+
+/**
+ * `length` bytes that start as a PNG does, for sending a picture: the emulator
+ * judges a picture by its declared type and size and keeps its hash, it never
+ * decodes it.
+ */
+export function pngBytes(length: number): Buffer {
+	return Buffer.concat([PNG_SIGNATURE, Buffer.alloc(Math.max(0, length - PNG_SIGNATURE.length), 7)]);
+}
+
 /** A size x size PNG (8-bit RGB, no interlace) of one colour. */
 export function solidPng(size: number, [r, g, b]: [number, number, number]): Buffer {
 	const header = Buffer.alloc(13);
@@ -58,8 +70,7 @@ export function solidPng(size: number, [r, g, b]: [number, number, number]): Buf
 	const row = Buffer.alloc(1 + size * 3);
 	for (let x = 0; x < size; x++) row.set([r, g, b], 1 + x * 3);
 	const raw = Buffer.concat(Array.from({ length: size }, () => row));
-	const signature = Buffer.from('89504e470d0a1a0a', 'hex');
-	return Buffer.concat([signature, chunk('IHDR', header), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
+	return Buffer.concat([PNG_SIGNATURE, chunk('IHDR', header), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
 }
 
 /** A colour derived from the id, so different pictures have different bytes. */

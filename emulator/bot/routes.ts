@@ -5,10 +5,10 @@
  * (multipart included) is read.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
-import type { AreaContext } from '../types';
-import type { BotTopic } from './seed';
+import type { ApiContext } from '../types';
+import { listedUser, type BotTopic } from './seed';
 import type { BotState, MessagingState } from './state';
-import { botError } from '../common/areaErrors';
+import { botError } from '../common/apiErrors';
 import { bearerToken, clientErrorStatus, isPlainObject, mediaType, objectId } from '../common/helpers';
 import { registerOauthRoute } from './oauth';
 import { createGroupHandler } from './createGroup';
@@ -41,7 +41,7 @@ const NOT_IN_GROUP_INFO = 'The user and the bot must both be members of the grou
 
 export function registerBotRoutes(
 	app: FastifyInstance,
-	{ config, state, messaging }: AreaContext & { state: BotState; messaging: MessagingState },
+	{ config, state, messaging }: ApiContext & { state: BotState; messaging: MessagingState },
 ): void {
 	registerOauthRoute(app, config, state);
 
@@ -85,16 +85,7 @@ export function registerBotRoutes(
 			.filter((u) => u.username.toLowerCase() !== needle && u.username.toLowerCase().includes(needle))
 			.sort((a, b) => a.username.localeCompare(b.username));
 		// Deleted accounts are listed too (deleted: true): filtering them is the client's job.
-		const users = [...exact, ...partial].map(({ _id, username: un, email, firstname, lastname, position, deleted }) => ({
-			_id,
-			username: un,
-			email,
-			firstname,
-			lastname,
-			position,
-			deleted,
-		}));
-		return reply.code(200).send({ users });
+		return reply.code(200).send({ users: [...exact, ...partial].map(listedUser) });
 	});
 
 	app.get<{ Params: { gid: string; uid: string } }>('/bot/v2/groups/:gid/users/:uid/info', opts, async (request, reply) => {

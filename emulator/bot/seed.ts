@@ -1,7 +1,7 @@
 /**
  * The service's seed directory: users, groups and their topics. Fixed ids so
  * tests, demos and docs can name them. Its active users are also the ones a
- * task can be assigned to (server.ts hands them to the task-projects area).
+ * task can be assigned to (server.ts hands them to the task-projects API).
  */
 
 export interface BotUser {
@@ -111,6 +111,11 @@ function user(
 	};
 }
 
+/** A user as GET /bot/v1/users lists one: the directory's fields, without avatar and admin flag. */
+export function listedUser({ _id, username, email, firstname, lastname, position, deleted }: BotUser) {
+	return { _id, username, email, firstname, lastname, position, deleted };
+}
+
 export function seedBotUsers(): Map<string, BotUser> {
 	const u = SEED_USER_IDS;
 	const users = [
@@ -147,7 +152,7 @@ export function seedBotGroups(): Map<string, BotGroup> {
 	return new Map(groups.map((g) => [g._id, g]));
 }
 
-/** Active (non-deleted) seed user ids: the task-projects area accepts these as assigneeId. */
+/** Active (non-deleted) seed user ids: the task-projects API accepts these as assigneeId. */
 export function activeSeedUserIds(): Set<string> {
 	return new Set([...seedBotUsers().values()].filter((x) => !x.deleted).map((x) => x._id));
 }

@@ -1,5 +1,5 @@
 /**
- * The bot area's state, all of it: the directory the bot sees (users, groups,
+ * The bot API's state, all of it: the directory the bot sees (users, groups,
  * their topics), the access tokens it was issued, and, in MessagingState, what
  * it said and to whom: the chats a message can go to (groups, their topics, a
  * user's direct chat), the record of every message the emulator accepted, and
@@ -98,7 +98,7 @@ export interface TapRecord {
 	uid: string;
 	button: { id: string; label: string };
 	action: string;
-	/** What came of it in a few words, e.g. `GET 200, POST 200` or `webhook 200`. */
+	/** What came of it, in short, e.g. `GET 200, POST 200` or `webhook 200`. */
 	outcome: string;
 	/** A postback's text, shown in the chat as if the person had typed it. */
 	text?: string;

@@ -6,7 +6,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Socket } from 'node:net';
 import type { Readable } from 'node:stream';
-import { areaErrorBody, areaOf } from './areaErrors';
+import { apiErrorBody, apiOf } from './apiErrors';
 import type { FaultAction, FaultRule, RequestLogEntry } from '../types';
 
 export type { FaultAction, FaultRule } from '../types';
@@ -152,7 +152,7 @@ function cannedResponse(action: FaultAction, path: string): Canned | undefined {
 			const headers: Record<string, string> = {};
 			let body: string;
 			if (action.body === undefined) {
-				const shaped = areaErrorBody(areaOf(path), action.status);
+				const shaped = apiErrorBody(apiOf(path), action.status);
 				headers['content-type'] = shaped.contentType;
 				body = shaped.body;
 			} else if (typeof action.body === 'string') {
@@ -187,6 +187,12 @@ function dropConnection(request: FastifyRequest): void {
 	dropSocket(request.raw.socket);
 }
 
+/** reset drops the connection now; stall sends nothing and drops it after `ms` (without `ms`, never: the client gives up first). */
+function takeOverConnection(request: FastifyRequest, action: Extract<FaultAction, { kind: 'reset' | 'stall' }>): void {
+	if (action.kind === 'reset') dropConnection(request);
+	else if (action.ms !== undefined) setTimeout(() => dropConnection(request), action.ms).unref();
+}
+
 /** Marks the fault applied; its action, and the canned answer it makes (if it makes one). */
 function startApplying(request: FastifyRequest, fault: PickedFault, entry: RequestLogEntry | undefined) {
 	const action = fault.rule.action;
@@ -214,12 +220,9 @@ export async function applyBefore(
 			await sleep(action.ms);
 			return false;
 		case 'reset':
-			reply.hijack();
-			dropConnection(request);
-			return true;
 		case 'stall':
 			reply.hijack();
-			if (action.ms !== undefined) setTimeout(() => dropConnection(request), action.ms).unref();
+			takeOverConnection(request, action);
 			return true;
 		default:
 			// truncate / resetMidBody never run here (see runsBefore).
@@ -269,12 +272,9 @@ export async function applyOnSend(
 			action.run();
 			return payload;
 		case 'reset':
-			discard(payload);
-			dropConnection(request);
-			return forever();
 		case 'stall':
 			discard(payload);
-			if (action.ms !== undefined) setTimeout(() => dropConnection(request), action.ms).unref();
+			takeOverConnection(request, action);
 			return forever();
 		case 'truncate':
 		case 'resetMidBody': {

@@ -1,4 +1,4 @@
-/** Small helpers the areas share: request headers, plain objects, random ids. */
+/** Small helpers the APIs share: request headers, plain objects, random ids. */
 import { randomBytes } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 

@@ -8,15 +8,12 @@ import * as path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { knowledgeError } from '../common/areaErrors';
+import { knowledgeError } from '../common/apiErrors';
 import { baseView, fileView, type KnowledgeBaseRecord, type KnowledgeFileRecord, type KnowledgeState, type Language } from './state';
-import type { AreaRegistrar, EmulatorConfig, LoggedPart } from '../types';
-import { ALLOWED_MIME_TYPES, MAX_FILE_NAME_LENGTH } from '../../nodes/Workplace/actions/knowledgeFile/uploadRules';
+import type { ApiRegistrar, EmulatorConfig, LoggedPart } from '../types';
+import { MAX_FILE_NAME_LENGTH, MAX_KNOWLEDGE_NAME_LENGTH, SUPPORTED_UPLOAD_TYPES } from './limits';
 
 const BASE = '/api/v1/knowledge';
-
-/** Longest knowledge base name, in characters. */
-const MAX_NAME = 255;
 
 interface FieldError {
 	type: string;
@@ -25,7 +22,7 @@ interface FieldError {
 	message: string;
 }
 
-/** Thrown inside handlers; the scope's error handler turns it into the area's error body. */
+/** Thrown inside handlers; the scope's error handler turns it into the API's error body. */
 class KnowledgeHttpError extends Error {
 	constructor(readonly status: number, message: string, readonly errors: Array<Record<string, unknown>> = []) {
 		super(message);
@@ -111,7 +108,7 @@ function validateCreate(body: unknown): {
 	if (name === undefined) errors.push(fieldError('any.required', 'name', undefined, '"name" is required'));
 	else if (typeof name !== 'string') errors.push(fieldError('string.base', 'name', name, '"name" must be a string'));
 	else if (name.trim().length === 0) errors.push(fieldError('string.empty', 'name', name, '"name" is not allowed to be empty'));
-	else if ([...name].length > MAX_NAME) errors.push(fieldError('string.max', 'name', name, `"name" length must be less than or equal to ${MAX_NAME} characters long`));
+	else if ([...name].length > MAX_KNOWLEDGE_NAME_LENGTH) errors.push(fieldError('string.max', 'name', name, `"name" length must be less than or equal to ${MAX_KNOWLEDGE_NAME_LENGTH} characters long`));
 
 	const source = b.source;
 	if (source === undefined) errors.push(fieldError('any.required', 'source', undefined, '"source" is required'));
@@ -234,7 +231,7 @@ function sendError(reply: FastifyReply, status: number, message: string, errors:
 	return reply.code(status).type('application/json; charset=utf-8').send(knowledgeError(status, message, errors));
 }
 
-export const registerKnowledgeRoutes: AreaRegistrar<KnowledgeState> = (app, { config, state }) => {
+export const registerKnowledgeRoutes: ApiRegistrar<KnowledgeState> = (app, { config, state }) => {
 	app.addHook('preHandler', async (request, reply) => {
 		if (!isAuthorized(request, config)) {
 			sendError(reply, 401, 'Invalid API key');
@@ -354,7 +351,7 @@ export const registerKnowledgeRoutes: AreaRegistrar<KnowledgeState> = (app, { co
 				throw unprocessable([fieldError('string.max', 'file', upload.filename, `File name must be at most ${MAX_FILE_NAME_LENGTH} characters`)]);
 			}
 			const mimetype = mimeOf(upload.mimetype);
-			if (!ALLOWED_MIME_TYPES.includes(mimetype)) {
+			if (!SUPPORTED_UPLOAD_TYPES.includes(mimetype)) {
 				throw new KnowledgeHttpError(400, 'Unsupported file type', [
 					{ type: 'UnsupportedKnowledgeFileTypeError', field: 'file', value: upload.mimetype, message: `File type ${upload.mimetype} is not supported` },
 				]);

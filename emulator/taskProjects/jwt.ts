@@ -1,5 +1,5 @@
 /**
- * Minimal HS256 JWTs for the task-projects area. node:crypto only, so the
+ * Minimal HS256 JWTs for the task-projects API. node:crypto only, so the
  * emulator adds no dependency; good enough to issue and check its own tokens.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';

@@ -6,7 +6,7 @@
  * even when the body is broken too.
  */
 import type { FastifyError, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
-import type { AreaRegistrar, EmulatorConfig } from '../types';
+import type { ApiRegistrar, EmulatorConfig } from '../types';
 import { verifyJwt } from './jwt';
 import type { ChecklistItem, Task, TaskProjectsState, Topic } from './state';
 import { bearerToken, clientErrorStatus, isPlainObject, mediaType, randomAlnum } from '../common/helpers';
@@ -45,7 +45,7 @@ function authHook(config: EmulatorConfig) {
 	};
 }
 
-/** Body-parser failures (bad JSON, unsupported type, too large) in this area's error shape. */
+/** Body-parser failures (bad JSON, unsupported type, too large) in this API's error shape. */
 function parserErrorHandler(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
 	const status = clientErrorStatus(error);
 	if (status === undefined) throw error;
@@ -98,7 +98,7 @@ function sharedFields(body: Body): Pick<Task, 'taskTitle' | 'taskDescription' | 
 	};
 }
 
-export const registerTaskProjectsRoutes: AreaRegistrar<TaskProjectsState> = (app, { config, state }) => {
+export const registerTaskProjectsRoutes: ApiRegistrar<TaskProjectsState> = (app, { config, state }) => {
 	const routeOptions: RouteShorthandOptions = {
 		onRequest: authHook(config),
 		errorHandler: parserErrorHandler,

@@ -1,5 +1,5 @@
 /**
- * The task-projects area's state: tasks, topics, labels and the users a task
+ * The task-projects API's state: tasks, topics, labels and the users a task
  * may be assigned to, with a small seed (one topic, an open and a closed task).
  */
 export interface ChecklistItem {

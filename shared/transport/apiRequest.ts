@@ -55,7 +55,8 @@ async function waitToRetry(ctx: Context, outcome: Outcome, waitMs: number): Prom
 	else await sleep(waitMs);
 }
 
-async function httpOptions(request: ApiRequest, url: string, timeoutMs: number): Promise<IHttpRequestOptions> {
+async function httpOptions(request: ApiRequest, url: string, timeoutMs: number): Promise<{ options: IHttpRequestOptions; release?: () => Promise<void> }> {
+	let release: (() => Promise<void>) | undefined;
 	const options: IHttpRequestOptions = {
 		method: request.method,
 		url,
@@ -76,6 +77,7 @@ async function httpOptions(request: ApiRequest, url: string, timeoutMs: number):
 	}
 	if (typeof request.body === 'function') {
 		const part = await request.body();
+		release = part.release;
 		options.body = part.body as IHttpRequestOptions['body'];
 		if (part.headers) options.headers = { ...options.headers, ...part.headers };
 	} else if (request.body !== undefined) {
@@ -84,7 +86,7 @@ async function httpOptions(request: ApiRequest, url: string, timeoutMs: number):
 		options.body = new URLSearchParams(request.form);
 		options.headers = { 'content-type': 'application/x-www-form-urlencoded' };
 	}
-	return options;
+	return { options, release };
 }
 
 /**
@@ -171,9 +173,14 @@ export async function apiRequest<R extends ApiRequest>(ctx: Context, request: R,
 	let uncertainAttempt: string | undefined;
 
 	for (let attempt = 1; ; attempt++) {
-		const options = await httpOptions(request, url, timeoutMs);
+		const { options, release } = await httpOptions(request, url, timeoutMs);
 		await afterPause(ctx);
-		const sent = await sendOnce(ctx, run, api.credential, options, api.token, refusedToken);
+		let sent: Awaited<ReturnType<typeof sendOnce>>;
+		try {
+			sent = await sendOnce(ctx, run, api.credential, options, api.token, refusedToken);
+		} finally {
+			await release?.();
+		}
 		let failure: Failure;
 		if ('response' in sent) {
 			const { response } = sent;

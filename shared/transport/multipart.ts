@@ -38,21 +38,36 @@ class StreamedFile extends File {
 
 	stream(): ReadableStream<Uint8Array> {
 		const { content } = this.#part;
+		const opened = this.opened;
 		return ReadableStream.from(
 			(async function* () {
 				const bytes = typeof content === 'function' ? await content() : content;
-				if (bytes instanceof Uint8Array) yield bytes;
-				else yield* bytes;
+				if (bytes instanceof Uint8Array) {
+					yield bytes;
+					return;
+				}
+				const iterator = bytes[Symbol.asyncIterator]();
+				opened.push(iterator);
+				yield* { [Symbol.asyncIterator]: () => iterator };
 			})(),
 		);
 	}
+
+	/** The sources opened so far, let go of by release() when the attempt is over (a client that stops reading never does). */
+	readonly opened: Array<AsyncIterator<Uint8Array>> = [];
 }
 
 /** Text fields in order (a name may repeat, e.g. `uids[]`), then the file, if any. */
 export function multipartBody(fields: Array<[string, string]>, file?: FilePart): BodyPart {
 	const form = new FormData();
 	for (const [name, value] of fields) form.append(name, value);
+	if (!file) return { body: form };
+	const streamed = new StreamedFile(file);
 	// No file name argument: FormData would copy the file into a new File, losing stream().
-	if (file) form.append(file.field, new StreamedFile(file));
-	return { body: form };
+	form.append(file.field, streamed);
+	// A stream the client left unread keeps its source (a file in n8n's store) open: cancel it.
+	const release = async () => {
+		await Promise.all(streamed.opened.splice(0).map(async (iterator) => await iterator.return?.().catch(() => undefined)));
+	};
+	return { body: form, release };
 }

@@ -59,6 +59,12 @@ export type StreamRequest = ApiRequest & { stream: true };
 export interface BodyPart {
 	body: unknown;
 	headers?: Record<string, string>;
+	/**
+	 * Lets go of what sending the body opened and did not read to its end (the
+	 * HTTP client stops reading a body when the answer comes first, and never
+	 * cancels it). Called when the attempt is over.
+	 */
+	release?: () => Promise<void>;
 }
 
 export interface ApiResponse<T = unknown> {

@@ -1,72 +1,53 @@
-import { createHash } from 'node:crypto';
-import { BOT_USER_ID, SEED_GROUP_IDS, SEED_USER_IDS } from '../../emulator/bot/seed';
-import { type Emulator, startTestEmulator } from './helpers';
+import { BOT_USER_ID, defaultGroupSettings, SEED_GROUP_IDS, SEED_USER_IDS } from '../../emulator/bot/seed';
+import { multipartForm, sha256 } from '../../testbed/httpClient';
+import { emulatorTestbed } from '../../testbed/testbed';
 
-let emu: Emulator;
-
-beforeAll(async () => {
-	emu = await startTestEmulator();
-});
-afterAll(() => emu.close());
+const bed = emulatorTestbed();
 
 type Json = Record<string, unknown>;
 
-function basic(id = emu.config.clientId, secret = emu.config.clientSecret): string {
+function basic(id = bed.emulator.config.clientId, secret = bed.emulator.config.clientSecret): string {
 	return 'Basic ' + Buffer.from(`${id}:${secret}`).toString('base64');
 }
 
+/** POST /oauth/token with the bot client's Basic credentials (`headers` may replace them). */
 async function tokenRequest(form: string | undefined, headers: Record<string, string> = {}) {
-	const res = await fetch(emu.url + '/oauth/token', {
-		method: 'POST',
-		headers: { authorization: basic(), 'content-type': 'application/x-www-form-urlencoded', ...headers },
-		body: form,
-	});
-	return { status: res.status, body: (await res.json()) as Json };
+	const res = await bed.call('/oauth/token', { method: 'POST', auth: 'botClient', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body: form });
+	return { status: res.status, body: res.body as Json };
 }
 
-async function newToken(scope = 'bot profile'): Promise<string> {
-	const res = await tokenRequest(`grant_type=client_credentials&scope=${encodeURIComponent(scope)}`);
-	expect(res.status).toBe(200);
-	return res.body.access_token as string;
-}
+const newToken = (scope?: string) => bed.newBotToken(scope);
 
-async function call(method: string, path: string, token: string | undefined, body?: RequestInit['body'], headers: Record<string, string> = {}) {
-	const res = await fetch(emu.url + path, {
-		method,
-		headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
-		body,
-	});
-	return { status: res.status, body: (await res.json()) as Json };
+async function call(method: string, path: string, token: string | undefined, body?: string | FormData, headers: Record<string, string> = {}) {
+	const res = await bed.call(path, { method, headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers }, body });
+	return { status: res.status, body: res.body as Json };
 }
 
 const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex');
 
 function groupForm(parts: { name?: string; uids?: string[]; file?: { data: Buffer; type: string; filename?: string } }) {
-	const form = new FormData();
-	if (parts.name !== undefined) form.append('name', parts.name);
-	for (const uid of parts.uids ?? []) form.append('uids[]', uid);
-	if (parts.file) form.append('file', new Blob([parts.file.data], { type: parts.file.type }), parts.file.filename ?? 'pic.png');
-	return form;
+	const fields: Array<[string, string]> = [...(parts.name === undefined ? [] : [['name', parts.name] as [string, string]]), ...(parts.uids ?? []).map((uid): [string, string] => ['uids[]', uid])];
+	return multipartForm(fields, parts.file ? [{ ...parts.file, filename: parts.file.filename ?? 'pic.png' }] : []);
 }
 
 describe('POST /oauth/token', () => {
 	it('issues tokens for client credentials and answers OAuth errors', async () => {
-		const before = emu.bot.tokenRequests;
+		const before = bed.emulator.bot.tokenRequests;
 		const ok = await tokenRequest('grant_type=client_credentials&scope=bot+profile');
 		expect(ok).toEqual({
 			status: 200,
 			body: {
 				access_token: expect.stringMatching(/^[0-9a-f]{40}$/),
 				token_type: 'Bearer',
-				expires_in: emu.config.tokenTtlSeconds,
+				expires_in: bed.emulator.config.tokenTtlSeconds,
 				scope: 'bot profile',
 			},
 		});
-		expect(emu.bot.tokens.get(ok.body.access_token as string)).toMatchObject({ scopes: ['bot', 'profile'] });
+		expect(bed.emulator.bot.tokens.get(ok.body.access_token as string)).toMatchObject({ scopes: ['bot', 'profile'] });
 		expect((await tokenRequest('grant_type=client_credentials')).body.scope).toBe('bot profile');
 		expect((await tokenRequest('grant_type=client_credentials&scope=bot')).body.scope).toBe('bot');
 
-		expect(await tokenRequest('grant_type=client_credentials', { authorization: basic(emu.config.clientId, 'wrong') })).toEqual({
+		expect(await tokenRequest('grant_type=client_credentials', { authorization: basic(bed.emulator.config.clientId, 'wrong') })).toEqual({
 			status: 401,
 			body: { error: 'invalid_client', error_description: expect.any(String) },
 		});
@@ -84,7 +65,7 @@ describe('POST /oauth/token', () => {
 			body: { error: 'invalid_scope' },
 		});
 		// Every attempt counts, failed ones included.
-		expect(emu.bot.tokenRequests - before).toBe(8);
+		expect(bed.emulator.bot.tokenRequests - before).toBe(8);
 	});
 });
 
@@ -100,7 +81,7 @@ describe('bot auth', () => {
 
 		const token = await newToken();
 		expect((await call('GET', path, token)).status).toBe(200);
-		emu.expireBotTokens();
+		bed.emulator.expireBotTokens();
 		expect(await call('GET', path, token)).toEqual({
 			status: 401,
 			body: { code: 'unauthorized', message: 'Access token expired' },
@@ -108,10 +89,10 @@ describe('bot auth', () => {
 		// A fresh token works again; reset() drops tokens and expiry still works after it.
 		const fresh = await newToken();
 		expect((await call('GET', path, fresh)).status).toBe(200);
-		emu.reset();
+		bed.emulator.reset();
 		expect((await call('GET', path, fresh)).body.message).toBe('Invalid access token');
 		const afterReset = await newToken();
-		emu.expireBotTokens();
+		bed.emulator.expireBotTokens();
 		expect((await call('GET', path, afterReset)).body.message).toBe('Access token expired');
 	});
 });
@@ -128,22 +109,14 @@ describe('POST /bot/v1/groups', () => {
 				name: 'War room',
 				type: 'group_chatv2',
 				userCount: 3, // the bot + two distinct members
-				settings: {
-					isPrivate: true,
-					isMemberManaged: false,
-					isCreatorManaged: true,
-					isAdminManaged: false,
-					isAutoManagedMember: false,
-					isReadOnly: false,
-					onlyAdminCanPost: false,
-				},
+				settings: defaultGroupSettings(),
 			},
 		});
-		const stored = emu.bot.groups.get((ok.body.group as Json)._id as string)!;
+		const stored = bed.emulator.bot.groups.get((ok.body.group as Json)._id as string)!;
 		expect([...stored.members]).toEqual([BOT_USER_ID, SEED_USER_IDS.somchai, SEED_USER_IDS.anan]);
-		expect(stored.picture).toMatchObject({ size: PNG.length, sha256: createHash('sha256').update(PNG).digest('hex') });
+		expect(stored.picture).toMatchObject({ size: PNG.length, sha256: sha256(PNG) });
 		// The request log shows every part, the picture hashed.
-		const logged = emu.logFor('POST', '/bot/v1/groups').at(-1)!;
+		const logged = bed.emulator.logFor('POST', '/bot/v1/groups').at(-1)!;
 		expect(logged.parts).toEqual([
 			{ name: 'name', size: 8, value: 'War room' },
 			...uids.map((uid) => ({ name: 'uids[]', size: 24, value: uid })),
@@ -152,7 +125,7 @@ describe('POST /bot/v1/groups', () => {
 				filename: 'pic.png',
 				contentType: 'image/png',
 				size: PNG.length,
-				sha256: createHash('sha256').update(PNG).digest('hex'),
+				sha256: sha256(PNG),
 			},
 		]);
 		// Without a picture too.
@@ -190,7 +163,7 @@ describe('POST /bot/v1/groups', () => {
 describe('POST /bot/v1/groups/{group_id}/topics', () => {
 	it('accepts form-encoded and JSON bodies and checks group and membership', async () => {
 		const token = await newToken();
-		const topicsBefore = emu.bot.topics.size;
+		const topicsBefore = bed.emulator.bot.topics.size;
 		const path = `/bot/v1/groups/${SEED_GROUP_IDS.incidentRoom}/topics`;
 		const form = await call('POST', path, token, 'name=Deploy+freeze', {
 			'content-type': 'application/x-www-form-urlencoded',
@@ -201,7 +174,7 @@ describe('POST /bot/v1/groups/{group_id}/topics', () => {
 		});
 		const json = await call('POST', path, token, JSON.stringify({ name: 'Postmortem' }), { 'content-type': 'application/json' });
 		expect(json).toMatchObject({ status: 200, body: { topic: { name: 'Postmortem', gid: SEED_GROUP_IDS.incidentRoom } } });
-		expect(emu.bot.topics.size).toBe(topicsBefore + 2);
+		expect(bed.emulator.bot.topics.size).toBe(topicsBefore + 2);
 
 		expect(await call('POST', path, token, 'name=', { 'content-type': 'application/x-www-form-urlencoded' })).toEqual({
 			status: 400,

@@ -5,14 +5,13 @@
  * buttons, carousels, imagemap areas placed by percentage, quick-reply chips,
  * files, and the people's taps; nothing a message holds becomes markup.
  */
-import * as http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { SEED_GROUP_IDS, SEED_TOPIC_IDS, SEED_USER_IDS } from '../../emulator/bot/seed';
+import { pngBytes } from '../../emulator/bot/pictures';
 import { directChatId } from '../../emulator/bot/state';
-import { call } from './helpers';
-import { botPost, form, messagingBed, pngBytes, replyTokenFrom } from './messagingHelpers';
+import { multipartForm, startRecordingServer } from '../../testbed/httpClient';
+import { emulatorTestbed } from '../../testbed/testbed';
 
-const bed = messagingBed({ webhook: true });
+const bed = emulatorTestbed({ webhook: true });
 const G = SEED_GROUP_IDS.incidentRoom;
 const T = SEED_TOPIC_IDS.incidentAlerts;
 const { somchai, nattaya } = SEED_USER_IDS;
@@ -71,13 +70,13 @@ const text = (el: El | string): string => (typeof el === 'string' ? el : el.chil
 const tapOf = (b: El) => [b.attrs['data-button'], text(b).replace(' ↗', ''), b.attrs['data-action']];
 
 async function chat(query = ''): Promise<El> {
-	const res = await call(bed.em, `/__emulator/chat${query}`);
+	const res = await bed.call(`/__emulator/chat${query}`);
 	expect(res.status).toBe(200);
 	expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
 	return one(parse(res.text), 'ol.chat');
 }
 const push = async (gid: string, messages: unknown[], tid?: string) => {
-	const res = await botPost(bed.em, bed.token, '/bot/v2/message/push', { json: { gid, ...(tid ? { tid } : {}), messages } });
+	const res = await bed.call('/bot/v2/message/push', { method: 'POST', auth: 'bot', json: { gid, ...(tid ? { tid } : {}), messages } });
 	expect(res.status).toBe(200);
 };
 const entry = (root: El, n: number) => all(root, 'li.entry')[n];
@@ -139,7 +138,7 @@ describe('GET /__emulator/chat', () => {
 	});
 
 	it('makes the links in a text tappable inline, as a phone does', async () => {
-		await botPost(bed.em, bed.token, '/bot/v1/direct/message', { json: { uid: somchai, message: { type: 'text', data: 'Approve: http://127.0.0.1:5678/w/1?approved=true&s=<x>. Or not.' } } });
+		await bed.call('/bot/v1/direct/message', { method: 'POST', auth: 'bot', json: { uid: somchai, message: { type: 'text', data: 'Approve: http://127.0.0.1:5678/w/1?approved=true&s=<x>. Or not.' } } });
 		await push(G, [{ type: 'text', text: 'See https://runbook.example/cpu, then http://127.0.0.1:1/a' }]);
 		const [direct, group] = all(await chat(), 'li.entry');
 		const bubble = one(direct, 'div.bubble.text');
@@ -180,12 +179,12 @@ describe('GET /__emulator/chat', () => {
 	});
 
 	it('draws v1 texts, pictures, files and quick replies, and filters by chat', async () => {
-		await botPost(bed.em, bed.token, '/bot/v1/group/message', { json: { gid: G, message: { type: 'text', data: 'Main chat' } } });
-		await botPost(bed.em, bed.token, '/bot/v1/direct/picture', { body: form({ uid: somchai, caption: 'The graph' }, [{ data: pngBytes(2048), type: 'image/png', filename: 'cpu.png' }]) });
-		await botPost(bed.em, bed.token, '/bot/v1/direct/file', { body: form({ uid: somchai }, [{ data: Buffer.from('%PDF-1.4 report'), type: 'application/pdf', filename: 'report.pdf' }]) });
-		const token = await replyTokenFrom(bed.em, bed.hook.url, { uid: somchai });
+		await bed.call('/bot/v1/group/message', { method: 'POST', auth: 'bot', json: { gid: G, message: { type: 'text', data: 'Main chat' } } });
+		await bed.call('/bot/v1/direct/picture', { method: 'POST', auth: 'bot', body: multipartForm({ uid: somchai, caption: 'The graph' }, [{ data: pngBytes(2048), type: 'image/png', filename: 'cpu.png' }]) });
+		await bed.call('/bot/v1/direct/file', { method: 'POST', auth: 'bot', body: multipartForm({ uid: somchai }, [{ data: Buffer.from('%PDF-1.4 report'), type: 'application/pdf', filename: 'report.pdf' }]) });
+		const token = await bed.replyToken({ uid: somchai });
 		const items = [{ type: 'label', value: 'Restart', data: { text: 'restart' } }, { type: 'label', value: 'Ignore', data: { text: 'ignore' } }];
-		await botPost(bed.em, bed.token, '/bot/v1/message/quickreply', { json: { replyToken: token, message: { data: 'What now?', meta: { quickreply: { template: 'default', items } } } } });
+		await bed.call('/bot/v1/message/quickreply', { method: 'POST', auth: 'bot', json: { replyToken: token, message: { data: 'What now?', meta: { quickreply: { template: 'default', items } } } } });
 
 		const mine = await chat(`?uid=${somchai}`);
 		const [picture, file, quick] = all(mine, 'li.entry');
@@ -204,10 +203,10 @@ describe('GET /__emulator/chat', () => {
 	it('shows a tap as the person\'s bubble after the message, and escapes everything a message holds', async () => {
 		const evil = '<script>alert(1)</script><img src=x onerror=alert(2)>"\'&';
 		await push(G, [{ type: 'template', template: { type: 'buttons', text: evil, actions: [{ type: 'postback', label: '<b>Go</b>', data: 'go', text: `I said ${evil}` }] } }]);
-		const seq = bed.em.messaging.records[0].seq;
-		const tapped = await call(bed.em, '/__emulator/tap', { method: 'POST', json: { seq, button: 'm0.b0', uid: nattaya, url: bed.hook.url } });
+		const seq = bed.emulator.messaging.records[0].seq;
+		const tapped = await bed.call('/__emulator/tap', { method: 'POST', json: { seq, button: 'm0.b0', uid: nattaya, url: bed.webhook.url } });
 		expect(tapped.status).toBe(200);
-		const res = await call(bed.em, '/__emulator/chat');
+		const res = await bed.call('/__emulator/chat');
 		expect(res.text).not.toMatch(/<script|<img src=x|<b>/);
 		const root = one(parse(res.text), 'ol.chat');
 		const [bot, person] = all(root, 'li.entry');
@@ -225,34 +224,28 @@ describe('GET /__emulator/chat', () => {
 describe('the order of a tap and the answer to it', () => {
 	it('puts the tap before the bot\'s reply that the webhook sent while the tap was being delivered', async () => {
 		// A webhook that replies in the chat before it answers the delivery, as the Workplace Trigger does.
-		const server = http.createServer((req, res) => {
-			const chunks: Buffer[] = [];
-			req.on('data', (c: Buffer) => chunks.push(c));
-			req.on('end', async () => {
-				const event = JSON.parse(Buffer.concat(chunks).toString('utf8')).events[0];
-				await botPost(bed.em, bed.token, '/bot/v1/message/text', { body: form({ message: 'Answer recorded: approved', replyToken: event.replyToken }) });
-				res.writeHead(200, { 'content-type': 'application/json' });
-				res.end('{}');
-			});
+		const server = await startRecordingServer(async (delivered) => {
+			const event = delivered.body.events[0];
+			await bed.call('/bot/v1/message/text', { method: 'POST', auth: 'bot', body: multipartForm({ message: 'Answer recorded: approved', replyToken: event.replyToken }) });
+			return { body: {} };
 		});
-		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 		try {
 			await push(G, [{ type: 'template', template: { type: 'buttons', text: 'Deploy?', actions: [{ type: 'postback', label: 'Approve', data: 'approve' }] } }]);
-			const seq = bed.em.messaging.records[0].seq;
-			const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhook`;
-			expect((await call(bed.em, '/__emulator/tap', { method: 'POST', json: { seq, button: 'm0.b0', uid: nattaya, url } })).status).toBe(200);
+			const seq = bed.emulator.messaging.records[0].seq;
+			const url = `${server.origin}/webhook`;
+			expect((await bed.call('/__emulator/tap', { method: 'POST', json: { seq, button: 'm0.b0', uid: nattaya, url } })).status).toBe(200);
 			const entries = all(await chat(), 'li.entry');
 			expect(entries.map((e) => classes(e)[1])).toEqual(['bot', 'person', 'bot']);
 			expect(text(one(entries[2], 'div.bubble.text'))).toBe('Answer recorded: approved');
 		} finally {
-			await new Promise<void>((resolve) => server.close(() => resolve()));
+			await server.close();
 		}
 	});
 });
 
 describe('GET /__emulator/ (the play page)', () => {
 	it('loads the chat and taps through the admin routes, and shows opened pages only in a sandboxed frame', async () => {
-		const res = await call(bed.em, '/__emulator/');
+		const res = await bed.call('/__emulator/');
 		expect(res.status).toBe(200);
 		expect(res.text).toContain("fetch('./chat?' + q)");
 		expect(res.text).toContain("send('./tap', body)");

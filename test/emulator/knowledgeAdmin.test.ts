@@ -2,56 +2,52 @@
  * /__emulator/knowledge: another user's changes to knowledge bases and files,
  * seen through the service's own API afterwards, and refused when malformed.
  */
-import { call, kb, sha256, startTestEmulator, type Emulator } from './helpers';
+import { sha256 } from '../../testbed/httpClient';
+import { emulatorTestbed, type CallOptions } from '../../testbed/testbed';
 
-let em: Emulator;
+const bed = emulatorTestbed();
+const kb = (path: string, options: CallOptions = {}) => bed.call(`/api/v1${path}`, { auth: 'knowledgeBase', ...options });
 
-beforeAll(async () => {
-	em = await startTestEmulator();
-});
-afterAll(() => em.close());
-beforeEach(() => em.reset());
-
-const admin = (path: string, method: string, json?: unknown) => call(em, `/__emulator/knowledge${path}`, { method, json });
+const admin = (path: string, method: string, json?: unknown) => bed.call(`/__emulator/knowledge${path}`, { method, json });
 
 it('adds a base and a file; the API lists them', async () => {
 	const base = await admin('', 'POST', { name: 'Onboarding' });
 	expect(base.status).toBe(201);
 	const file = await admin(`/${base.body.id}/files`, 'POST', { originalName: 'day-one.csv', mimetype: 'text/csv', content: 'step\nbadge\n' });
 	expect(file.status).toBe(201);
-	const listed = await kb(em, `/knowledge/${base.body.id}/files`);
+	const listed = await kb(`/knowledge/${base.body.id}/files`);
 	expect(listed.body.data.map((f: { id: number; meta: { originalName: string; size: number } }) => [f.id, f.meta.originalName, f.meta.size])).toEqual([[file.body.id, 'day-one.csv', 11]]);
-	const download = await call(em, `/api/v1/knowledge/${base.body.id}/files/${file.body.id}/download`, { headers: { 'x-api-key': em.credentials.apiKey } });
+	const download = await kb(`/knowledge/${base.body.id}/files/${file.body.id}/download`);
 	expect(download.text).toBe('step\nbadge\n');
 });
 
 it('replaces a file: new content, size, storage name and a later updatedAt; a deleting file becomes active', async () => {
-	const before = (await kb(em, '/knowledge/1/files/6')).body;
+	const before = (await kb('/knowledge/1/files/6')).body;
 	expect(before.status).toBe('deleting');
 	const content = Buffer.from('%PDF-1.4 new policy');
 	const replaced = await admin('/1/files/6', 'PUT', { contentBase64: content.toString('base64'), originalName: 'travel-policy.pdf' });
 	expect(replaced.status).toBe(200);
-	const after = (await kb(em, '/knowledge/1/files/6')).body;
+	const after = (await kb('/knowledge/1/files/6')).body;
 	expect(after).toMatchObject({ status: 'active', meta: { originalName: 'travel-policy.pdf', size: content.length, mimetype: 'application/pdf' } });
 	expect(after.name).not.toBe(before.name);
 	expect(Date.parse(after.updatedAt)).toBeGreaterThan(Date.parse(before.updatedAt));
-	expect(em.knowledge.files.get(6)!.sha256).toBe(sha256(content));
+	expect(bed.emulator.knowledge.files.get(6)!.sha256).toBe(sha256(content));
 });
 
 it('marks a file deleting (updatedAt moves), removes files and bases', async () => {
-	const before = (await kb(em, '/knowledge/1/files/2')).body;
+	const before = (await kb('/knowledge/1/files/2')).body;
 	expect((await admin('/1/files/2', 'PATCH', { status: 'deleting' })).body).toMatchObject({ id: 2, status: 'deleting' });
-	expect(Date.parse((await kb(em, '/knowledge/1/files/2')).body.updatedAt)).toBeGreaterThan(Date.parse(before.updatedAt));
+	expect(Date.parse((await kb('/knowledge/1/files/2')).body.updatedAt)).toBeGreaterThan(Date.parse(before.updatedAt));
 	expect((await admin('/1/files/2', 'DELETE')).status).toBe(204);
-	expect((await kb(em, '/knowledge/1/files/2')).status).toBe(404);
+	expect((await kb('/knowledge/1/files/2')).status).toBe(404);
 	expect((await admin('/2', 'DELETE')).status).toBe(204);
-	expect((await kb(em, '/knowledge/2')).status).toBe(404);
+	expect((await kb('/knowledge/2')).status).toBe(404);
 });
 
 it('adds many files at once', async () => {
 	const made = await admin('/3/files', 'POST', { count: 250, namePrefix: 'bulk-' });
 	expect(made.body).toMatchObject({ count: 250 });
-	expect((await kb(em, '/knowledge/3/files?pagination[pageSize]=100')).body.meta.pagination).toMatchObject({ total: 250, pageCount: 3 });
+	expect((await kb('/knowledge/3/files?pagination[pageSize]=100')).body.meta.pagination).toMatchObject({ total: 250, pageCount: 3 });
 });
 
 it.each([
@@ -64,14 +60,14 @@ it.each([
 	['an id that is not a number', '/abc/files', 'POST', { originalName: 'a.csv', mimetype: 'text/csv', content: 'a' }, 400, /id must be a positive whole number/],
 	['a body that is not an object', '', 'POST', ['Onboarding'], 400, /JSON object expected/],
 ])('refuses %s', async (_name, path, method, json, status, message) => {
-	const before = em.knowledge.files.size;
+	const before = bed.emulator.knowledge.files.size;
 	const answer = await admin(path, method, json);
 	expect(answer.status).toBe(status);
 	expect(answer.body.message).toMatch(message);
-	expect(em.knowledge.files.size).toBe(before);
+	expect(bed.emulator.knowledge.files.size).toBe(before);
 });
 
 it('is not in the request log (an admin route)', async () => {
 	await admin('/1/files/2', 'PATCH', { status: 'deleting' });
-	expect(em.log).toHaveLength(0);
+	expect(bed.emulator.log).toHaveLength(0);
 });

@@ -5,13 +5,13 @@
  */
 import { SEED_GROUP_IDS, SEED_TOPIC_IDS } from '../../emulator/bot/seed';
 import { MESSAGE_LIMITS as L } from '../../emulator/bot/messages/schema';
-import { botPost, messagingBed, replyTokenFrom } from './messagingHelpers';
+import { emulatorTestbed } from '../../testbed/testbed';
 
-const bed = messagingBed({ webhook: true });
+const bed = emulatorTestbed({ webhook: true });
 const G = SEED_GROUP_IDS.incidentRoom;
 const T = SEED_TOPIC_IDS.incidentAlerts;
 
-const push = (body: unknown, headers?: Record<string, string>) => botPost(bed.em, bed.token, '/bot/v2/message/push', { json: body, headers });
+const push = (body: unknown, headers?: Record<string, string>) => bed.call('/bot/v2/message/push', { method: 'POST', auth: 'bot', json: body, headers });
 const pushOne = (message: unknown) => push({ gid: G, tid: T, messages: [message] });
 const url = (length: number) => `https://x.example/${'a'.repeat(length - 'https://x.example/'.length)}`;
 const chars = (n: number) => 'a'.repeat(n);
@@ -48,8 +48,8 @@ describe('POST /bot/v2/message/push', () => {
 		expect({ status: res.status, body: res.body }).toEqual({ status: 200, body: { status: 'success' } });
 		const templates = [buttons({ thumbnailImageUrl: 'https://img.example/t.png', imageAspectRatio: 'rectangle', imageSize: 'cover', imageBackgroundColor: '#FFFFFF', title: 'Prod' }), carousel([buttons().template])];
 		expect((await push({ gid: G, messages: templates })).status).toBe(200);
-		expect(bed.em.messages({ gid: G, tid: T })).toEqual([expect.objectContaining({ route: 'POST /bot/v2/message/push', messages })]);
-		expect(bed.em.messages({ gid: G, tid: '' })[0].messages).toEqual(templates);
+		expect(bed.emulator.messages({ gid: G, tid: T })).toEqual([expect.objectContaining({ route: 'POST /bot/v2/message/push', messages })]);
+		expect(bed.emulator.messages({ gid: G, tid: '' })[0].messages).toEqual(templates);
 	});
 
 	it('takes every action type in buttons, quick replies and imagemaps', async () => {
@@ -57,13 +57,13 @@ describe('POST /bot/v2/message/push', () => {
 			const res = await push({ gid: G, messages: [buttons({ actions: [action] }), withQuickReply([qrItem(action)]), imagemap([{ ...action, label: undefined, area }])] });
 			expect({ type, status: res.status, body: res.body }).toEqual({ type, status: 200, body: { status: 'success' } });
 		}
-		// workflows without a status and library without a url are allowed (both optional in the document).
+		// workflows without a status and library without a url are allowed (the service marks both optional).
 		expect((await pushOne(buttons({ actions: [{ type: 'workflows', label: 'All' }, { type: 'library', label: 'Lib' }] }))).status).toBe(200);
 	});
 
 	it('refuses wrong content types, missing fields, unknown groups and topics', async () => {
 		expect(await push({ gid: G, messages: [{ type: 'text', text: 'x' }] }, { 'content-type': 'text/plain' })).toMatchObject({ status: 400 });
-		expect((await botPost(bed.em, bed.token, '/bot/v2/message/push', { body: 'gid=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } })).body).toEqual({
+		expect((await bed.call('/bot/v2/message/push', { method: 'POST', auth: 'bot', body: 'gid=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } })).body).toEqual({
 			code: 'invalid_request',
 			message: 'Content-Type must be application/json',
 		});
@@ -74,8 +74,8 @@ describe('POST /bot/v2/message/push', () => {
 		expect((await push({ gid: '000000000000000000000000', messages: [{ type: 'text', text: 'x' }] })).status).toBe(404);
 		expect((await push({ gid: G, tid: 'nope', messages: [{ type: 'text', text: 'x' }] })).body.code).toBe('topic_not_found');
 		expect((await push({ gid: SEED_GROUP_IDS.privateLounge, messages: [{ type: 'text', text: 'x' }] })).status).toBe(403);
-		expect((await botPost(bed.em, '', '/bot/v2/message/push', { json: { gid: G, messages: [{ type: 'text', text: 'x' }] } })).status).toBe(401);
-		expect(bed.em.messages()).toEqual([]);
+		expect((await bed.call('/bot/v2/message/push', { method: 'POST', headers: { authorization: 'Bearer ' }, json: { gid: G, messages: [{ type: 'text', text: 'x' }] } })).status).toBe(401);
+		expect(bed.emulator.messages()).toEqual([]);
 	});
 
 	// [what, message at the limit (or valid), message one over (or invalid), the refusal]
@@ -130,7 +130,7 @@ describe('POST /bot/v2/message/push', () => {
 	it.each(limits)('%s: takes the good one, refuses the other', async (_what, good, bad, message) => {
 		expect((await pushOne(good)).body).toEqual({ status: 'success' });
 		expect((await pushOne(bad)).body).toEqual({ code: 'invalid_message', message });
-		expect(bed.em.messages()).toHaveLength(1);
+		expect(bed.emulator.messages()).toHaveLength(1);
 	});
 
 	it(`takes ${L.messagesPerCall} messages per call and refuses ${L.messagesPerCall + 1}, naming the bad message's index`, async () => {
@@ -144,24 +144,24 @@ describe('POST /bot/v2/message/push', () => {
 
 describe('POST /bot/v2/message/reply', () => {
 	it('replies once with a reply token, and answers 404 like an unknown route when switched off', async () => {
-		const replyToken = await replyTokenFrom(bed.em, bed.hook.url, { gid: G, tid: T });
+		const replyToken = await bed.replyToken({ gid: G, tid: T });
 		const body = { replyToken, messages: [buttons(), { type: 'text', text: 'second' }] };
 		expect((await push({ gid: G, tid: T, messages: [{ type: 'text' }] })).status).toBe(400);
-		const refused = await botPost(bed.em, bed.token, '/bot/v2/message/reply', { json: { replyToken, messages: [{ type: 'text' }] } });
+		const refused = await bed.call('/bot/v2/message/reply', { method: 'POST', auth: 'bot', json: { replyToken, messages: [{ type: 'text' }] } });
 		expect(refused.body.code).toBe('invalid_message');
-		const ok = await botPost(bed.em, bed.token, '/bot/v2/message/reply', { json: body });
+		const ok = await bed.call('/bot/v2/message/reply', { method: 'POST', auth: 'bot', json: body });
 		expect({ status: ok.status, text: ok.text }).toEqual({ status: 200, text: '' });
-		expect(bed.em.messages({ gid: G, tid: T })).toEqual([expect.objectContaining({ route: 'POST /bot/v2/message/reply', target: { gid: G, tid: T, replyToken }, messages: body.messages })]);
-		expect((await botPost(bed.em, bed.token, '/bot/v2/message/reply', { json: body })).body).toEqual({ code: 'invalid_reply_token', message: 'Reply token has already been used' });
-		expect((await botPost(bed.em, bed.token, '/bot/v2/message/reply', { json: { messages: body.messages } })).body.message).toBe('replyToken is required (a non-empty string)');
+		expect(bed.emulator.messages({ gid: G, tid: T })).toEqual([expect.objectContaining({ route: 'POST /bot/v2/message/reply', target: { gid: G, tid: T, replyToken }, messages: body.messages })]);
+		expect((await bed.call('/bot/v2/message/reply', { method: 'POST', auth: 'bot', json: body })).body).toEqual({ code: 'invalid_reply_token', message: 'Reply token has already been used' });
+		expect((await bed.call('/bot/v2/message/reply', { method: 'POST', auth: 'bot', json: { messages: body.messages } })).body.message).toBe('replyToken is required (a non-empty string)');
 
-		bed.em.setConfig({ v2ReplyRoute: false });
-		const next = await replyTokenFrom(bed.em, bed.hook.url);
-		const gone = await botPost(bed.em, bed.token, '/bot/v2/message/reply', { json: { replyToken: next, messages: [{ type: 'text', text: 'x' }] } });
+		bed.emulator.setConfig({ v2ReplyRoute: false });
+		const next = await bed.replyToken();
+		const gone = await bed.call('/bot/v2/message/reply', { method: 'POST', auth: 'bot', json: { replyToken: next, messages: [{ type: 'text', text: 'x' }] } });
 		expect(gone).toMatchObject({ status: 404, body: { code: 'not_found', message: 'Cannot POST /bot/v2/message/reply' } });
 		// Even without a token, as a route that does not exist; the admin route flips it back.
-		expect((await botPost(bed.em, '', '/bot/v2/message/reply', { json: {} })).status).toBe(404);
-		await fetch(`${bed.em.url}/__emulator/config`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ v2ReplyRoute: true }) });
-		expect((await botPost(bed.em, bed.token, '/bot/v2/message/reply', { json: { replyToken: next, messages: [{ type: 'text', text: 'x' }] } })).status).toBe(200);
+		expect((await bed.call('/bot/v2/message/reply', { method: 'POST', headers: { authorization: 'Bearer ' }, json: {} })).status).toBe(404);
+		await fetch(`${bed.emulator.url}/__emulator/config`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ v2ReplyRoute: true }) });
+		expect((await bed.call('/bot/v2/message/reply', { method: 'POST', auth: 'bot', json: { replyToken: next, messages: [{ type: 'text', text: 'x' }] } })).status).toBe(200);
 	});
 });

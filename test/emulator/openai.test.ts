@@ -1,23 +1,13 @@
-import { SCRIPTED_MODEL, type ChatCompletionRequest } from '../../emulator/standIns/openAiChat';
-import { type Emulator, startTestEmulator } from './helpers';
+import { SCRIPTED_MODEL, type ChatCompletionRequest } from '../../emulator/openAiCompatibleModel/chatCompletions';
+import { emulatorTestbed } from '../../testbed/testbed';
 
-let emu: Emulator;
-
-beforeAll(async () => {
-	emu = await startTestEmulator();
-});
-afterAll(() => emu.close());
-beforeEach(() => emu.reset());
+const bed = emulatorTestbed();
 
 type Json = Record<string, unknown>;
 
-async function chat(body: unknown, key = emu.config.apiKey) {
-	const res = await fetch(`${emu.url}/v1/chat/completions`, {
-		method: 'POST',
-		headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-		body: JSON.stringify(body),
-	});
-	return { status: res.status, type: res.headers.get('content-type') ?? '', text: await res.text() };
+async function chat(body: unknown, key = bed.emulator.config.apiKey) {
+	const res = await bed.call('/v1/chat/completions', { method: 'POST', headers: { authorization: `Bearer ${key}` }, json: body });
+	return { status: res.status, type: res.headers.get('content-type') ?? '', text: res.text };
 }
 
 const conversation = (extra: Partial<ChatCompletionRequest> = {}) => ({
@@ -36,12 +26,12 @@ describe('scripted OpenAI-compatible endpoint', () => {
 
 	it('answers 503 without a script, and 400 without model or messages', async () => {
 		expect((await chat(conversation())).status).toBe(503);
-		emu.openAi.script = () => ({ content: 'hi' });
+		bed.emulator.openAi.script = () => ({ content: 'hi' });
 		expect((await chat({ messages: [] })).status).toBe(400);
 	});
 
 	it('answers the tool calls the script decides, in chat.completion form, and records the request', async () => {
-		emu.openAi.script = (request) => ({
+		bed.emulator.openAi.script = (request) => ({
 			toolCalls: [{ name: request.tools![0].function.name, arguments: { username: 'nattaya.p' } }],
 		});
 		const res = await chat(conversation());
@@ -54,12 +44,12 @@ describe('scripted OpenAI-compatible endpoint', () => {
 			content: null,
 			tool_calls: [{ id: 'call_1_0', type: 'function', function: { name: 'find_user', arguments: '{"username":"nattaya.p"}' } }],
 		});
-		expect(emu.openAi.requests).toHaveLength(1);
-		expect(emu.openAi.requests[0].messages[0]).toEqual({ role: 'user', content: 'Find @nattaya.p' });
+		expect(bed.emulator.openAi.requests).toHaveLength(1);
+		expect(bed.emulator.openAi.requests[0].messages[0]).toEqual({ role: 'user', content: 'Find @nattaya.p' });
 	});
 
 	it('streams a final answer as server-sent chunks ending in [DONE]', async () => {
-		emu.openAi.script = () => ({ content: 'Done: task tsk_1.' });
+		bed.emulator.openAi.script = () => ({ content: 'Done: task tsk_1.' });
 		const res = await chat(conversation({ stream: true, stream_options: { include_usage: true } }));
 		expect(res.type).toContain('text/event-stream');
 		const events = res.text.trim().split('\n\n').map((line) => line.replace(/^data: /, ''));
@@ -71,7 +61,7 @@ describe('scripted OpenAI-compatible endpoint', () => {
 	});
 
 	it('lists the scripted model', async () => {
-		const res = await fetch(`${emu.url}/v1/models`, { headers: { authorization: `Bearer ${emu.config.apiKey}` } });
-		expect(((await res.json()) as { data: Json[] }).data.map((m) => m.id)).toEqual([SCRIPTED_MODEL]);
+		const res = await bed.call<{ data: Json[] }>('/v1/models', { headers: { authorization: `Bearer ${bed.emulator.config.apiKey}` } });
+		expect(res.body.data.map((m) => m.id)).toEqual([SCRIPTED_MODEL]);
 	});
 });

@@ -3,21 +3,19 @@
  * path), three sizes of real PNG bytes, the bot token, and the switch that
  * makes /file/image/ vanish.
  */
-import { PICTURE_PIXELS, SEED_PICTURE_IDS } from '../../emulator/bot/pictures';
-import { botToken, messagingBed } from './messagingHelpers';
+import { PICTURE_PIXELS, PNG_SIGNATURE, SEED_PICTURE_IDS } from '../../emulator/bot/pictures';
+import { emulatorTestbed } from '../../testbed/testbed';
 
-const bed = messagingBed();
+const bed = emulatorTestbed();
 
-
-async function get(path: string, bearer: string | null = bed.token) {
-	const res = await fetch(bed.em.url + path, { headers: bearer === null ? {} : { authorization: `Bearer ${bearer}` } });
-	const bytes = Buffer.from(await res.arrayBuffer());
-	return { status: res.status, type: res.headers.get('content-type'), length: res.headers.get('content-length'), bytes };
+/** A GET with this test's bot token, another `bearer`, or none (null). */
+async function get(path: string, bearer?: string | null) {
+	const res = await bed.call(path, bearer === undefined ? { auth: 'bot' } : { headers: bearer === null ? {} : { authorization: `Bearer ${bearer}` } });
+	return { status: res.status, type: res.headers.get('content-type'), length: res.headers.get('content-length'), bytes: res.bytes };
 }
 
 /** Width and height from the PNG's IHDR chunk. */
 const pngSize = (png: Buffer) => ({ width: png.readUInt32BE(16), height: png.readUInt32BE(20) });
-const PNG_SIGNATURE = Buffer.from('89504e470d0a1a0a', 'hex');
 
 describe('GET /file/image/:pictureId and /file/view/:pictureId', () => {
 	const id = SEED_PICTURE_IDS.incidentScreenshot;
@@ -50,11 +48,11 @@ describe('GET /file/image/:pictureId and /file/view/:pictureId', () => {
 	});
 
 	it('answers 404 on /file/image/ when fileImageRoute is off, while /file/view/ still serves', async () => {
-		bed.em.setConfig({ fileImageRoute: false });
+		bed.emulator.setConfig({ fileImageRoute: false });
 		const gone = await get(`/file/image/${id}`);
 		expect({ status: gone.status, body: JSON.parse(gone.bytes.toString()) }).toEqual({ status: 404, body: { code: 'not_found', message: `Cannot GET /file/image/${id}` } });
 		expect((await get(`/file/view/${id}`)).status).toBe(200);
-		bed.em.reset();
-		expect((await get(`/file/image/${id}`, await botToken(bed.em))).status).toBe(200);
+		bed.emulator.reset();
+		expect((await get(`/file/image/${id}`, await bed.newBotToken())).status).toBe(200);
 	});
 });

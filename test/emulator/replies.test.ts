@@ -5,14 +5,15 @@
 import { SEED_GROUP_IDS, SEED_TOPIC_IDS, SEED_USER_IDS } from '../../emulator/bot/seed';
 import { directChatId } from '../../emulator/bot/state';
 import { MESSAGE_LIMITS } from '../../emulator/bot/messages/schema';
-import { sha256 } from './helpers';
-import { botPost, form, messagingBed, pngBytes, replyTokenFrom } from './messagingHelpers';
+import { pngBytes } from '../../emulator/bot/pictures';
+import { multipartForm, sha256 } from '../../testbed/httpClient';
+import { emulatorTestbed, type CallOptions } from '../../testbed/testbed';
 
-const bed = messagingBed({ webhook: true });
+const bed = emulatorTestbed({ webhook: true });
 const U = SEED_USER_IDS.somchai;
 
-const post = (path: string, opts: Parameters<typeof botPost>[3]) => botPost(bed.em, bed.token, path, opts);
-const fresh = (extra: Record<string, unknown> = {}) => replyTokenFrom(bed.em, bed.hook.url, extra);
+const post = (path: string, options: CallOptions) => bed.call(path, { method: 'POST', auth: 'bot', ...options });
+const fresh = (extra: Record<string, unknown> = {}) => bed.replyToken(extra);
 const quick = (replyToken: string, items: unknown[] = [{ type: 'label', value: 'Yes', data: { text: 'yes' } }], extra: Record<string, unknown> = {}) => ({
 	replyToken,
 	message: { data: 'Approve?', meta: { quickreply: { template: 'default', items } }, ...extra },
@@ -21,40 +22,40 @@ const quick = (replyToken: string, items: unknown[] = [{ type: 'label', value: '
 describe('POST /bot/v1/message/text', () => {
 	it('replies in the chat of the event, once; a second use, an unknown and an expired token answer 400', async () => {
 		const replyToken = await fresh();
-		const ok = await post('/bot/v1/message/text', { body: form({ message: 'Got it', replyToken }) });
+		const ok = await post('/bot/v1/message/text', { body: multipartForm({ message: 'Got it', replyToken }) });
 		expect({ status: ok.status, text: ok.text }).toEqual({ status: 200, text: '' });
-		expect(bed.em.messages({ uid: U })).toEqual([
+		expect(bed.emulator.messages({ uid: U })).toEqual([
 			expect.objectContaining({ route: 'POST /bot/v1/message/text', text: 'Got it', target: { gid: directChatId(U), tid: null, uid: U, replyToken } }),
 		]);
-		expect(await post('/bot/v1/message/text', { body: form({ message: 'again', replyToken }) })).toMatchObject({
+		expect(await post('/bot/v1/message/text', { body: multipartForm({ message: 'again', replyToken }) })).toMatchObject({
 			status: 400,
 			body: { code: 'invalid_reply_token', message: 'Reply token has already been used' },
 		});
-		expect((await post('/bot/v1/message/text', { body: form({ message: 'x', replyToken: 'f'.repeat(32) }) })).body.message).toBe('Invalid reply token');
+		expect((await post('/bot/v1/message/text', { body: multipartForm({ message: 'x', replyToken: 'f'.repeat(32) }) })).body.message).toBe('Invalid reply token');
 		const old = await fresh();
-		bed.em.expireReplyTokens();
-		expect((await post('/bot/v1/message/text', { body: form({ message: 'x', replyToken: old }) })).body).toEqual({
+		bed.emulator.expireReplyTokens();
+		expect((await post('/bot/v1/message/text', { body: multipartForm({ message: 'x', replyToken: old }) })).body).toEqual({
 			code: 'invalid_reply_token',
 			message: 'Reply token has expired',
 		});
-		expect(bed.em.messages()).toHaveLength(1);
+		expect(bed.emulator.messages()).toHaveLength(1);
 	});
 
 	it('follows replyTokenTtlSeconds and the admin expiry route', async () => {
-		bed.em.setConfig({ replyTokenTtlSeconds: 0 });
-		expect((await post('/bot/v1/message/text', { body: form({ message: 'x', replyToken: await fresh() }) })).body.message).toBe('Reply token has expired');
-		bed.em.setConfig({ replyTokenTtlSeconds: 60 });
+		bed.emulator.setConfig({ replyTokenTtlSeconds: 0 });
+		expect((await post('/bot/v1/message/text', { body: multipartForm({ message: 'x', replyToken: await fresh() }) })).body.message).toBe('Reply token has expired');
+		bed.emulator.setConfig({ replyTokenTtlSeconds: 60 });
 		const live = await fresh();
-		const entry = bed.em.messaging.replyTokens.get(live);
+		const entry = bed.emulator.messaging.replyTokens.get(live);
 		expect((entry?.expiresAt ?? 0) - Date.now()).toBeGreaterThan(50_000);
-		await fetch(`${bed.em.url}/__emulator/reply-tokens/expire`, { method: 'POST' });
-		expect((await post('/bot/v1/message/text', { body: form({ message: 'x', replyToken: live }) })).body.message).toBe('Reply token has expired');
+		await fetch(`${bed.emulator.url}/__emulator/reply-tokens/expire`, { method: 'POST' });
+		expect((await post('/bot/v1/message/text', { body: multipartForm({ message: 'x', replyToken: live }) })).body.message).toBe('Reply token has expired');
 	});
 
 	it('replies into the group topic the event came from', async () => {
 		const replyToken = await fresh({ gid: SEED_GROUP_IDS.incidentRoom, tid: SEED_TOPIC_IDS.incidentAlerts });
-		expect((await post('/bot/v1/message/text', { body: form({ message: 'ack', replyToken }) })).status).toBe(200);
-		expect(bed.em.messages({ gid: SEED_GROUP_IDS.incidentRoom, tid: SEED_TOPIC_IDS.incidentAlerts }).map((r) => r.text)).toEqual(['ack']);
+		expect((await post('/bot/v1/message/text', { body: multipartForm({ message: 'ack', replyToken }) })).status).toBe(200);
+		expect(bed.emulator.messages({ gid: SEED_GROUP_IDS.incidentRoom, tid: SEED_TOPIC_IDS.incidentAlerts }).map((r) => r.text)).toEqual(['ack']);
 	});
 
 	// The reply page documents multipart; some clients report JSON accepted too.
@@ -65,7 +66,7 @@ describe('POST /bot/v1/message/text', () => {
 			body: { code: 'unsupported_media_type', message: 'Content-Type must be multipart/form-data' },
 		});
 		expect((await post('/bot/v1/message/text', { body: `message=x&replyToken=${replyToken}`, headers: { 'content-type': 'application/x-www-form-urlencoded' } })).status).toBe(400);
-		bed.em.setConfig({ textReplyJson: 'accept' });
+		bed.emulator.setConfig({ textReplyJson: 'accept' });
 		expect((await post('/bot/v1/message/text', { json: { message: 'json', replyToken } })).status).toBe(200);
 		expect((await post('/bot/v1/message/text', { json: { replyToken: await fresh() } })).body.message).toBe('message is required (a non-empty string)');
 	});
@@ -73,18 +74,18 @@ describe('POST /bot/v1/message/text', () => {
 	it('refuses missing fields and over-long text without spending the token', async () => {
 		const replyToken = await fresh();
 		const p = '/bot/v1/message/text';
-		expect((await post(p, { body: form({ replyToken }) })).body).toEqual({ code: 'invalid_request', message: 'message is required (a non-empty string)' });
-		expect((await post(p, { body: form({ message: 'x' }) })).body.message).toBe('replyToken is required (a non-empty string)');
-		expect((await post(p, { body: form({ message: 'a'.repeat(MESSAGE_LIMITS.text + 1), replyToken }) })).body.message).toBe(`message must be at most ${MESSAGE_LIMITS.text} characters`);
-		expect((await post(p, { body: form({ message: 'x', replyToken }, [{ name: 'message', data: Buffer.from('x'), type: 'text/plain' }]) })).status).toBe(400);
-		expect((await post(p, { body: form({ message: 'a'.repeat(MESSAGE_LIMITS.text), replyToken }) })).status).toBe(200);
+		expect((await post(p, { body: multipartForm({ replyToken }) })).body).toEqual({ code: 'invalid_request', message: 'message is required (a non-empty string)' });
+		expect((await post(p, { body: multipartForm({ message: 'x' }) })).body.message).toBe('replyToken is required (a non-empty string)');
+		expect((await post(p, { body: multipartForm({ message: 'a'.repeat(MESSAGE_LIMITS.text + 1), replyToken }) })).body.message).toBe(`message must be at most ${MESSAGE_LIMITS.text} characters`);
+		expect((await post(p, { body: multipartForm({ message: 'x', replyToken }, [{ name: 'message', data: Buffer.from('x'), type: 'text/plain' }]) })).status).toBe(400);
+		expect((await post(p, { body: multipartForm({ message: 'a'.repeat(MESSAGE_LIMITS.text), replyToken }) })).status).toBe(200);
 	});
 
 	it('lets exactly one of two concurrent replies with the same token through', async () => {
 		const replyToken = await fresh();
-		const results = await Promise.all([1, 2].map((n) => post('/bot/v1/message/text', { body: form({ message: `r${n}`, replyToken }) })));
+		const results = await Promise.all([1, 2].map((n) => post('/bot/v1/message/text', { body: multipartForm({ message: `r${n}`, replyToken }) })));
 		expect(results.map((r) => r.status).sort()).toEqual([200, 400]);
-		expect(bed.em.messages()).toHaveLength(1);
+		expect(bed.emulator.messages()).toHaveLength(1);
 	});
 });
 
@@ -92,13 +93,13 @@ describe('POST /bot/v1/message/picture', () => {
 	it('replies with a picture and refuses non-images, JSON and a used token', async () => {
 		const replyToken = await fresh();
 		const png = pngBytes(512);
-		expect(await post('/bot/v1/message/picture', { body: form({ replyToken }, [{ data: Buffer.from('x'), type: 'text/plain' }]) })).toMatchObject({ status: 400, body: { code: 'invalid_file' } });
+		expect(await post('/bot/v1/message/picture', { body: multipartForm({ replyToken }, [{ data: Buffer.from('x'), type: 'text/plain' }]) })).toMatchObject({ status: 400, body: { code: 'invalid_file' } });
 		expect((await post('/bot/v1/message/picture', { json: { replyToken } })).status).toBe(400);
-		expect((await post('/bot/v1/message/picture', { body: form({}, [{ data: png, type: 'image/png' }]) })).body.message).toBe('replyToken is required (a non-empty string)');
-		const ok = await post('/bot/v1/message/picture', { body: form({ replyToken }, [{ data: png, type: 'image/png', filename: 'a.png' }]) });
+		expect((await post('/bot/v1/message/picture', { body: multipartForm({}, [{ data: png, type: 'image/png' }]) })).body.message).toBe('replyToken is required (a non-empty string)');
+		const ok = await post('/bot/v1/message/picture', { body: multipartForm({ replyToken }, [{ data: png, type: 'image/png', filename: 'a.png' }]) });
 		expect({ status: ok.status, text: ok.text }).toEqual({ status: 200, text: '' });
-		expect(bed.em.messages()[0]).toMatchObject({ route: 'POST /bot/v1/message/picture', file: { filename: 'a.png', size: 512, sha256: sha256(png) } });
-		expect((await post('/bot/v1/message/picture', { body: form({ replyToken }, [{ data: png, type: 'image/png' }]) })).status).toBe(400);
+		expect(bed.emulator.messages()[0]).toMatchObject({ route: 'POST /bot/v1/message/picture', file: { filename: 'a.png', size: 512, sha256: sha256(png) } });
+		expect((await post('/bot/v1/message/picture', { body: multipartForm({ replyToken }, [{ data: png, type: 'image/png' }]) })).status).toBe(400);
 	});
 });
 
@@ -110,7 +111,7 @@ describe('POST /bot/v1/message/quickreply', () => {
 		const replyToken = await fresh();
 		const res = await post(p, { json: quick(replyToken, [item('Yes'), item('No')]) });
 		expect({ status: res.status, text: res.text }).toEqual({ status: 200, text: '' });
-		expect(bed.em.messages()[0]).toMatchObject({ text: 'Approve?', meta: { quickreply: { template: 'default', items: [item('Yes'), item('No')] } } });
+		expect(bed.emulator.messages()[0]).toMatchObject({ text: 'Approve?', meta: { quickreply: { template: 'default', items: [item('Yes'), item('No')] } } });
 	});
 
 	it('refuses every malformed part and each limit one over, and takes each exactly at the limit', async () => {
@@ -134,8 +135,8 @@ describe('POST /bot/v1/message/quickreply', () => {
 		for (const [body, message] of cases) {
 			expect({ body, answer: (await post(p, { json: body })).body }).toEqual({ body, answer: { code: 'invalid_request', message } });
 		}
-		expect((await post(p, { body: form({ replyToken }) })).body.message).toBe('Content-Type must be application/json');
-		expect(bed.em.messages()).toEqual([]);
+		expect((await post(p, { body: multipartForm({ replyToken }) })).body.message).toBe('Content-Type must be application/json');
+		expect(bed.emulator.messages()).toEqual([]);
 		// The token survived every refusal.
 		const atLimit = quick(replyToken, Array.from({ length: max }, () => item('a'.repeat(MESSAGE_LIMITS.label))));
 		expect((await post(p, { json: atLimit })).status).toBe(200);

@@ -4,19 +4,13 @@
  * connection per request.
  */
 import * as http from 'node:http';
-import { startTestEmulator, type Emulator } from './helpers';
+import { emulatorTestbed } from '../../testbed/testbed';
 
-let em: Emulator;
-
-beforeAll(async () => {
-	em = await startTestEmulator();
-});
-afterAll(() => em.close());
-beforeEach(() => em.reset());
+const bed = emulatorTestbed();
 
 function get(path: string, agent: http.Agent): Promise<number> {
 	return new Promise((resolve, reject) => {
-		const request = http.get(`${em.url}${path}`, { agent, headers: { 'x-api-key': em.credentials.apiKey } }, (response) => {
+		const request = http.get(`${bed.emulator.url}${path}`, { agent, headers: { 'x-api-key': bed.emulator.credentials.apiKey } }, (response) => {
 			response.resume();
 			response.on('end', () => resolve(response.statusCode ?? 0));
 		});
@@ -32,11 +26,11 @@ describe('connection numbers in the request log', () => {
 		} finally {
 			agent.destroy();
 		}
-		const connections = em.log.map((e) => e.connection);
+		const connections = bed.emulator.log.map((e) => e.connection);
 		expect(connections).toHaveLength(5);
 		expect(new Set(connections).size).toBe(1);
 		expect(connections[0]).toBeGreaterThan(0);
-		expect(new Set(em.log.map((e) => e.remotePort)).size).toBe(1);
+		expect(new Set(bed.emulator.log.map((e) => e.remotePort)).size).toBe(1);
 	});
 
 	it('gives each new connection its own number', async () => {
@@ -45,7 +39,7 @@ describe('connection numbers in the request log', () => {
 			expect(await get('/api/v1/knowledge/1', agent)).toBe(200);
 			agent.destroy();
 		}
-		const connections = em.log.map((e) => e.connection);
+		const connections = bed.emulator.log.map((e) => e.connection);
 		expect(new Set(connections).size).toBe(3);
 		// In order of first use.
 		expect(connections).toEqual([...connections].sort((a, b) => a - b));

@@ -8,9 +8,8 @@ import { Container } from '@n8n/di';
 import { BinaryDataService } from 'n8n-core';
 import type { IBinaryData, INodeExecutionData } from 'n8n-workflow';
 
-import { SEED_GROUP_IDS, SEED_USER_IDS } from '../../emulator/bot/seed';
+import { listedUser, SEED_GROUP_IDS, SEED_USER_IDS } from '../../emulator/bot/seed';
 import { redactedHeader } from '../../emulator/common/requestLog';
-import { initHarnessEnv } from '../../testbed/engine';
 import { CREDENTIALS, suiteTestbed, botCredentialData } from '../../testbed/testbed';
 
 const bed = suiteTestbed();
@@ -252,26 +251,23 @@ describe('Group → Create', () => {
 	});
 
 	it('streams a picture kept on disk (filesystem binary mode) with its known length', async () => {
-		const env = await initHarnessEnv({ binaryDataMode: 'filesystem' });
-		try {
-			const big = Buffer.concat([PNG, Buffer.alloc(3 * 1024 * 1024, 1)]);
-			const binary = await Container.get(BinaryDataService).store(
-				{ type: 'execution', workflowId: 'harness-workflow', executionId: 'seed' },
-				big,
-				{ data: '', mimeType: 'image/png', fileName: 'large.png' } as IBinaryData,
-			);
-			expect(binary.id).toMatch(/^filesystem/);
-			const run = await bed.runNode(
-				{ resource: 'group', operation: 'create', name: 'Large picture', members: U.somchai, pictureBinaryProperty: 'data' },
-				{ items: [{ json: {}, binary: { data: binary } }] },
-			);
-			expect(run.error).toBeUndefined();
-			const [sent] = botRequests('POST');
-			expect(sent.parts![2]).toMatchObject({ name: 'file', filename: 'large.png', size: big.length, sha256: sha256(big) });
-			expect(Number(sent.headers['content-length'])).toBeGreaterThan(big.length);
-		} finally {
-			await env.setBinaryDataMode('default');
-		}
+		// The next test starts in the suite's (in-memory) mode again: the bed sets it before each test.
+		await bed.setBinaryMode('filesystem');
+		const big = Buffer.concat([PNG, Buffer.alloc(3 * 1024 * 1024, 1)]);
+		const binary = await Container.get(BinaryDataService).store(
+			{ type: 'execution', workflowId: 'harness-workflow', executionId: 'seed' },
+			big,
+			{ data: '', mimeType: 'image/png', fileName: 'large.png' } as IBinaryData,
+		);
+		expect(binary.id).toMatch(/^filesystem/);
+		const run = await bed.runNode(
+			{ resource: 'group', operation: 'create', name: 'Large picture', members: U.somchai, pictureBinaryProperty: 'data' },
+			{ items: [{ json: {}, binary: { data: binary } }] },
+		);
+		expect(run.error).toBeUndefined();
+		const [sent] = botRequests('POST');
+		expect(sent.parts![2]).toMatchObject({ name: 'file', filename: 'large.png', size: big.length, sha256: sha256(big) });
+		expect(Number(sent.headers['content-length'])).toBeGreaterThan(big.length);
 	});
 
 	it.each([
@@ -361,15 +357,8 @@ describe('User → Find by Username', () => {
 		const run = await bed.runNode({ resource: 'user', operation: 'findByUsername', username: 'somchai' });
 		expect(run.error).toBeUndefined();
 		expect(run.json.map((u) => u.username)).toEqual(['somchai.k']);
-		expect(run.json[0]).toEqual({
-			_id: U.somchai,
-			username: 'somchai.k',
-			email: 'somchai.k@example.com',
-			firstname: 'Somchai',
-			lastname: 'Kittisak',
-			position: 'Site Reliability Engineer',
-			deleted: false,
-		});
+		// The user as the service listed it, field for field.
+		expect(run.json[0]).toEqual(listedUser(bed.emulator.bot.users.get(U.somchai)!));
 		expect(botRequests('GET')[0].query).toEqual({ username: 'somchai' });
 	});
 

@@ -12,7 +12,7 @@ import os from 'node:os';
 
 import type { INodeParameters } from 'n8n-workflow';
 
-import { CREDENTIAL_AREAS, type CredentialArea } from '../../emulator/clientCredentials';
+import { SERVICE_APIS, type ServiceApi } from '../../emulator/clientCredentials';
 import { redirectSays, SAYS, startCauseServers, tokenFirst, urlOf, WRONG_SECRET, type CauseServers } from '../../testbed/credentialCauses';
 import { CREDENTIALS, emulatorCredential, suiteTestbed } from '../../testbed/testbed';
 
@@ -29,78 +29,78 @@ beforeEach(() => {
 	servers.reachedElsewhere.length = 0;
 });
 
-/** Sets fields of an area's credential (the others stay the emulator's valid ones). */
-function setCredential(area: CredentialArea, fields: Record<string, string>) {
-	const credential = emulatorCredential(bed.emulator, area);
+/** Sets fields of an API's credential (the others stay the emulator's valid ones). */
+function setCredential(api: ServiceApi, fields: Record<string, string>) {
+	const credential = emulatorCredential(bed.emulator, api);
 	bed.credentialsHelper.set({ ...credential, data: { ...credential.data, ...fields } });
 }
 
-/** A cheap operation of each area. */
-const OPERATION: Record<CredentialArea, INodeParameters> = {
+/** A cheap operation of each API. */
+const OPERATION: Record<ServiceApi, INodeParameters> = {
 	knowledgeBase: { resource: 'knowledgeBase', operation: 'get', knowledgeId: 1 },
 	taskProjects: { resource: 'task', operation: 'create', taskTitle: 'Call back' },
 	bot: { resource: 'user', operation: 'findByUsername', username: 'anan.w' },
 };
 
 /** The node's error for the same cause, with one attempt (the node's retries are not what is compared). */
-async function nodeError(area: CredentialArea): Promise<string> {
-	const run = await bed.runNode({ ...OPERATION[area], options: { retry: { retry: { maxAttempts: 1 } } } }, { typeVersion: 2 });
+async function nodeError(api: ServiceApi): Promise<string> {
+	const run = await bed.runNode({ ...OPERATION[api], options: { retry: { retry: { maxAttempts: 1 } } } }, { typeVersion: 2 });
 	expect(run.error).toBeDefined();
 	return String(run.error?.message);
 }
 
-const test = async (area: CredentialArea) => await bed.testCredential(CREDENTIALS[area].id);
+const test = async (api: ServiceApi) => await bed.testCredential(CREDENTIALS[api].id);
 
-describe.each(CREDENTIAL_AREAS)('the %s credential test', (area) => {
+describe.each(SERVICE_APIS)('the %s credential test', (api) => {
 	it("passes with the emulator's credentials", async () => {
-		await expect(test(area)).resolves.toEqual({ status: 'OK', message: SAYS.ok });
+		await expect(test(api)).resolves.toEqual({ status: 'OK', message: SAYS.ok });
 	});
 
 	it('says a wrong secret as the node does', async () => {
-		setCredential(area, WRONG_SECRET[area]());
-		expect(await test(area)).toEqual({ status: 'Error', message: SAYS.wrongSecret[area] });
-		expect(await nodeError(area)).toBe(SAYS.wrongSecret[area]);
+		setCredential(api, WRONG_SECRET[api]());
+		expect(await test(api)).toEqual({ status: 'Error', message: SAYS.wrongSecret[api] });
+		expect(await nodeError(api)).toBe(SAYS.wrongSecret[api]);
 	});
 
 	it('refuses a Base URL with a path before sending anything, as the node does', async () => {
-		setCredential(area, { baseUrl: `${bed.emulator.url}/elsewhere/` });
-		expect(await test(area)).toEqual({ status: 'Error', message: SAYS.path });
-		expect(await nodeError(area)).toContain(SAYS.path);
+		setCredential(api, { baseUrl: `${bed.emulator.url}/elsewhere/` });
+		expect(await test(api)).toEqual({ status: 'Error', message: SAYS.path });
+		expect(await nodeError(api)).toContain(SAYS.path);
 		expect(bed.emulator.log).toHaveLength(0);
 	});
 
 	it('takes a Base URL ending in /api/v1 without it, as the node does', async () => {
-		setCredential(area, { baseUrl: `${bed.emulator.url}/api/v1/` });
-		await expect(test(area)).resolves.toEqual({ status: 'OK', message: SAYS.ok });
-		const run = await bed.runNode(OPERATION[area], { typeVersion: 2 });
+		setCredential(api, { baseUrl: `${bed.emulator.url}/api/v1/` });
+		await expect(test(api)).resolves.toEqual({ status: 'OK', message: SAYS.ok });
+		const run = await bed.runNode(OPERATION[api], { typeVersion: 2 });
 		expect(run.error).toBeUndefined();
 		expect(bed.emulator.log.every((entry) => !entry.path.startsWith('/api/v1/api/v1'))).toBe(true);
 	});
 
 	it('refuses a Base URL without a scheme before sending anything, as the node does', async () => {
-		setCredential(area, { baseUrl: bed.emulator.url.replace(/^http:\/\//, '') });
-		expect(await test(area)).toEqual({ status: 'Error', message: SAYS.noScheme });
-		expect(await nodeError(area)).toContain(SAYS.noScheme);
+		setCredential(api, { baseUrl: bed.emulator.url.replace(/^http:\/\//, '') });
+		expect(await test(api)).toEqual({ status: 'Error', message: SAYS.noScheme });
+		expect(await nodeError(api)).toContain(SAYS.noScheme);
 		expect(bed.emulator.log).toHaveLength(0);
 	});
 
 	it('says an unreachable host as the node does', async () => {
-		setCredential(area, { baseUrl: 'http://127.0.0.1:9' });
-		expect(await test(area)).toEqual({ status: 'Error', message: tokenFirst(area, SAYS.refused) });
-		expect((await nodeError(area)).toLowerCase()).toContain(SAYS.refused.toLowerCase());
+		setCredential(api, { baseUrl: 'http://127.0.0.1:9' });
+		expect(await test(api)).toEqual({ status: 'Error', message: tokenFirst(api, SAYS.refused) });
+		expect((await nodeError(api)).toLowerCase()).toContain(SAYS.refused.toLowerCase());
 	});
 
 	it('refuses a redirect, sends nothing to where it points, and says why as the node does', async () => {
-		setCredential(area, { baseUrl: urlOf(servers.redirecting) });
-		expect(await test(area)).toEqual({ status: 'Error', message: redirectSays(area, urlOf(servers.elsewhere)) });
-		expect(await nodeError(area)).toContain(SAYS.redirect(urlOf(servers.elsewhere)));
+		setCredential(api, { baseUrl: urlOf(servers.redirecting) });
+		expect(await test(api)).toEqual({ status: 'Error', message: redirectSays(api, urlOf(servers.elsewhere)) });
+		expect(await nodeError(api)).toContain(SAYS.redirect(urlOf(servers.elsewhere)));
 		expect(servers.reachedElsewhere).toHaveLength(0);
 	});
 
 	it('says a certificate that cannot be verified as the node does', async () => {
-		setCredential(area, { baseUrl: urlOf(servers.selfSigned, 'https') });
-		expect(await test(area)).toEqual({ status: 'Error', message: tokenFirst(area, SAYS.selfSigned) });
-		expect(await nodeError(area)).toContain(SAYS.selfSigned);
+		setCredential(api, { baseUrl: urlOf(servers.selfSigned, 'https') });
+		expect(await test(api)).toEqual({ status: 'Error', message: tokenFirst(api, SAYS.selfSigned) });
+		expect(await nodeError(api)).toContain(SAYS.selfSigned);
 	});
 });
 

@@ -4,7 +4,7 @@
  * (streamed to disk) unless a test says otherwise.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 
@@ -12,11 +12,12 @@ import { Container } from '@n8n/di';
 import { BinaryDataService } from 'n8n-core';
 import type { IBinaryData, IDataObject, INode, INodeListSearchResult, INodeParameters } from 'n8n-workflow';
 
-import { initHarnessEnv, type WorkflowJson } from '../../testbed/engine';
+import type { WorkflowJson } from '../../testbed/engine';
 import { exampleCredential } from '../../testbed/examples';
 import { CREDENTIALS, NODE_TYPE, suiteTestbed } from '../../testbed/testbed';
 import { ROOT } from '../../testbed/root';
 import { byId } from '../../testbed/locator';
+import { ALLOWED_MIME_TYPES } from '../../nodes/Workplace/actions/knowledgeFile/uploadRules';
 
 const bed = suiteTestbed({ binaryMode: 'filesystem', emulator: { paginationMode: 'strapi', deleteResponse: 'empty' } });
 
@@ -45,6 +46,19 @@ async function storedBinary(content: Buffer | Readable, fileName: string | undef
 		content,
 		binary,
 	);
+}
+
+/** Files of n8n's binary store this process holds open (Linux's /proc/self/fd). */
+function openStoreFiles(): string[] {
+	return readdirSync('/proc/self/fd')
+		.map((fd) => {
+			try {
+				return readlinkSync(`/proc/self/fd/${fd}`);
+			} catch {
+				return '';
+			}
+		})
+		.filter((file) => file.startsWith(bed.binaryStoragePath));
 }
 
 function filesUnder(dir: string): string[] {
@@ -244,20 +258,19 @@ describe('Knowledge File → Download', () => {
 	])('fails on %s and stores no short file', async (_label, action) => {
 		const big = randomBytes(1024 * 1024);
 		const file = bed.emulator.knowledge.addFile(HANDBOOK, { originalName: 'big.pdf', mimetype: 'application/pdf', content: big });
-		const env = await initHarnessEnv();
-		const before = new Set(filesUnder(env.binaryStoragePath));
+		const before = new Set(filesUnder(bed.binaryStoragePath));
 		bed.emulator.faults.add({ method: 'GET', path: `/api/v1/knowledge/1/files/${file.id}/download`, action });
 
 		const run = await bed.runNode({ resource: 'knowledgeFile', operation: 'download', knowledgeId: byId(HANDBOOK), fileId: byId(file.id), binaryPropertyName: 'data' });
 		expect(run.error?.name).toBe('NodeApiError');
 		expect(run.error?.message).toMatch(/^The download broke off after \d+ of 1048576 bytes; nothing was stored$/);
-		const added = filesUnder(env.binaryStoragePath).filter((f) => !before.has(f));
+		const added = filesUnder(bed.binaryStoragePath).filter((f) => !before.has(f));
 		expect(added).toEqual([]);
 
 		// Control: the same download, unbroken, does leave its file there.
 		const ok = await bed.runNode({ resource: 'knowledgeFile', operation: 'download', knowledgeId: byId(HANDBOOK), fileId: byId(file.id), binaryPropertyName: 'data' });
 		expect(ok.json[0].sha256).toBe(sha256(big));
-		const stored = filesUnder(env.binaryStoragePath).filter((f) => !before.has(f));
+		const stored = filesUnder(bed.binaryStoragePath).filter((f) => !before.has(f));
 		expect(stored.some((f) => statSync(f).size === big.length)).toBe(true);
 	});
 
@@ -276,7 +289,7 @@ describe('Knowledge File → Download', () => {
 	});
 
 	it('works in n8n\'s default (in-memory) binary mode as well, truncation included', async () => {
-		await initHarnessEnv({ binaryDataMode: 'default' });
+		await bed.setBinaryMode('default');
 		const ok = await bed.runNode({ resource: 'knowledgeFile', operation: 'download', knowledgeId: byId(HANDBOOK), fileId: byId(1), binaryPropertyName: 'data' });
 		const binary = ok.items[0].binary!.data;
 		expect(binary.id).toBeUndefined();
@@ -318,7 +331,7 @@ describe('Knowledge File → Replace', () => {
 	it.each(['filesystem', 'default'] as const)(
 		'round-trips download → replace with matching bytes (sha256), %s binary mode',
 		async (mode) => {
-			await initHarnessEnv({ binaryDataMode: mode });
+			await bed.setBinaryMode(mode);
 			const content = randomBytes(3 * 1024 * 1024 + 17);
 			const source = bed.emulator.knowledge.addFile(HANDBOOK, { originalName: 'Quarterly report 2026 (final).pdf', mimetype: 'application/pdf', content });
 			const result = await bed.run(roundTrip(HANDBOOK, source.id, FAQ, 7));
@@ -368,6 +381,23 @@ describe('Knowledge File → Replace', () => {
 		);
 		expect(run.error).toBeUndefined();
 		expect(bed.emulator.knowledge.files.get(3)!.meta.originalName).toBe('benefits.html');
+	});
+
+	// The emulator judges uploads by its own reading of the service (emulator/knowledge/limits.ts):
+	// a type the node wrongly lets through fails here (test/unit/emulatorAuthority.test.ts shows it).
+	describe('what the node lets through, the service accepts', () => {
+		it('every upload type the node allows', async () => {
+			const content = Buffer.from('question,answer\nA,B\n');
+			for (const type of ALLOWED_MIME_TYPES) {
+				const binary = await storedBinary(content, 'answers', type);
+				const run = await bed.runNode(
+					{ resource: 'knowledgeFile', operation: 'replace', knowledgeId: byId(FAQ), fileId: byId(7), binaryPropertyName: 'data' },
+					{ items: [{ json: {}, binary: { data: binary } }] },
+				);
+				expect({ type, error: run.error?.message }).toEqual({ type, error: undefined });
+			}
+			expect(kbRequests('PUT').map((put) => put.parts?.[0]?.contentType)).toEqual(ALLOWED_MIME_TYPES);
+		});
 	});
 
 	describe('rejects a bad upload before any byte is sent', () => {
@@ -470,6 +500,8 @@ describe('Knowledge File → Replace', () => {
 		expect(puts.map((p) => p.status)).toEqual([503, 200]);
 		expect(puts[1].parts?.[0]).toMatchObject({ size: content.length, sha256: sha256(content) });
 		expect(bed.emulator.knowledge.files.get(7)!.sha256).toBe(sha256(content));
+		// The refused attempt's body was opened and left unread by the HTTP client: its file is closed all the same.
+		expect(openStoreFiles()).toEqual([]);
 	});
 });
 

@@ -14,12 +14,13 @@ import { knowledgeAdmin } from '../../e2e/lib/knowledgeTrigger';
 import { suiteTestbed } from '../../testbed/testbed';
 import type { Poller } from '../../testbed/engine';
 import { byId } from '../../testbed/locator';
+import { figure } from '../figures';
 
 const bed = suiteTestbed();
 const matrix: string[] = [];
 
 afterAll(async () => {
-	console.log(`knowledge trigger change matrix:\n${matrix.join('\n')}`);
+	figure(`knowledge trigger change matrix:\n${matrix.join('\n')}`);
 });
 
 const HANDBOOK = 1;
@@ -109,7 +110,7 @@ describe('the change matrix: each event × first run, manual run, normal poll, f
 		await expect(poller.poll()).rejects.toThrow();
 		bed.emulator.faults.clear();
 		expect(stateOf(poller)).toEqual(recorded);
-		row.push('failed poll (503): throws, 0 items, state kept');
+		row.push('failed poll (503): refused, 0 items, state kept');
 
 		// Normal poll: the change exactly once, then nothing.
 		const reported = items(await poller.poll());
@@ -364,6 +365,6 @@ describe('10,000 files per poll', () => {
 		expect(await poller.poll()).toBeNull();
 		const capped = listRequests().length;
 		expect(capped).toBe(200);
-		console.log(`10,000 files: ${first} list requests on the first poll, ${second.length} on a poll with 4 changes (${ms} ms), state ${stateBytes} bytes; all bases (3): ${allRequests} requests; page cap 50: ${capped} requests`);
+		figure(`10,000 files: ${first} list requests on the first poll, ${second.length} on a poll with 4 changes (${ms} ms), state ${stateBytes} bytes; all bases (3): ${allRequests} requests; page cap 50: ${capped} requests`);
 	});
 });

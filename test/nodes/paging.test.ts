@@ -12,12 +12,13 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { suiteTestbed } from '../../testbed/testbed';
 import { byId } from '../../testbed/locator';
+import { figure } from '../figures';
 
 const bed = suiteTestbed();
 
 afterAll(async () => {
 	// The matrix's request counts, for the record.
-	console.log(`paging matrix (${table.length} runs):\n${table.join('\n')}`);
+	figure(`paging matrix (${table.length} runs):\n${table.join('\n')}`);
 });
 
 const TOTAL = 23;

@@ -56,7 +56,7 @@ describe('Requests in Parallel: order and pairing', () => {
 		expect(run.items.map((item) => pairedItems(item))).toEqual(ids.map((_, n) => [{ item: n }]));
 		const sent = bed.emulator.log.filter((e) => FILE_PATH.test(e.path));
 		expect(sent).toHaveLength(12);
-		// The first item sets off first (no token to fetch in this area), then four at a time, never more.
+		// The first item sets off first (no token to fetch for this API), then four at a time, never more.
 		expect(sent[0].path).toBe(`/api/v1/knowledge/1/files/${ids[0]}`);
 		expect(mostAtOnce(sent)).toBeGreaterThan(1);
 		expect(mostAtOnce(sent)).toBeLessThanOrEqual(4);

@@ -11,16 +11,17 @@ import path from 'node:path';
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import { exampleCredential } from '../../testbed/examples';
-import { initHarnessEnv, type WorkflowJson } from '../../testbed/engine';
+import type { WorkflowJson } from '../../testbed/engine';
 import { suiteTestbed } from '../../testbed/testbed';
 import { ROOT } from '../../testbed/root';
 import { byId } from '../../testbed/locator';
+import { figure } from '../figures';
 
 const bed = suiteTestbed({ binaryMode: 'filesystem' });
 const figures: string[] = [];
 
 afterAll(async () => {
-	console.log(figures.join('\n'));
+	figure(figures.join('\n'));
 });
 
 const FAQ_CSV = 7;
@@ -41,7 +42,7 @@ const stored = () => readFileSync(bed.emulator.knowledge.files.get(FAQ_CSV)!.con
 
 describe('Skip If Unchanged (a binary held in the item)', () => {
 	beforeEach(async () => {
-		await initHarnessEnv({ binaryDataMode: 'default' });
+		await bed.setBinaryMode('default');
 	});
 
 	it('the same content: no upload; the stored file with skipped: unchanged', async () => {
@@ -121,7 +122,7 @@ describe('the nightly sync example: uploads before and after Skip If Unchanged',
 	}
 
 	it('7 nights with the answers unchanged after the first: 1 upload with the option, 7 without (binaries streamed from the filesystem store)', async () => {
-		await initHarnessEnv({ binaryDataMode: 'filesystem' });
+		await bed.setBinaryMode('filesystem');
 		const after = await nights(example, 7);
 		expect(after.uploads).toBe(1);
 		expect(after.outputs.map((o) => o.skipped ?? 'uploaded')).toEqual(['uploaded', ...Array(6).fill('unchanged')]);

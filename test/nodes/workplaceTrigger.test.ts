@@ -16,6 +16,7 @@ import { NodeHelpers } from 'n8n-workflow';
 import type { WorkflowJson } from '../../testbed/engine';
 import { assertNoSecrets, botCredentialData, capturedLogs, CREDENTIALS, suiteTestbed } from '../../testbed/testbed';
 import type { WebhookServer } from '../../testbed/webhookServer';
+import { triggerItem } from '../triggerItem';
 
 const bed = suiteTestbed();
 let clientSecret: string;
@@ -124,28 +125,8 @@ async function post(server: WebhookServer, body: unknown, call: Call = {}) {
 	return { status: res.status, body: text ? (JSON.parse(text) as IDataObject) : undefined };
 }
 
-/** Version 2's item for an event (see events.ts), as the tests expect it field by field. */
-function item(event: IDataObject, fields: IDataObject): IDataObject {
-	return {
-		type: event.type,
-		replyToken: event.replyToken ?? null,
-		userId: null,
-		username: null,
-		sourceType: null,
-		groupId: null,
-		topicId: null,
-		messageId: null,
-		messageType: null,
-		text: null,
-		data: null,
-		postbackText: null,
-		timestamp: null,
-		timestampMs: null,
-		verified: true,
-		event,
-		...fields,
-	};
-}
+/** Version 2's item for an event, as the tests expect it field by field. */
+const item = triggerItem;
 
 describe('Workplace Trigger', () => {
 	it('answers 200 to a signed batch of 3 and emits one normalised item per event, the event kept whole', async () => {
@@ -332,13 +313,9 @@ describe('Workplace Trigger', () => {
 
 	describe('the emulator playing a user (POST /__emulator/events)', () => {
 		async function play(request: IDataObject) {
-			const res = await fetch(`${bed.emulator.url}/__emulator/events`, {
-				method: 'POST',
-				headers: { 'content-type': 'application/json' },
-				body: JSON.stringify(request),
-			});
+			const res = await bed.call<IDataObject & { status: number; replyToken: string }>('/__emulator/events', { method: 'POST', json: request });
 			expect(res.status).toBe(200);
-			return (await res.json()) as IDataObject & { status: number; replyToken: string };
+			return res.body;
 		}
 
 		it('delivers signed message, postback and join events that start executions; wrong and missing signatures start nothing', async () => {

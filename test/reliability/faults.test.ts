@@ -11,6 +11,7 @@ import type { INodeParameters } from 'n8n-workflow';
 import { SEED_GROUP_IDS, SEED_USER_IDS } from '../../emulator/bot/seed';
 import { assertNoSecrets, capturedLogs, emulatorCredential, suiteTestbed, type Testbed } from '../../testbed/testbed';
 import { byId } from '../../testbed/locator';
+import { figure } from '../figures';
 
 const bed = suiteTestbed();
 /** Secrets checked per run by the testbed; counted here for the summary line. */
@@ -178,7 +179,7 @@ describe('faults on one request', () => {
 		expect(requests('POST', '/oauth/token').map((e) => e.status)).toEqual([429, 429, 200]);
 	});
 
-	it('a 500 on create task is reported once, with the service words, and never resent', async () => {
+	it("a 500 on create task is reported once, with the service's message, and never resent", async () => {
 		const before = tasksCreated();
 		inject({ method: 'POST', path: '/api/v1/task-projects/tasks', phase: 'after', action: { kind: 'status', status: 500 } });
 		const create = await run(taskCreate('Created despite the 500'));
@@ -374,7 +375,7 @@ describe('100 items, 10 injected faults, Continue On Fail', () => {
 		// The scan covers n8n's logs too; they are not empty, so it is not vacuous.
 		expect(capturedLogs.length).toBeGreaterThan(0);
 		expect(secretsFound).toBe(0);
-		console.log(
+		figure(
 			`fault suite: faults injected ${plan.length}, items processed ${result.items.length}, items lost ${lost}, duplicates ${duplicates}, secrets found ${secretsFound}` +
 				` (whole suite: ${faultsInjected} faults injected)`,
 		);
@@ -654,8 +655,8 @@ describe('100-item runs: each fault alone and all mixed, at Requests in Parallel
 			totals.items += 100;
 		}
 		expect(secretsFound).toBe(0);
-		console.log(
-			`new-fault suite: scenarios ${totals.scenarios}, items ${totals.items}, failed as expected ${totals.failedAsExpected}, items lost ${totals.lost}, duplicates ${totals.duplicates}, secrets found ${secretsFound}`,
+		figure(
+			`new-fault suite: scenarios ${totals.scenarios}, items ${totals.items}, failing by design ${totals.failedAsExpected}, items lost ${totals.lost}, duplicates ${totals.duplicates}, secrets found ${secretsFound}`,
 		);
 	});
 });

@@ -4,6 +4,7 @@
  * userId, source and message types): time, sender, postback data.
  */
 import { eventTime, normaliseEvent } from '../../nodes/WorkplaceTrigger/events';
+import { triggerItem } from '../triggerItem';
 
 describe('eventTime', () => {
 	it.each([
@@ -36,24 +37,10 @@ describe('eventTime', () => {
 describe('normaliseEvent', () => {
 	it('reads the new pages\' join: source.uid, epoch ms', () => {
 		const join = { type: 'join', replyToken: 'rt-j', source: { type: 'direct_chat', uid: 'u-7' }, timestamp: 1569563054859 };
-		expect(normaliseEvent(join, true)).toEqual({
-			type: 'join',
-			replyToken: 'rt-j',
-			userId: 'u-7',
-			username: null,
-			sourceType: 'direct_chat',
-			groupId: null,
-			topicId: null,
-			messageId: null,
-			messageType: null,
-			text: null,
-			data: null,
-			postbackText: null,
-			timestamp: '2019-09-27T05:44:14.859Z',
-			timestampMs: 1569563054859,
-			verified: true,
-			event: join,
-		});
+		// Every field of the item: null where the event says nothing.
+		expect(normaliseEvent(join, true)).toEqual(
+			triggerItem(join, { userId: 'u-7', sourceType: 'direct_chat', timestamp: '2019-09-27T05:44:14.859Z', timestampMs: 1569563054859 }),
+		);
 	});
 
 	it('reads the old pages\' message: source.userId and username, ISO time, message fields', () => {

@@ -154,16 +154,20 @@ describe('the panel builder → v2 messages', () => {
 	});
 
 	it('a buttons template with image options, each button its own action type, and quick replies', () => {
+		// The card's fields go into the template as they are.
+		const card = {
+			thumbnailImageUrl: 'https://e.com/t.png',
+			imageAspectRatio: 'square',
+			imageSize: 'contain',
+			imageBackgroundColor: '#112233',
+			title: 'Incident 4711',
+			text: 'Database latency above 2 s',
+		};
 		const [sent] = checkMessages(
 			messagesFromFields(
 				panel({
 					type: 'buttons',
-					thumbnailImageUrl: 'https://e.com/t.png',
-					imageAspectRatio: 'square',
-					imageSize: 'contain',
-					imageBackgroundColor: '#112233',
-					title: 'Incident 4711',
-					text: 'Database latency above 2 s',
+					...card,
 					buttons: {
 						button: [
 							{ type: 'postback', label: 'Acknowledge', data: 'ack:4711', postbackText: 'On it', text: 'ignored' },
@@ -179,12 +183,7 @@ describe('the panel builder → v2 messages', () => {
 			type: 'template',
 			template: {
 				type: 'buttons',
-				thumbnailImageUrl: 'https://e.com/t.png',
-				imageAspectRatio: 'square',
-				imageSize: 'contain',
-				imageBackgroundColor: '#112233',
-				title: 'Incident 4711',
-				text: 'Database latency above 2 s',
+				...card,
 				actions: [
 					{ type: 'postback', label: 'Acknowledge', data: 'ack:4711', text: 'On it' },
 					{ type: 'uri', label: 'Dashboard', linkUri: 'https://status.e.com/4711' },

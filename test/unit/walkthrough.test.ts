@@ -7,22 +7,10 @@
  * test's own (the service has no such endpoint); nothing of it ships, and the
  * copy lives under the run's TMPDIR and is removed.
  */
-import { execFileSync, spawnSync } from 'child_process';
-import {
-	existsSync,
-	mkdirSync,
-	mkdtempSync,
-	readdirSync,
-	readFileSync,
-	realpathSync,
-	rmSync,
-	statSync,
-	symlinkSync,
-	writeFileSync,
-} from 'fs';
-import { tmpdir } from 'os';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'fs';
 import * as path from 'path';
 import { ROOT } from '../../testbed/root';
+import { suiteScratchCopy } from '../scratchCopy';
 
 const guide = readFileSync(path.join(ROOT, 'CONTRIBUTING.md'), 'utf8');
 
@@ -35,45 +23,14 @@ function marked(kind: string): Array<{ file: string; code: string }> {
 const newFiles = marked('new file');
 const additions = marked('add to');
 
-let scratch: string;
-
-beforeAll(() => {
-	// Under the run's TMPDIR (test/globalSetup.ts), which globalTeardown removes even if afterAll does not run.
-	scratch = mkdtempSync(path.join(tmpdir(), 'walkthrough-'));
-	const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, encoding: 'utf8' })
-		.split('\0')
-		.filter(Boolean);
-	for (const file of files) {
-		const from = path.join(ROOT, file);
-		// Tracked but deleted in the working tree, or a symlink to a folder (installs): not part of the copy.
-		if (!existsSync(from) || !statSync(from).isFile()) continue;
-		const to = path.join(scratch, file);
-		mkdirSync(path.dirname(to), { recursive: true });
-		writeFileSync(to, readFileSync(from));
-	}
-	for (const installs of ['node_modules', 'e2e/node_modules']) {
-		if (existsSync(path.join(ROOT, installs))) symlinkSync(realpathSync(path.join(ROOT, installs)), path.join(scratch, installs), 'dir');
-	}
-});
-
-afterAll(() => {
-	if (scratch) rmSync(scratch, { recursive: true, force: true });
-});
-
-/** Runs a command in the scratch copy; fails the test with its output when it fails. */
-function inScratch(command: string, args: string[]): string {
-	const result = spawnSync(command, args, { cwd: scratch, encoding: 'utf8', env: { ...process.env, FORCE_COLOR: '0' } });
-	const output = `${result.stdout ?? ''}${result.stderr ?? ''}`;
-	if (result.status !== 0) throw new Error(`\`${command} ${args.join(' ')}\` failed in the scratch copy (${result.status}):\n${output}`);
-	return output;
-}
+const scratch = suiteScratchCopy('walkthrough-');
 
 /**
  * The emulator route for the illustrative operation: GET /api/v1/knowledge/:id/summary,
- * behind the knowledge area's API key, registered in its own scope before the server listens.
+ * behind the knowledge base API's key, registered in its own scope before the server listens.
  */
 function addEmulatorRoute(): void {
-	const emulatorDir = path.join(scratch, 'emulator');
+	const emulatorDir = path.join(scratch.dir, 'emulator');
 	const server = listFiles(emulatorDir).find((f) => /export async function startEmulator\(/.test(readFileSync(f, 'utf8')));
 	expect(server).toBeDefined();
 	const source = readFileSync(server!, 'utf8');
@@ -113,7 +70,7 @@ describe("CONTRIBUTING.md's Adding an operation, followed in a scratch copy", ()
 	it('builds, lints, type-checks and passes its engine test', () => {
 		// Step 1–3: the operation's file, as the guide writes it.
 		const [operation] = newFiles;
-		const target = path.join(scratch, operation.file);
+		const target = path.join(scratch.dir, operation.file);
 		expect(existsSync(target)).toBe(false);
 		writeFileSync(target, operation.code);
 
@@ -131,27 +88,17 @@ describe("CONTRIBUTING.md's Adding an operation, followed in a scratch copy", ()
 		// Step 6: the endpoint in the emulator, and the test in the resource's suite.
 		addEmulatorRoute();
 		const [engineTest] = additions;
-		const suite = path.join(scratch, engineTest.file);
+		const suite = path.join(scratch.dir, engineTest.file);
 		expect(existsSync(suite)).toBe(true);
 		writeFileSync(suite, `${readFileSync(suite, 'utf8')}\n${engineTest.code}`);
 		const describeName = /^describe\('([^']+)'/m.exec(engineTest.code)![1];
 
 		// Step 7: the parts of `npm test` that concern it (not the whole jest run).
-		inScratch('npm', ['run', '--silent', 'build']);
-		inScratch('npm', ['run', '--silent', 'lint']);
-		inScratch('npm', ['run', '--silent', 'typecheck']);
-		const results = path.join(scratch, 'build', 'walkthrough-results.json');
-		mkdirSync(path.dirname(results), { recursive: true });
-		inScratch(process.execPath, [
-			path.join(scratch, 'node_modules', 'jest', 'bin', 'jest.js'),
-			'--ci',
-			'--json',
-			`--outputFile=${results}`,
-			engineTest.file,
-			'-t',
-			describeName,
-		]);
-		const run = JSON.parse(readFileSync(results, 'utf8')) as { numPassedTests: number; numFailedTests: number };
+		scratch.run('npm', ['run', '--silent', 'build']);
+		scratch.run('npm', ['run', '--silent', 'lint']);
+		scratch.run('npm', ['run', '--silent', 'typecheck']);
+		const run = scratch.jest([engineTest.file], describeName);
+		expect(run.tests.map((test) => [test.fullName, test.status, test.failureMessages])).toEqual([[expect.stringContaining(describeName), 'passed', []]]);
 		expect(run).toMatchObject({ numPassedTests: 1, numFailedTests: 0 });
 	}, 600_000);
 });

@@ -4,7 +4,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isPlainObject, mediaType } from '../../common/helpers';
-import { botError } from '../../common/areaErrors';
+import { botError } from '../../common/apiErrors';
 import type { EmulatorConfig } from '../../types';
 import type { ChatLookup, ChatTarget, MessagingState } from '../state';
 

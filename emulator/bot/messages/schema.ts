@@ -5,34 +5,56 @@
  * actions`), or undefined when the value is good. Unknown fields are ignored.
  */
 import { isPlainObject } from '../../common/helpers';
-import {
-	ACTION_TYPES,
-	IMAGE_ASPECT_RATIOS,
-	IMAGE_SIZES,
-	LABEL_MAX,
-	MESSAGE_LIMITS as PUBLISHED,
-	MESSAGE_TYPES,
-	WORKFLOW_STATUSES,
-} from '../../../nodes/Workplace/actions/message/rules';
 
-/**
- * Limits the emulator enforces: the service's published ones (the node's own,
- * from rules.ts), and the emulator's own choice where it publishes none (marked).
+/*
+ * What the service accepts in a v2 message, written from what the service
+ * states about its messages and actions, not from the node: the emulator is
+ * the authority a test holds the node to, so a limit the node gets wrong is
+ * refused here. Where the service states no limit, the emulator's own choice
+ * is marked as such.
  */
+
+/** The v2 message types: text, image, video, audio, imagemap and template (buttons or carousel). */
+export const MESSAGE_TYPES = ['text', 'image', 'video', 'audio', 'imagemap', 'template'] as const;
+
+/** The seven action types of the bot interface, chosen by an action's `type`. */
+export const ACTION_TYPES = ['message', 'postback', 'workflowTemplate', 'workflow', 'workflows', 'library', 'uri'] as const;
+
+/** The statuses a `workflows` action may filter the Workflows page by. */
+export const WORKFLOW_STATUSES = ['awaiting', 'processing', 'completed', 'rejected', 'canceled'] as const;
+
+/** A buttons or carousel template's image: `rectangle` (1.51:1, the default) or `square` (1:1). */
+export const IMAGE_ASPECT_RATIOS = ['rectangle', 'square'] as const;
+
+/** How a template's image fills its box: `cover` (the default) or `contain`. */
+export const IMAGE_SIZES = ['cover', 'contain'] as const;
+
 export const MESSAGE_LIMITS = {
 	/** Messages per v2 push or reply call (not published; the emulator's choice). */
 	messagesPerCall: 5,
 	/** Characters of a text message or v1 text (not published; the emulator's choice). */
 	text: 5000,
-	url: PUBLISHED.url,
-	label: LABEL_MAX,
-	buttonsTitle: PUBLISHED.title,
-	buttonsText: PUBLISHED.text,
-	/** Buttons text when a thumbnail image or a title is present. */
-	buttonsTextWithImageOrTitle: PUBLISHED.textWithImageOrTitle,
-	buttonsActions: PUBLISHED.actions,
-	carouselColumns: PUBLISHED.columns,
-	imagemapActions: PUBLISHED.imagemapActions,
+	/**
+	 * Characters of a URL: a message's content, preview, imagemap base, thumbnail
+	 * and quick-reply icon URLs are each at most 1000 characters. The emulator
+	 * applies the same limit to the addresses actions open (`linkUri`, a library
+	 * `url`), for which none is published.
+	 */
+	url: 1000,
+	/** Characters of an action's label: at most 20, for every action. */
+	label: 20,
+	/** Characters of a buttons template's title: at most 40. */
+	buttonsTitle: 40,
+	/** Characters of a buttons template's text without an image and a title: at most 160. */
+	buttonsText: 160,
+	/** The same text when a thumbnail image or a title is present: at most 60. */
+	buttonsTextWithImageOrTitle: 60,
+	/** Actions of a buttons template: at most 4 (applied to each carousel column too, whose own limit is not published). */
+	buttonsActions: 4,
+	/** Columns of a carousel template: at most 10. */
+	carouselColumns: 10,
+	/** Actions (tappable areas) of an imagemap: at most 50. */
+	imagemapActions: 50,
 	/** Quick-reply items per message (not published; the emulator's choice). */
 	quickReplyItems: 13,
 } as const;

@@ -6,7 +6,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions, onRequestHookHandler } from 'fastify';
 import { messagesProblem } from './schema';
 import { PICTURE_SIZES, type PictureSize } from '../pictures';
-import { botError } from '../../common/areaErrors';
+import { botError } from '../../common/apiErrors';
 import { type MessageRouteDeps, Refusal, chatOf, handle, invalid, optionalTid, replyChat, requireJson, requiredText } from './refusal';
 
 /** Answers as the not-found handler does for a route that does not exist. */
@@ -17,7 +17,7 @@ function vanishesUnless(enabled: () => boolean): onRequestHookHandler {
 	};
 }
 
-/** The route options with an extra onRequest hook in front of the area's auth. */
+/** The route options with an extra onRequest hook in front of the API's auth. */
 function withSwitch(opts: RouteShorthandOptions, enabled: () => boolean): RouteShorthandOptions {
 	const auth = opts.onRequest;
 	const hooks = [vanishesUnless(enabled), ...(auth === undefined ? [] : Array.isArray(auth) ? auth : [auth])];

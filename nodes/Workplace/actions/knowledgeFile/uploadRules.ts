@@ -1,7 +1,7 @@
 /**
- * What the service accepts as a knowledge-file upload. Kept apart, with no
- * imports, so the emulator (emulator/knowledge/routes.ts) enforces the same
- * list and limits the node checks before it sends.
+ * What the service accepts as a knowledge-file upload, which the node checks
+ * before it sends. The emulator judges uploads by its own reading of the
+ * service, so a limit written wrong here is caught by the engine tests.
  */
 
 /** Upload types the service accepts; any other answers 400 UnsupportedKnowledgeFileTypeError. */

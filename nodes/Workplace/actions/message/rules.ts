@@ -1,8 +1,8 @@
 /**
  * What the service publishes of v2 message objects: their types, the action
- * types, workflow statuses, image options and limits. Kept apart, with no
- * imports, so the emulator (emulator/bot/messages/schema.ts) checks messages by
- * the same rules the node checks them before it sends.
+ * types, workflow statuses, image options and limits, which the node checks
+ * before it sends. The emulator judges messages by its own reading of the
+ * service, so a limit written wrong here is caught by the engine tests.
  */
 
 export const MESSAGE_TYPES = ['text', 'image', 'video', 'audio', 'imagemap', 'template'] as const;

@@ -4,11 +4,11 @@
  * /v1/chat/completions answers what `state.script` decides for the request
  * (tool calls or a final answer), as JSON or, when asked for `stream: true`,
  * as OpenAI's server-sent chunks; GET /v1/models lists the one model. Bearer
- * auth with the emulator's API key. Not part of the workplace service: it
- * stands in for the model a user would connect.
+ * auth with the emulator's API key. Not part of the workplace service: the
+ * chat model a user would connect to the AI Agent, scripted by the test.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AreaRegistrar } from '../types';
+import type { ApiRegistrar } from '../types';
 import { bearerToken, isPlainObject } from '../common/helpers';
 
 export const SCRIPTED_MODEL = 'workplace-scripted';
@@ -56,7 +56,7 @@ function openAiError(reply: FastifyReply, status: number, type: string, message:
 	return reply.code(status).send({ error: { message, type, param: null, code: null } });
 }
 
-export const registerOpenAiRoutes: AreaRegistrar<OpenAiState> = (app, { config, state }) => {
+export const registerOpenAiRoutes: ApiRegistrar<OpenAiState> = (app, { config, state }) => {
 	const authorized = (request: FastifyRequest, reply: FastifyReply): boolean => {
 		if (bearerToken(request) === config.apiKey) return true;
 		openAiError(reply, 401, 'invalid_request_error', 'Incorrect API key provided.');

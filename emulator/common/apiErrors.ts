@@ -1,16 +1,16 @@
 /**
- * Error bodies in each area's own shape: the ones the areas answer with, and
- * the ones the server produces on an area's behalf (faults, rate limiting,
+ * Error bodies in each API's own shape: the ones the APIs answer with, and
+ * the ones the server produces on an API's behalf (faults, rate limiting,
  * unknown routes).
  */
 import type { FastifyReply } from 'fastify';
 
-export type Area = 'knowledge' | 'taskProjects' | 'bot' | 'oauth' | 'other';
+export type ApiName = 'knowledge' | 'taskProjects' | 'bot' | 'oauth' | 'other';
 
-export function areaOf(path: string): Area {
+export function apiOf(path: string): ApiName {
 	if (path.startsWith('/api/v1/task-projects')) return 'taskProjects';
 	if (path.startsWith('/api/v1/')) return 'knowledge';
-	// Picture downloads (/file/image, /file/view) take the bot token and answer like the bot area.
+	// Picture downloads (/file/image, /file/view) take the bot token and answer like the bot API.
 	if (path.startsWith('/bot/') || path.startsWith('/file/')) return 'bot';
 	if (path.startsWith('/oauth/')) return 'oauth';
 	return 'other';
@@ -76,7 +76,7 @@ export interface KnowledgeError {
 	errors: Array<Record<string, unknown>>;
 }
 
-/** Knowledge-area code: the service's 400002 for 400, else status * 1000 + 1 like 401001/404001/422001/429001. */
+/** The knowledge base API's code: the service's 400002 for 400, else status * 1000 + 1 like 401001/404001/422001/429001. */
 export function knowledgeCode(status: number): number {
 	return status === 400 ? 400002 : status * 1000 + 1;
 }
@@ -92,10 +92,10 @@ export function knowledgeError(status: number, message?: string, errors: Array<R
 }
 
 /**
- * The body (and content type) an area answers with for a bare status.
+ * The body (and content type) an API answers with for a bare status.
  * Knowledge 413 is plain text: the service gives no JSON body for it, so clients must cope.
  */
-export function areaErrorBody(area: Area, status: number, message?: string): { contentType: string; body: string } {
+export function apiErrorBody(area: ApiName, status: number, message?: string): { contentType: string; body: string } {
 	const msg = message ?? defaultMessage(status);
 	if (area === 'knowledge' && status === 413) {
 		return { contentType: 'text/plain; charset=utf-8', body: 'Request Entity Too Large' };
@@ -120,7 +120,7 @@ export function areaErrorBody(area: Area, status: number, message?: string): { c
 	return { contentType: 'application/json; charset=utf-8', body: JSON.stringify(body) };
 }
 
-/** The bot area's error body: { code, message }, code a snake_case word (the service shows no bot error body of its own). */
+/** The bot API's error body: { code, message }, code a snake_case word (the service shows no bot error body of its own). */
 function botErrorBody(code: string, message: string): { code: string; message: string } {
 	return { code, message };
 }
