@@ -56,11 +56,11 @@ function offered(ctx: IExecuteFunctions, i: number, responseType: string, labelM
 		return [{ label: label(ctx, i, ctx.getNodeParameter('options.messageButtonLabel', i, 'Respond'), 'Respond', field, labelMax), choice: 'approve', field }];
 	}
 	const values = (ctx.getNodeParameter('approvalOptions.values', i, {}) ?? {}) as IDataObject;
-	const approve: Offered = { label: label(ctx, i, values.approveLabel, 'Approve', 'Approve Button Label', labelMax), choice: 'approve', field: 'Approve Button Label' };
+	const approve: Offered = { label: label(ctx, i, values.approveLabel, 'Approve', 'Approve Label', labelMax), choice: 'approve', field: 'Approve Label' };
 	if (values.approvalType !== 'double') return [approve];
-	const decline: Offered = { label: label(ctx, i, values.disapproveLabel, 'Decline', 'Disapprove Button Label', labelMax), choice: 'decline', field: 'Disapprove Button Label' };
+	const decline: Offered = { label: label(ctx, i, values.disapproveLabel, 'Decline', 'Disapprove Label', labelMax), choice: 'decline', field: 'Disapprove Label' };
 	if (readsAs(decline.label) === readsAs(approve.label)) {
-		throw invalid(ctx, i, decline.field, `reads the same as the Approve Button Label ("${approve.label}"): a person could not tell the answers apart`);
+		throw invalid(ctx, i, decline.field, `reads the same as the Approve Label ("${approve.label}"): a person could not tell the answers apart`);
 	}
 	return [approve, decline];
 }

@@ -127,13 +127,14 @@ export function sendAndWaitProperties(labelMax: number): INodeProperties[] {
 								{ name: 'Approve and Disapprove', value: 'double' },
 							],
 						},
-						{ displayName: 'Approve Button Label', name: 'approveLabel', type: 'string', default: 'Approve', description: `At most ${labelMax} characters` },
+						// Shorter than n8n's "Approve Button Label": a fixed collection's labels sit indented, and n8n's wording is cut off in a narrow panel.
+						{ displayName: 'Approve Label', name: 'approveLabel', type: 'string', default: 'Approve', description: `The approve button's text, at most ${labelMax} characters` },
 						{
-							displayName: 'Disapprove Button Label',
+							displayName: 'Disapprove Label',
 							name: 'disapproveLabel',
 							type: 'string',
 							default: 'Decline',
-							description: `At most ${labelMax} characters`,
+							description: `The disapprove button's text, at most ${labelMax} characters`,
 							displayOptions: { show: { approvalType: ['double'] } },
 						},
 					],
@@ -163,7 +164,7 @@ export function sendAndWaitProperties(labelMax: number): INodeProperties[] {
 					name: 'approvers',
 					type: 'string',
 					default: '',
-					placeholder: 'e.g. 64b7f0a1c2d3e4f5a6b7c803, 64b7f0a1c2d3e4f5a6b7c805',
+					placeholder: 'e.g. 64b7f0a1c2d3e4f5a6b7c803',
 					displayOptions: onlyFor(['approval']),
 					description:
 						'User IDs allowed to answer (24-character IDs, separated by commas; needs Answer in Chat): the Workplace Trigger\'s userId, or _id from User → Find by Username. Empty: anyone in the chat. A tap by anyone else is answered in the chat, and the question stays open.',

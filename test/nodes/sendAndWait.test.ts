@@ -89,7 +89,7 @@ test('several input items ask one question: the execution waits for one answer',
 });
 
 test.each([
-	[{ approvalOptions: { values: { approveLabel: 'Approve this deployment now' } } }, 'Invalid "Approve Button Label" in item 0: must be at most 20 characters (got 27)'],
+	[{ approvalOptions: { values: { approveLabel: 'Approve this deployment now' } } }, 'Invalid "Approve Label" in item 0: must be at most 20 characters (got 27)'],
 	[{ options: { approvers: '1001' } }, 'Invalid "Approvers" in item 0: needs Answer in Chat: a link cannot tell who opened it'],
 	[{ sendTo: 'user', userId: { __rl: true, mode: 'id', value: SEED_USER_IDS.nattaya }, options: { answerInChat: true } }, 'Invalid "Answer in Chat" in item 0: needs a group or topic: the direct message endpoint sends no buttons'],
 	[{ responseType: 'customForm', formFields: { values: [] } }, 'Invalid "Form Fields" in item 0: add at least one field'],
@@ -112,11 +112,11 @@ test.each([
 	[{ options: { limitWaitTime: { values: { limitType: '={{ "toString" }}', resumeAmount: 1 } } } }, 'Invalid "Limit Wait Time" in item 0: Limit Type must be After Time Interval or At Specified Time, got "toString"'],
 	[{ options: { limitWaitTime: { values: { limitType: 'atSpecifiedTime', maxDateAndTime: '3000-06-01T00:00:00Z' } } } }, 'Invalid "Limit Wait Time" in item 0: Max Date and Time ends the wait on or after 3000-01-01T00:00:00.000Z, which n8n reads as waiting indefinitely; leave Limit Wait Time off for that'],
 	// Labels a person reads to decide (issue 30, item 8).
-	[{ approvalOptions: { values: { approveLabel: 'Approve\u202E' } } }, 'Invalid "Approve Button Label" in item 0: must not contain bidirectional control characters (they change how the label reads)'],
-	[{ approvalOptions: { values: { approveLabel: '\u202Eenilced' } } }, 'Invalid "Approve Button Label" in item 0: must not contain bidirectional control characters (they change how the label reads)'],
-	[{ approvalOptions: { values: { approveLabel: '\u200B\u200B\u2060' } } }, 'Invalid "Approve Button Label" in item 0: must show something: it has only spaces or invisible characters'],
-	[{ approvalOptions: { values: { approvalType: 'double', approveLabel: 'Decline', disapproveLabel: 'Decline' } } }, 'Invalid "Disapprove Button Label" in item 0: reads the same as the Approve Button Label ("Decline"): a person could not tell the answers apart'],
-	[{ approvalOptions: { values: { approvalType: 'double', approveLabel: 'Decline', disapproveLabel: 'DECLINE\u200B' } } }, 'Invalid "Disapprove Button Label" in item 0: reads the same as the Approve Button Label ("Decline"): a person could not tell the answers apart'],
+	[{ approvalOptions: { values: { approveLabel: 'Approve\u202E' } } }, 'Invalid "Approve Label" in item 0: must not contain bidirectional control characters (they change how the label reads)'],
+	[{ approvalOptions: { values: { approveLabel: '\u202Eenilced' } } }, 'Invalid "Approve Label" in item 0: must not contain bidirectional control characters (they change how the label reads)'],
+	[{ approvalOptions: { values: { approveLabel: '\u200B\u200B\u2060' } } }, 'Invalid "Approve Label" in item 0: must show something: it has only spaces or invisible characters'],
+	[{ approvalOptions: { values: { approvalType: 'double', approveLabel: 'Decline', disapproveLabel: 'Decline' } } }, 'Invalid "Disapprove Label" in item 0: reads the same as the Approve Label ("Decline"): a person could not tell the answers apart'],
+	[{ approvalOptions: { values: { approvalType: 'double', approveLabel: 'Decline', disapproveLabel: 'DECLINE\u200B' } } }, 'Invalid "Disapprove Label" in item 0: reads the same as the Approve Label ("Decline"): a person could not tell the answers apart'],
 	[{ responseType: 'freeText', options: { messageButtonLabel: '\u2066Respond\u2069' } }, 'Invalid "Message Button Label" in item 0: must not contain bidirectional control characters (they change how the label reads)'],
 	// Form labels n8n leaves out of items when it copies them (issue 30, item 6).
 	[{ responseType: 'customForm', formFields: { values: [{ fieldLabel: '__proto__', requiredField: true }] } }, 'Invalid "Form Fields" in item 0: field 1 cannot be labelled "__proto__": n8n leaves a field of that name out of items; choose another label'],

@@ -1,0 +1,125 @@
+/**
+ * Send and Wait for Response's panel in n8n 2.41.1's editor, in headless
+ * Chromium, as a user sets up an approval answered in the chat (issue 33,
+ * items 3 and 5): every parameter's label shown whole (none cut off with an
+ * ellipsis), the Approvers placeholder a real user id, and what Answer in Chat
+ * needs said in the panel. Screenshots go to docs/images with SCREENSHOTS=1,
+ * else to test-results/.
+ */
+import { mkdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { selectors, type Page } from 'playwright-core';
+
+import { SEED_GROUP_IDS } from '../../emulator/bot/seed';
+import { startEmulator, type Emulator } from '../../emulator/server';
+import { EXAMPLE_CREDENTIALS, exampleCredential } from '../../testbed/examples';
+import { byId } from '../../testbed/locator';
+import { N8n, N8nRest, OWNER, installCommunityPackage } from '../../testbed/n8n';
+import { ROOT } from '../../testbed/root';
+import { dismissDialogs, launchChromium, RESULTS_DIR, step, type Chromium } from '../lib/browser';
+
+const SCREENSHOTS = process.env.SCREENSHOTS ? path.join(ROOT, 'docs', 'images') : RESULTS_DIR;
+const NODE_ID = '5a0d0000-0000-4c55-9e0e-1d2a4b9f7001';
+const WORKFLOW = {
+	id: 'wpSendAndWaitPanel',
+	name: 'Send and Wait: the panel',
+	nodes: [
+		{ id: '5a0d0000-0000-4c55-9e0e-1d2a4b9f7000', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+		{
+			id: NODE_ID,
+			name: 'Ask the team lead',
+			type: 'n8n-nodes-workplace.workplace',
+			typeVersion: 3,
+			position: [220, 0],
+			parameters: {
+				resource: 'message',
+				operation: 'sendAndWait',
+				sendTo: 'group',
+				groupId: byId(SEED_GROUP_IDS.incidentRoom),
+				topicId: byId(''),
+				message: 'Deploy release 2.4 to production?',
+				responseType: 'approval',
+				approvalOptions: { values: { approvalType: 'double', approveLabel: 'Ship it', disapproveLabel: 'Not yet' } },
+				options: { answerInChat: true, approvers: '', limitWaitTime: { values: { limitType: 'afterTimeInterval', resumeAmount: 2, resumeUnit: 'hours' } } },
+			},
+			credentials: { workplaceBotApi: EXAMPLE_CREDENTIALS.workplaceBotApi },
+		},
+	],
+	connections: { Start: { main: [[{ node: 'Ask the team lead', type: 'main', index: 0 }]] } },
+	settings: {},
+};
+
+let emulator: Emulator;
+let n8n: N8n;
+let browser: Chromium;
+let page: Page;
+
+selectors.setTestIdAttribute('data-test-id');
+
+beforeAll(async () => {
+	emulator = await startEmulator();
+	n8n = new N8n({ echo: process.env.E2E_ECHO ? process.stderr : undefined });
+	await installCommunityPackage(n8n.userFolder);
+	await n8n.importCredentials([exampleCredential(emulator, 'workplaceBotApi')]);
+	await n8n.importWorkflows([WORKFLOW]);
+	await n8n.start();
+	await new N8nRest(n8n.url).setupOwner();
+	browser = await launchChromium({ width: 1440, height: 1400 });
+	page = browser.page;
+	page.setDefaultTimeout(60_000);
+	mkdirSync(SCREENSHOTS, { recursive: true });
+}, 600_000);
+
+afterAll(async () => {
+	await browser?.close();
+	await n8n?.stop();
+	await emulator?.close();
+	if (n8n) rmSync(n8n.userFolder, { recursive: true, force: true });
+}, 120_000);
+
+/** The texts in the node's panel that show cut off: an element that ends its text with an ellipsis and holds more than it shows. */
+async function cutOffLabels(): Promise<string[]> {
+	return await page.getByTestId('ndv').evaluate((ndv) => {
+		const cut: string[] = [];
+		for (const element of ndv.querySelectorAll('*')) {
+			const style = getComputedStyle(element);
+			if (style.textOverflow !== 'ellipsis' || element.scrollWidth <= element.clientWidth + 1) continue;
+			const text = (element.textContent ?? '').trim();
+			if (text !== '') cut.push(text);
+		}
+		return cut;
+	});
+}
+
+test('an approval answered in the chat: labels whole, the Approvers placeholder a real user id, what Answer in Chat needs said in the panel', async () => {
+	await step(page, 'send-and-wait-panel', async () => {
+		await page.goto(`${n8n.url}/signin`);
+		await page.getByTestId('emailOrLdapLoginId').locator('input').fill(OWNER.email);
+		await page.getByTestId('password').locator('input').fill(OWNER.password);
+		await page.getByTestId('form-submit-button').click();
+		await page.waitForURL((url) => !url.pathname.startsWith('/signin'));
+		await page.goto(`${n8n.url}/workflow/${WORKFLOW.id}/${NODE_ID}`);
+		await dismissDialogs(page);
+		const ndv = page.getByTestId('ndv');
+		await ndv.waitFor();
+		for (const label of ['Approval Options', 'Type of Approval', 'Approve Label', 'Disapprove Label', 'Answer in Chat', 'Approvers', 'Limit Wait Time']) {
+			await ndv.getByText(label, { exact: true }).first().waitFor();
+		}
+		await ndv.getByText(/Needs an active Workplace Trigger workflow using this same bot credential/).waitFor();
+		const approvers = ndv.getByTestId('parameter-input-approvers').locator('input');
+		// User ids of the service are 24 hexadecimal characters; the placeholder shows whole.
+		expect(await approvers.getAttribute('placeholder')).toMatch(/^e\.g\. [0-9a-f]{24}$/);
+		await page.screenshot({ path: path.join(SCREENSHOTS, 'send-and-wait-panel.png') });
+		// From a wide screen down to a small laptop's, no label is cut off.
+		const cut: Record<string, string[]> = {};
+		for (const [width, height] of [[1440, 1400], [1280, 800], [1024, 768], [800, 700], [640, 700]]) {
+			await page.setViewportSize({ width, height });
+			await ndv.getByText('Disapprove Label', { exact: true }).scrollIntoViewIfNeeded();
+			await page.waitForTimeout(500);
+			cut[`${width}x${height}`] = await cutOffLabels();
+			await page.screenshot({ path: path.join(SCREENSHOTS, `send-and-wait-panel-${width}.png`) });
+		}
+		expect(cut).toEqual({ '1440x1400': [], '1280x800': [], '1024x768': [], '800x700': [], '640x700': [] });
+		expect(await approvers.evaluate((input) => (input as unknown as { scrollWidth: number; clientWidth: number }).clientWidth)).toBeGreaterThan(0);
+	});
+});
