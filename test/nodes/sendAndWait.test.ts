@@ -143,6 +143,24 @@ test('the question is recorded with the execution, in its custom data: its id (t
 	expect(Number(end)).toBeGreaterThanOrEqual(before + 30 * 60_000);
 });
 
+test('a question that cannot be recorded with the execution (its custom data full: 10 entries taken) is not sent', async () => {
+	const workflow = singleNodeWorkflow(ask(), { typeVersion: 2 });
+	workflow.nodes.splice(1, 0, {
+		id: 'custom-data',
+		name: 'Execution Data',
+		type: 'n8n-nodes-base.executionData',
+		typeVersion: 1.1,
+		position: [100, 0],
+		parameters: { dataToSave: { values: Array.from({ length: 10 }, (_, n) => ({ key: `k${n}`, value: 'v' })) } },
+	});
+	const trigger = workflow.nodes[0].name;
+	workflow.connections = { [trigger]: { main: [[{ node: 'Execution Data', type: 'main', index: 0 }]] }, 'Execution Data': { main: [[{ node: 'Workplace', type: 'main', index: 0 }]] } };
+	const run = await bed.run(workflow);
+	expect(run.status).toBe('error');
+	expect(run.nodes.Workplace[0].error?.message).toBe('Send and Wait could not record its question with the execution: the execution\'s custom data holds at most 10 entries, and they are taken');
+	expect(pushes()).toEqual([]);
+});
+
 test('resumed with the answer, the run goes on with it: the next node gets data.approved', async () => {
 	const workflow = singleNodeWorkflow(ask({ approvalOptions: { values: { approvalType: 'double' } } }), { typeVersion: 2 });
 	workflow.nodes.push({ id: 'after', name: 'After', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [400, 0], parameters: {} });
