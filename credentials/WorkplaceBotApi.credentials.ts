@@ -68,6 +68,7 @@ export class WorkplaceBotApi implements ICredentialType {
 			default: '',
 			required: true,
 			description: 'Client ID generated for the bot profile in the admin panel',
+			hint: 'In the admin panel, on the bot profile: BOT INTEGRATION > Add Integration > Webhook API; saving it issues the client ID and secret',
 		},
 		{
 			displayName: 'Client Secret',
@@ -76,7 +77,7 @@ export class WorkplaceBotApi implements ICredentialType {
 			typeOptions: { password: true },
 			default: '',
 			required: true,
-			description: 'Client secret generated with the client ID',
+			description: 'Client secret generated with the client ID (same place)',
 		},
 		{
 			displayName: 'Scope',

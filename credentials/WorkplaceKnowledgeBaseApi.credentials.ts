@@ -25,6 +25,14 @@ export class WorkplaceKnowledgeBaseApi implements ICredentialType {
 	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-workplace#credentials';
 
 	properties: INodeProperties[] = [
+		{
+			// Said first: the service answers a caller it does not whitelist as it answers a wrong key (401).
+			displayName:
+				'The service takes this key only from IP addresses on its whitelist: have the address n8n calls from whitelisted, or every request is refused (401) as if the key were wrong',
+			name: 'whitelistNotice',
+			type: 'notice',
+			default: '',
+		},
 		baseUrlProperty(),
 		{
 			displayName: 'API Key',
@@ -33,7 +41,8 @@ export class WorkplaceKnowledgeBaseApi implements ICredentialType {
 			typeOptions: { password: true },
 			default: '',
 			required: true,
-			description: 'Knowledge-base API key, sent in the x-api-key header',
+			description: 'The knowledge base interface\'s API key, sent in the x-api-key header',
+			hint: 'Ask your service\'s administrator for the key and to whitelist n8n\'s address: the service\'s documents do not say where in its admin panel either is managed',
 		},
 	];
 

@@ -40,6 +40,7 @@ export class WorkplaceTaskProjectsApi implements ICredentialType {
 			required: true,
 			description:
 				'JSON Web Token with write access to task projects, sent as "Authorization: Bearer …". Its expiry is checked before each run.',
+			hint: 'Ask your service\'s administrator for one with write access to task projects: the service\'s documents do not say how it is issued',
 		},
 	];
 

@@ -52,9 +52,9 @@ export const knowledgeBaseLocator = positiveIdLocator({
 	errorMessage: 'A knowledge base ID is a positive whole number',
 });
 
-/** A required text parameter. */
-export function requiredString(displayName: string, name: string, placeholder: string, description: string): INodeProperties {
-	return { displayName, name, type: 'string', default: '', required: true, placeholder, description };
+/** A required text parameter; `hint`, when given, is shown under it (e.g. where its value comes from). */
+export function requiredString(displayName: string, name: string, placeholder: string, description: string, hint?: string): INodeProperties {
+	return { displayName, name, type: 'string', default: '', required: true, placeholder, description, ...(hint ? { hint } : {}) };
 }
 
 /** An "Options" collection of optional settings. */

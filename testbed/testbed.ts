@@ -394,6 +394,11 @@ export class Testbed extends EmulatorBed {
 		return this.nodeTypes.getByNameAndVersion(type, version);
 	}
 
+	/** A credential type of the loaded package, as n8n resolves it. */
+	credentialType(name: string) {
+		return this.credentialsHelper.credentialTypes.getByName(name);
+	}
+
 	/**
 	 * n8n's database of executions, for executions a node puts to wait: start one
 	 * with `store.start(workflow)`, answer it through `waitingWebhooks(store)`.

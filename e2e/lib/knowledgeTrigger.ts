@@ -38,7 +38,7 @@ export function knowledgeTriggerWorkflow(id: string, parameters: Record<string, 
 /** The change items an execution started with: [event, file id (base id for base events)]. */
 export function changesOf(result: ExecuteResult): Array<[string, number]> {
 	const items = result.data.resultData.runData[TRIGGER]?.[0]?.data?.main[0] ?? [];
-	return items.map(({ json }) => [String(json.event), Number(((json.file ?? json.knowledgeBase) as { id: number }).id)]);
+	return items.map(({ json }) => [String(json.event), Number(String(json.event).startsWith('knowledgeBase') ? json.knowledgeId : json.id)]);
 }
 
 /** The emulator's /__emulator/knowledge route: changes made as another user of the service would. */

@@ -11,7 +11,7 @@ import type { MessageRecord } from '../../emulator/bot/state';
 import type { Emulator } from '../../emulator/server';
 import { EXAMPLE_CREDENTIALS } from '../../testbed/examples';
 import { byId } from '../../testbed/locator';
-import { type N8nRest, until } from '../../testbed/n8n';
+import { N8nRest, until } from '../../testbed/n8n';
 
 const BOT = { workplaceBotApi: EXAMPLE_CREDENTIALS.workplaceBotApi };
 export const ROOM = SEED_GROUP_IDS.incidentRoom;
@@ -127,4 +127,24 @@ export async function ended(rest: N8nRest, id: string, timeoutMs = 180_000) {
 /** How many times a node ran in an execution. */
 export async function runsOf(rest: N8nRest, id: string, node: string): Promise<number> {
 	return (await rest.execution(id)).data.resultData.runData[node]?.length ?? 0;
+}
+
+/**
+ * A REST session on the n8n at `url`, creating the owner first on a new user
+ * folder; after a restart, a login. n8n 1.x answers readiness before its REST
+ * routes are mounted, so a 404 is waited out.
+ */
+export async function restSession(url: string, setup: boolean): Promise<N8nRest> {
+	const session = new N8nRest(url);
+	await until('n8n\'s REST API', async () => {
+		try {
+			if (setup) await session.setupOwner();
+			await session.login();
+			return true;
+		} catch (error) {
+			if (/→ 404/.test(String(error))) return undefined;
+			throw error;
+		}
+	}, 120_000);
+	return session;
 }

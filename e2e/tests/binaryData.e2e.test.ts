@@ -202,7 +202,7 @@ it('filesystem mode: the scheduled sync example replaces faq.csv with the render
 	const renderedSha = sha256(readFileSync(path.join(storage, String(rendered.id).slice('filesystem-v2:'.length))));
 	const [replaced] = nodeOutput(result, 'Replace faq.csv');
 	// Version 3 with Simplify on: the file as uploaded, and the upload's sha256.
-	expect(replaced).toMatchObject({ id: 7, name: 'faq.csv', type: 'text/csv', sha256: renderedSha });
+	expect(replaced).toMatchObject({ id: 7, originalName: 'faq.csv', mimeType: 'text/csv', sha256: renderedSha });
 	expect(emulator.knowledge.files.get(7)?.sha256).toBe(renderedSha);
 	expect(renderedSha).not.toBe(shaBefore);
 

@@ -14,8 +14,8 @@ import { selectors, type Locator, type Page } from 'playwright-core';
 import { redactedHeader } from '../../emulator/common/requestLog';
 import { startEmulator, type Emulator } from '../../emulator/server';
 import type { ResourceDefinition } from '../../nodes/Workplace/actions/types';
-import { dismissDialogs, launchChromium, step, type Chromium } from '../lib/browser';
-import { EXAMPLE_CREDENTIALS, exampleCredential, exampleWorkflows } from '../../testbed/examples';
+import { cutOff, dismissDialogs, launchChromium, step, type Chromium } from '../lib/browser';
+import { EXAMPLE_CREDENTIALS, exampleCredentials, exampleWorkflows } from '../../testbed/examples';
 import { N8n, N8nRest, OWNER, installCommunityPackage } from '../../testbed/n8n';
 import { ROOT } from '../../testbed/root';
 
@@ -51,6 +51,51 @@ const SIMPLIFIED = {
 	connections: { Start: { main: [[{ node: FILES_NODE, type: 'main', index: 0 }]] } },
 	settings: {},
 };
+// The panels issue 33 changed, as a user adds the nodes: a Workplace Trigger, and version 3 nodes whose ids are still empty.
+const BOT_CREDENTIAL = EXAMPLE_CREDENTIALS.workplaceBotApi;
+const TP_CREDENTIAL = EXAMPLE_CREDENTIALS.workplaceTaskProjectsApi;
+const workplaceNode = (id: string, name: string, parameters: Record<string, unknown>, credentials: Record<string, unknown>, x: number) => ({
+	id,
+	name,
+	type: 'n8n-nodes-workplace.workplace',
+	typeVersion: 3,
+	position: [x, 200],
+	parameters,
+	credentials,
+});
+const PANELS = {
+	id: 'newcomerpanels01',
+	name: 'Panels a newcomer reads',
+	nodes: [
+		{
+			id: 'panels-trigger',
+			name: 'Workplace Trigger',
+			type: 'n8n-nodes-workplace.workplaceTrigger',
+			typeVersion: 2,
+			position: [0, 0],
+			webhookId: '0b4f7c52-6a1d-4e8b-9f3a-2c5d7e9a1b30',
+			parameters: {},
+			credentials: { workplaceBotApi: { id: BOT_CREDENTIAL.id, name: BOT_CREDENTIAL.name } },
+		},
+		workplaceNode(
+			'panels-send',
+			'Send to a group',
+			{ resource: 'message', operation: 'sendToGroup', groupId: { __rl: true, mode: 'id', value: '' }, topicId: { __rl: true, mode: 'id', value: '' } },
+			{ workplaceBotApi: { id: BOT_CREDENTIAL.id, name: BOT_CREDENTIAL.name } },
+			0,
+		),
+		workplaceNode(
+			'panels-task',
+			'Create a task',
+			{ resource: 'task', operation: 'create', taskTitle: '', additionalFields: { assigneeId: '', parentId: '' } },
+			{ workplaceTaskProjectsApi: { id: TP_CREDENTIAL.id, name: TP_CREDENTIAL.name } },
+			220,
+		),
+		workplaceNode('panels-group', 'Create a group chat', { resource: 'group', operation: 'create' }, { workplaceBotApi: { id: BOT_CREDENTIAL.id, name: BOT_CREDENTIAL.name } }, 440),
+	],
+	connections: {},
+	settings: {},
+};
 // Generous: the CI machine has two cores, shared with other n8n instances.
 const UI_TIMEOUT = 60_000;
 
@@ -66,8 +111,8 @@ beforeAll(async () => {
 	emulator = await startEmulator();
 	n8n = new N8n();
 	await installCommunityPackage(n8n.userFolder);
-	await n8n.importCredentials([exampleCredential(emulator, 'workplaceKnowledgeBaseApi'), exampleCredential(emulator, 'workplaceBotApi')]);
-	await n8n.importWorkflows([ALERT.workflow, CHANGE_ALERT.workflow, SIMPLIFIED]);
+	await n8n.importCredentials(exampleCredentials(emulator));
+	await n8n.importWorkflows([ALERT.workflow, CHANGE_ALERT.workflow, SIMPLIFIED, PANELS]);
 	await n8n.start();
 	await new N8nRest(n8n.url).setupOwner();
 	browser = await launchChromium();
@@ -190,7 +235,7 @@ describe('the Workplace node in n8n 2.41.1, in headless Chromium', () => {
 });
 
 describe('Simplify', () => {
-	test('a new node lists knowledge files simplified: the name as uploaded, size, type, status and the knowledge base', async () => {
+	test('a new node lists knowledge files simplified: the file item (the name as uploaded, size, type, status and the knowledge base)', async () => {
 		await step(page, 'simplified-output', async () => {
 			await page.goto(`${n8n.url}/workflow/${SIMPLIFIED.id}/simplified-files`);
 			await dismissDialogs(page);
@@ -205,7 +250,7 @@ describe('Simplify', () => {
 				const texts = (await cells.allInnerTexts()).map((text) => text.trim());
 				return handbook.every((file) => texts.includes(file.meta.originalName)) ? texts : undefined;
 			});
-			for (const column of ['name', 'size', 'type', 'status', 'knowledgeId', 'knowledgeName']) expect(shown).toContain(column);
+			for (const column of ['originalName', 'size', 'mimeType', 'status', 'usedByLanguageModel', 'knowledgeId', 'knowledgeName']) expect(shown).toContain(column);
 			expect(shown).toContain('Employee Handbook');
 			// The raw answer's storage fields are not in the simplified items.
 			expect(shown).not.toContain('storageContainerName');
@@ -215,6 +260,10 @@ describe('Simplify', () => {
 			await poll('the hint about the file being deleted', async () =>
 				(await output.innerText()).includes(deleting.meta.originalName) ? true : undefined,
 			);
+			// The picture shows one file item whole: its ten fields do not fit the table's width.
+			await showJson(output);
+			await poll('the file item as JSON', async () => ((await output.innerText()).includes('knowledgeName') ? true : undefined));
+			await page.mouse.move(0, 0);
 			await page.screenshot({ path: path.join(DOCS, 'simplified-output.png') });
 		});
 	});
@@ -259,29 +308,102 @@ describe('the message builder', () => {
 });
 
 describe('the Workplace Knowledge Trigger', () => {
-	test('shows Poll Times, Watch, Events and the first-poll hint, as the change alert example sets it', async () => {
+	test('shows Poll Times, Watch, Events with the first-poll hint, and Simplify, as the change alert example sets it', async () => {
 		await step(page, 'knowledge-trigger', async () => {
 			const node = CHANGE_ALERT.workflow.nodes.find((n) => n.type === 'n8n-nodes-workplace.workplaceKnowledgeTrigger')!;
 			await page.goto(`${n8n.url}/workflow/${CHANGE_ALERT.id}/${node.id}`);
 			await dismissDialogs(page);
 			const ndv = page.getByTestId('ndv');
 			await ndv.waitFor();
-			for (const label of ['Poll Times', 'Watch', 'Events']) await ndv.getByText(label, { exact: true }).first().waitFor();
+			for (const label of ['Poll Times', 'Watch', 'Events', 'Simplify']) await ndv.getByText(label, { exact: true }).first().waitFor();
+			expect(await cutOff(ndv)).toEqual([]);
 			expect(await ndv.getByTestId('parameter-input-watch').locator('input').inputValue()).toBe('All Knowledge Bases');
 			for (const event of ['File Replaced', 'File Status Changed']) await ndv.getByText(event, { exact: true }).first().waitFor();
 			await ndv.getByText(/The first poll after activation records what exists/).waitFor();
 			await page.screenshot({ path: path.join(DOCS, 'e2e-knowledge-trigger.png') });
 
-			// Fetch Test Event: the newest file as a sample, nothing recorded.
+			// Fetch Test Event: a sample of each chosen event, made from the newest file, nothing recorded; shown as JSON.
 			const newest = [...emulator.knowledge.files.values()].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt))[0];
 			await ndv.getByRole('button', { name: 'Fetch Test Event' }).first().click();
 			const output = ndv.getByTestId('output-panel');
-			await output.getByText(newest.meta.originalName).first().waitFor();
-			await output.getByText('sample').first().waitFor();
+			await output.getByText('2 items').first().waitFor();
+			await showJson(output);
+			// The JSON view breaks lines and marks spaces with "·": compared without either.
+			const json = await poll('the samples as JSON', async () => {
+				const text = (await output.innerText()).replace(/[\s·]+/g, '');
+				return text.includes('"fileStatusChanged"') ? text : undefined;
+			});
+			for (const field of ['"sample":true', '"event":"fileReplaced"', `"id":${newest.id}`, '"originalName"', '"knowledgeName"', '"changes"', '"before":null']) expect(json).toContain(field);
+			expect(json).not.toContain('fileAdded');
+			await page.mouse.move(0, 0);
 			await page.screenshot({ path: path.join(DOCS, 'e2e-knowledge-trigger-sample.png') });
 		});
 	});
 });
+
+describe('the panels a newcomer reads (issue 33)', () => {
+	/** A node's panel, opened from its address. */
+	const open = async (nodeId: string, workflowId = PANELS.id) => {
+		await page.goto(`${n8n.url}/workflow/${workflowId}/${nodeId}`);
+		await dismissDialogs(page);
+		const ndv = page.getByTestId('ndv');
+		await ndv.waitFor();
+		return ndv;
+	};
+
+	test('the Workplace Trigger has its credential at the top, above Events, as n8n\'s own triggers have it', async () => {
+		await step(page, 'workplace-trigger', async () => {
+			const ndv = await open('panels-trigger');
+			const credential = ndv.getByTestId('node-credentials-select');
+			const events = ndv.getByTestId('parameter-input-events');
+			await credential.waitFor();
+			await events.waitFor();
+			const [credentialBox, eventsBox, notice] = await Promise.all([credential.boundingBox(), events.boundingBox(), ndv.getByText(/Enter this node's webhook URL/).boundingBox()]);
+			expect(credentialBox!.y).toBeLessThan(notice!.y);
+			expect(credentialBox!.y).toBeLessThan(eventsBox!.y);
+			expect(await cutOff(ndv)).toEqual([]);
+			await page.screenshot({ path: path.join(DOCS, 'e2e-workplace-trigger.png') });
+		});
+	});
+
+	test('fields that take a bot id show one as their example and say where a workflow gets it; nothing is cut off', async () => {
+		await step(page, 'id-hints', async () => {
+			const panels: Array<[string, RegExp[]]> = [
+				['panels-send', [/From the Workplace Trigger's item \(groupId\) or Group → Create's output \(_id\); the service cannot list groups/, /item \(topicId\) or Group Chat Topic → Create's output/]],
+				['panels-task', [/item \(userId\) or User → Find by Username's output/, /From Project Topic → Create's or Task → Create's output/]],
+				['panels-group', [/item \(userId\) or User → Find by Username's output/]],
+			];
+			for (const [nodeId, hints] of panels) {
+				const ndv = await open(nodeId);
+				for (const hint of hints) await ndv.getByText(hint).first().waitFor();
+				const placeholders = await ndv.locator('input[placeholder]').evaluateAll((inputs) => inputs.map((input) => (input as unknown as { placeholder: string }).placeholder));
+				expect(placeholders.filter((text) => /^e\.g\. [0-9a-f]{24}/.test(text)).length).toBeGreaterThan(0);
+				expect({ nodeId, cut: await cutOff(ndv) }).toEqual({ nodeId, cut: [] });
+				if (nodeId === 'panels-send') await page.screenshot({ path: path.join(DOCS, 'e2e-id-hints.png') });
+			}
+		});
+	});
+
+	test('the knowledge base credential says up front that the key works only from whitelisted addresses, and who has both', async () => {
+		await step(page, 'knowledge-base-credential', async () => {
+			const ndv = await open('simplified-files', SIMPLIFIED.id);
+			await ndv.getByTestId('credential-edit-button').first().click();
+			const modal = page.locator('.el-dialog:visible, [role="dialog"]:visible').filter({ hasText: KB_CREDENTIAL.name }).first();
+			await modal.getByText(/takes this key only from IP addresses on its whitelist/).waitFor();
+			await modal.getByText(/Ask your service's administrator for the key and to whitelist n8n's address/).waitFor();
+			const [notice, key] = await Promise.all([modal.getByText(/on its whitelist/).boundingBox(), modal.getByText(/^\s*API Key/).first().boundingBox()]);
+			expect(notice!.y).toBeLessThan(key!.y);
+			expect(await cutOff(modal)).toEqual([]);
+			await page.screenshot({ path: path.join(DOCS, 'e2e-credential-knowledge-base.png') });
+			await page.keyboard.press('Escape');
+		});
+	});
+});
+
+/** Switches an output panel to its JSON view. */
+async function showJson(output: Locator): Promise<void> {
+	await output.getByText('JSON', { exact: true }).first().click();
+}
 
 /** An item whose name element (by test id) has exactly this text. */
 function exactText(page: Page, testId: string, text: string): Locator {

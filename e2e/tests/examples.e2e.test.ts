@@ -185,7 +185,7 @@ describe('scheduled-knowledge-base-sync (Schedule Trigger)', () => {
 		const after = emulator.knowledge.files.get(7);
 		expect(after?.sha256).not.toBe(shaBefore);
 		// Version 3 with Simplify on: the file as uploaded, and the upload's sha256.
-		expect(replaced).toMatchObject({ id: 7, name: 'faq.csv', type: 'text/csv', sha256: after?.sha256 });
+		expect(replaced).toMatchObject({ id: 7, originalName: 'faq.csv', mimeType: 'text/csv', sha256: after?.sha256 });
 		const stored = readFileSync(String(after?.contentPath), 'utf8');
 		expect(stored).toContain('Which languages are supported?');
 		expect(emulator.logFor('PUT', '/api/v1/knowledge/2/files/7')).toHaveLength(1);
@@ -201,19 +201,27 @@ describe('scheduled-knowledge-base-sync (Schedule Trigger)', () => {
 	});
 });
 
-it('knowledge-change-alert: run from its trigger in the editor, posts the newest knowledge file as a sample to the Alerts topic', async () => {
+it('knowledge-change-alert: run from its trigger in the editor, posts a sample of each chosen event, made from the newest knowledge file, to the Alerts topic', async () => {
 	const rest = await server();
 	const alert = example('knowledge-change-alert.json');
 	const trigger = alert.workflow.nodes.find((n) => n.type === 'n8n-nodes-workplace.workplaceKnowledgeTrigger')!;
 	const result = await rest.runManually(alert.id, trigger.name);
 	expect(result.status).toBe('success');
-	const [sample] = nodeOutput(result, trigger.name);
+	const samples = nodeOutput(result, trigger.name);
 	const newest = [...emulator.knowledge.files.values()].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt))[0];
-	expect(sample).toMatchObject({ sample: true, event: 'fileAdded', file: { id: newest.id } });
-	const posted = emulator.messages({ gid: SEED_GROUP_IDS.incidentRoom, tid: SEED_TOPIC_IDS.incidentAlerts });
-	expect(posted.map((m) => m.text ?? (m.messages?.[0] as { text?: string } | undefined)?.text)).toEqual([
-		`Sample: "${newest.meta.originalName}" in "${String((sample.knowledgeBase as { name: string }).name)}" is the newest file`,
+	// The example watches File Replaced and File Status Changed: a sample of each, never "added".
+	expect(samples).toEqual([
+		expect.objectContaining({ sample: true, event: 'fileReplaced', id: newest.id, originalName: newest.meta.originalName, changes: expect.any(Object) }),
+		expect.objectContaining({ sample: true, event: 'fileStatusChanged', id: newest.id, originalName: newest.meta.originalName, changes: expect.any(Object) }),
 	]);
+	const posted = emulator.messages({ gid: SEED_GROUP_IDS.incidentRoom, tid: SEED_TOPIC_IDS.incidentAlerts });
+	const base = String(samples[0].knowledgeName);
+	const texts = posted.map((m) => m.text ?? (m.messages?.[0] as { text?: string } | undefined)?.text ?? '');
+	const beginnings = [
+		`Sample: "${newest.meta.originalName}" in "${base}" was replaced (updatedAt: … → `,
+		`Sample: "${newest.meta.originalName}" in "${base}" is now ${newest.status} (`,
+	];
+	expect(texts.map((text, n) => text.slice(0, beginnings[n]?.length))).toEqual(beginnings);
 	expectNoSecrets(JSON.stringify(result) + n8n.output.join(''));
 });
 
@@ -271,3 +279,4 @@ describe('examples started by the Workplace Trigger (published, events signed an
 		expect(record.text).toBe('Welcome! I can help with leave, IT and the handbook. What do you need?');
 	});
 });
+

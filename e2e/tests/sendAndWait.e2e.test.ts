@@ -26,6 +26,7 @@ import { EXAMPLE_CREDENTIALS, exampleCredential } from '../../testbed/examples';
 import { N8n, N8nRest, installCommunityPackage, until } from '../../testbed/n8n';
 import { ROOT } from '../../testbed/root';
 import { INSTALL, publishCommand } from '../lib/waiting';
+import { restSession } from '../lib/questions';
 import { productionWebhookUrl, waitForTriggerWebhook } from '../../testbed/n8nWebhooks';
 
 const BOT = { workplaceBotApi: EXAMPLE_CREDENTIALS.workplaceBotApi };
@@ -218,21 +219,8 @@ const postBlind = async (url: string, form: Record<string, string | string[]> = 
 	return { status: answer.status, text: answer.body };
 };
 
-/** A REST session (creating the owner first, on a new user folder). n8n 1.x answers readiness before its REST routes are mounted. */
-async function signedIn(setup: boolean): Promise<N8nRest> {
-	const session = new N8nRest(n8n.url);
-	await until('n8n\'s REST API', async () => {
-		try {
-			if (setup) await session.setupOwner();
-			await session.login();
-			return true;
-		} catch (error) {
-			if (/→ 404/.test(String(error))) return undefined;
-			throw error;
-		}
-	}, 120_000);
-	return session;
-}
+/** A REST session on this suite's n8n (creating the owner first, on a new user folder). */
+const signedIn = async (setup: boolean) => await restSession(n8n.url, setup);
 
 beforeAll(async () => {
 	emulator = await startEmulator({ replyTokenTtlSeconds: 900 });

@@ -28,7 +28,7 @@ import { exampleCredential } from '../../testbed/examples';
 import { N8n, N8nRest, installCommunityPackage, until } from '../../testbed/n8n';
 import { productionWebhookUrl, waitForTriggerWebhook } from '../../testbed/n8nWebhooks';
 import { launchChromium, step } from '../lib/browser';
-import { asked, buttonsOf, ended, loopWorkflow, ROOM, runsOf, startLoop } from '../lib/questions';
+import { asked, buttonsOf, ended, loopWorkflow, restSession, ROOM, runsOf, startLoop } from '../lib/questions';
 import { INSTALL, publishCommand, triggerWorkflow } from '../lib/waiting';
 
 const { nattaya, pimchanok } = SEED_USER_IDS;
@@ -58,20 +58,7 @@ let n8n: N8n;
 let rest: N8nRest;
 let triggerUrl: string;
 
-async function signedIn(setup: boolean): Promise<N8nRest> {
-	const session = new N8nRest(n8n.url);
-	await until('n8n\'s REST API', async () => {
-		try {
-			if (setup) await session.setupOwner();
-			await session.login();
-			return true;
-		} catch (error) {
-			if (/→ 404/.test(String(error))) return undefined;
-			throw error;
-		}
-	}, 120_000);
-	return session;
-}
+const signedIn = async (setup: boolean) => await restSession(n8n.url, setup);
 
 /** The bot's reply to a tap, by the tap's reply token. */
 async function replyTo(replyToken: string): Promise<string> {

@@ -152,7 +152,7 @@ const knowledgeWorkflow = {
 			position: [0, 0],
 			credentials: { workplaceKnowledgeBaseApi: CREDS.workplaceKnowledgeBaseApi },
 		},
-		op('Task for the change', 'workplaceTaskProjectsApi', { resource: 'task', operation: 'create', taskTitle: '=Knowledge {{ $json.event }} {{ $json.file.id }}', additionalFields: {} }, 1),
+		op('Task for the change', 'workplaceTaskProjectsApi', { resource: 'task', operation: 'create', taskTitle: '=Knowledge {{ $json.event }} {{ $json.id }}', additionalFields: {} }, 1),
 	],
 	connections: { 'Workplace Knowledge Trigger': link('Task for the change') },
 	settings: { executionOrder: 'v1' },

@@ -2,7 +2,7 @@ import type { IDataObject, INodeExecutionData, INodeType, INodeTypeDescription, 
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { knowledgeBaseLocator } from '../../shared/descriptions';
-import { fileOutput } from '../../shared/knowledgeFile/file';
+import { fileItem, fileOutput } from '../../shared/knowledgeFile/file';
 import { downloadFile } from '../../shared/knowledgeFile/fileContent';
 import { credentialTest } from '../../shared/methods/credentialTest';
 import { searchKnowledgeBases } from '../../shared/methods/listSearch';
@@ -33,16 +33,19 @@ function watchedBase(ctx: IPollFunctions): number | undefined {
 	return id;
 }
 
-/** The newest file of a listing (latest `updatedAt`, else `createdAt`), for a manual run's sample. */
-function newestFile(listed: ListedBase[]): Change | undefined {
-	let newest: Change | undefined;
+/** The order of a manual run's samples: one per chosen event, as the Events list names them. */
+const SAMPLE_ORDER: readonly ChangeEvent[] = ['fileAdded', 'fileReplaced', 'fileRemoved', 'fileStatusChanged', 'knowledgeBaseAdded', 'knowledgeBaseRemoved'];
+
+/** The newest file of a listing (latest `updatedAt`, else `createdAt`) and the base it is in. */
+function newestFile(listed: ListedBase[]): { base: ListedBase; file: IDataObject } | undefined {
+	let newest: { base: ListedBase; file: IDataObject } | undefined;
 	let newestTime = -Infinity;
-	for (const { id, base, files } of listed) {
-		for (const file of files) {
+	for (const base of listed) {
+		for (const file of base.files) {
 			const time = Date.parse(String(file.updatedAt ?? file.createdAt ?? ''));
 			const at = Number.isNaN(time) ? -Infinity : time;
 			if (!newest || at > newestTime) {
-				newest = { event: 'fileAdded', knowledgeBaseId: id, knowledgeBase: base, file };
+				newest = { base, file };
 				newestTime = at;
 			}
 		}
@@ -50,9 +53,58 @@ function newestFile(listed: ListedBase[]): Change | undefined {
 	return newest;
 }
 
-async function toItem(ctx: IPollFunctions, change: Change, content: { include: boolean; property: string }): Promise<INodeExecutionData> {
-	const json: IDataObject = { event: change.event, knowledgeBase: change.knowledgeBase };
-	if (change.file) json.file = fileOutput(change.file);
+/**
+ * A manual run's sample of one event: the change `compare` reports when the
+ * listing is set against a recorded state made for it (without the file or base
+ * for an addition, with it for a removal, and with the file's compared fields
+ * unknown for a replacement or a status change), so a sample has every field a
+ * real item of that event has; `changes` then says `before: null`.
+ */
+function sampleChange(listed: ListedBase[], event: ChangeEvent, scope: string): Change | undefined {
+	const newest = newestFile(listed);
+	const base = newest?.base ?? listed[listed.length - 1];
+	if (!base) return undefined;
+	const fileId = newest?.file.id;
+	const without = (l: ListedBase[]) => l.map((b) => (b === base ? { ...b, files: b.files.filter((f) => f.id !== fileId) } : b));
+	const unknown = (l: ListedBase[]) => l.map((b) => (b === base ? { ...b, files: b.files.map((f) => (f.id === fileId ? { id: f.id } : f)) } : b));
+	const withoutBase = (l: ListedBase[]) => l.filter((b) => b !== base);
+	let before: ListedBase[];
+	let now: ListedBase[] = listed;
+	if (event === 'knowledgeBaseAdded') before = withoutBase(listed);
+	else if (event === 'knowledgeBaseRemoved') [before, now] = [listed, withoutBase(listed)];
+	else if (!newest) return undefined;
+	else if (event === 'fileAdded') before = without(listed);
+	else if (event === 'fileRemoved') [before, now] = [listed, without(listed)];
+	else before = unknown(listed);
+	const bases = event === 'knowledgeBaseAdded' || event === 'knowledgeBaseRemoved';
+	return compare(recordState(scope, before), now, bases).find(
+		(change) => change.event === event && (bases ? change.knowledgeBaseId === base.id : String(change.file?.id) === String(fileId)),
+	);
+}
+
+/**
+ * One change as an item: `event`, then the file item (shared/knowledgeFile/file.ts:
+ * the same fields as the Workplace node's Knowledge File items; raw, also the
+ * service's fields), then `changes` for a replacement or a status change. A
+ * knowledge base event names the base (`knowledgeId`, `knowledgeName`; raw, also
+ * `knowledgeBase` as the service listed it).
+ */
+async function toItem(
+	ctx: IPollFunctions,
+	change: Change,
+	content: { include: boolean; property: string },
+	simplify: boolean,
+): Promise<INodeExecutionData> {
+	const json: IDataObject = { event: change.event };
+	if (change.file) {
+		Object.assign(json, simplify ? fileItem(change.file, change.knowledgeBase) : fileOutput(change.file, change.knowledgeBase));
+		// A removed file's content is no longer the language model's, whatever its last status was.
+		if (change.event === 'fileRemoved') json.usedByLanguageModel = false;
+	} else {
+		json.knowledgeId = change.knowledgeBaseId;
+		json.knowledgeName = change.knowledgeBase.name ?? null;
+		if (!simplify) json.knowledgeBase = change.knowledgeBase;
+	}
 	if (change.changes) json.changes = change.changes;
 	const item: INodeExecutionData = { json };
 	if (content.include && change.file && (change.event === 'fileAdded' || change.event === 'fileReplaced')) {
@@ -70,7 +122,8 @@ async function toItem(ctx: IPollFunctions, change: Change, content: { include: b
  * The first poll records what exists and reports nothing. A poll whose listing
  * is not complete fails before anything changes: nothing is reported and the
  * recorded state stays, so the next good poll reports what happened meanwhile.
- * A manual run reports the newest file as a sample and leaves the state alone.
+ * A manual run reports a sample of each chosen event (the newest file, or its
+ * knowledge base) and leaves the state alone.
  */
 export class WorkplaceKnowledgeTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -118,6 +171,14 @@ export class WorkplaceKnowledgeTrigger implements INodeType {
 				hint: 'The first poll after activation records what exists and starts nothing. A poll whose listing fails or comes back incomplete reports nothing; the next one catches up.',
 			},
 			{
+				displayName: 'Simplify',
+				name: 'simplify',
+				type: 'boolean',
+				default: true,
+				description:
+					'Whether to return only the file\'s fields a person looks for first, named as in the Workplace node\'s Knowledge File items; off, each item also carries the service\'s whole answer for the file (its storage name, path, meta, knowledge base)',
+			},
+			{
 				displayName: 'Options',
 				name: 'options',
 				type: 'collection',
@@ -132,7 +193,7 @@ export class WorkplaceKnowledgeTrigger implements INodeType {
 						description: 'Whether to download added and replaced files into a binary field (streamed, one request per file)',
 					},
 					{
-						displayName: 'Put File in Field',
+						displayName: 'Put Output File in Field',
 						name: 'binaryPropertyName',
 						type: 'string',
 						default: 'data',
@@ -156,18 +217,24 @@ export class WorkplaceKnowledgeTrigger implements INodeType {
 		const options = this.getNodeParameter('options', {}) as IDataObject;
 		const property = typeof options.binaryPropertyName === 'string' && options.binaryPropertyName.trim() !== '' ? options.binaryPropertyName : 'data';
 		const content = { include: options.includeContent === true, property };
+		const simplify = this.getNodeParameter('simplify', true) !== false;
 		const scope = watchesAll ? 'all' : `knowledgeBase:${knowledgeId}`;
 
 		// A listing that is not complete throws here, before the state is read or written.
 		const listed = watchesAll ? await listAll(this) : await listOne(this, knowledgeId);
 
 		if (this.getMode() === 'manual') {
-			const sample = newestFile(listed);
-			if (!sample) return null;
-			const item = await toItem(this, sample, content);
-			// First, so the editor's output shows at once that this is a sample.
-			item.json = { sample: true, ...item.json };
-			return [[item]];
+			// One sample per chosen event, from the newest file (or its base), each as a real item of that event.
+			const samples: INodeExecutionData[] = [];
+			for (const event of SAMPLE_ORDER.filter((e) => wanted.has(e))) {
+				const change = sampleChange(listed, event, scope);
+				if (!change) continue;
+				const item = await toItem(this, change, content, simplify);
+				// First, so the editor's output shows at once that this is a sample.
+				item.json = { sample: true, ...item.json };
+				samples.push(item);
+			}
+			return samples.length > 0 ? [samples] : null;
 		}
 
 		const staticData = this.getWorkflowStaticData('node');
@@ -180,7 +247,7 @@ export class WorkplaceKnowledgeTrigger implements INodeType {
 		const changes = compare(before, listed, watchesAll).filter((change) => wanted.has(change.event));
 		// Items (and their downloads) first: a failure here also leaves the state as it was.
 		const items: INodeExecutionData[] = [];
-		for (const change of changes) items.push(await toItem(this, change, content));
+		for (const change of changes) items.push(await toItem(this, change, content, simplify));
 		staticData[STATE_KEY] = after as unknown as IDataObject;
 		return items.length > 0 ? [items] : null;
 	}

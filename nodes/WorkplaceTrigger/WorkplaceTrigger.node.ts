@@ -51,7 +51,10 @@ export class WorkplaceTrigger implements INodeType {
 				required: true,
 				// n8n looks the test up on whichever node it finds first: both nodes carry it.
 				testedBy: 'workplaceBotApiTest',
-				displayOptions: { show: { verifySignature: [true] } },
+				// Hidden when signatures are not verified. `hide` rather than `show`: n8n's editor puts a
+				// credential after the parameters its `show` names (here below Events); with `hide` it
+				// stays at the top of the panel, where n8n's own triggers have it.
+				displayOptions: { hide: { verifySignature: [false] } },
 			},
 		],
 		webhooks: [

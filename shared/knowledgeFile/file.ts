@@ -1,13 +1,14 @@
 /**
  * What the knowledge-file operations and the knowledge trigger share: the file
- * locator, the type each extension names, and how a file becomes an output
- * item (with whether the service's language model uses it).
+ * locator, the type each extension names, and the file item: the one shape of
+ * a knowledge file in every node's output.
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, NodeExecutionHint } from 'n8n-workflow';
 
 import { read } from '../transport';
 import { positiveIdLocator } from '../descriptions';
 import { numericId } from '../validation';
+import { pick } from '../pick';
 
 /** The allowed type each file extension names, for binaries that carry no useful type. */
 export const EXTENSION_MIME_TYPES: Readonly<Record<string, string>> = {
@@ -44,14 +45,65 @@ export function fileIds(ctx: IExecuteFunctions, i: number): { knowledgeId: numbe
 }
 
 /**
- * A file as output: the service's fields as they are, plus `usedByLanguageModel`
- * (false for `deleting`, whose content the language model does not get). A
- * status the service is not known to use gets no verdict.
+ * The fields every knowledge file item has, in every node (the knowledge
+ * trigger, Get, Get Many, Download, Replace), simplified or raw, in the order a
+ * person reads them: an expression written for one node's item works on the
+ * others'. `originalName` is the name as uploaded (the service's `meta.originalName`;
+ * its own `name` is a generated storage name), `size` and `mimeType` come from
+ * `meta`, `usedByLanguageModel` says whether the service's language model uses
+ * the content (false for `deleting`), `knowledgeId` and `knowledgeName` name the
+ * file's knowledge base.
  */
-export function fileOutput(file: IDataObject): IDataObject {
-	if (file.status === 'active') return { ...file, usedByLanguageModel: true };
-	if (file.status === 'deleting') return { ...file, usedByLanguageModel: false };
-	return { ...file };
+export const FILE_ITEM_FIELDS = [
+	'id',
+	'originalName',
+	'size',
+	'mimeType',
+	'status',
+	'usedByLanguageModel',
+	'knowledgeId',
+	'knowledgeName',
+	'createdAt',
+	'updatedAt',
+] as const;
+
+/**
+ * A service's file as the file item's fields only (the simplified item).
+ * `base` is the knowledge base the file was listed under, for a file that does
+ * not carry its own `knowledge`. A status the service is not known to use gets
+ * no `usedByLanguageModel`.
+ */
+export function fileItem(file: IDataObject, base?: IDataObject): IDataObject {
+	const meta = read.object(file.meta) ?? {};
+	const knowledge = read.object(file.knowledge) ?? base;
+	const used = file.status === 'active' ? true : file.status === 'deleting' ? false : undefined;
+	return pick([
+		['id', file.id],
+		['originalName', meta.originalName],
+		['size', meta.size],
+		['mimeType', meta.mimetype],
+		['status', file.status],
+		['usedByLanguageModel', used],
+		['knowledgeId', knowledge?.id ?? file.knowledgeId],
+		['knowledgeName', knowledge?.name],
+		['createdAt', file.createdAt],
+		['updatedAt', file.updatedAt],
+	]);
+}
+
+/**
+ * A service's file as a raw item (Simplify off, and node versions 1 and 2): the
+ * file item's fields first, then every field of the service's answer as it came
+ * (its storage `name`, `path`, `meta`, `knowledge`, …), so workflows reading
+ * those keep working.
+ */
+export function fileOutput(file: IDataObject, base?: IDataObject): IDataObject {
+	return { ...fileItem(file, base), ...file };
+}
+
+/** The file item's fields of an output item (what Simplify keeps of a raw one). */
+export function fileItemFields(json: IDataObject): IDataObject {
+	return pick(FILE_ITEM_FIELDS.map((field) => [field, json[field]]));
 }
 
 /** A hint with the output when any file in it is being deleted. */
@@ -60,8 +112,7 @@ export function deletingHints(output: INodeExecutionData[]): NodeExecutionHint[]
 	if (deleting.length === 0) return [];
 	const names = deleting
 		.slice(0, 3)
-		// Raw items keep the name as uploaded in meta; simplified ones in name.
-		.map((item) => `"${String(read.object(item.json.meta)?.originalName ?? item.json.name ?? item.json.id)}"`)
+		.map((item) => `"${String(item.json.originalName ?? item.json.id)}"`)
 		.join(', ');
 	const more = deleting.length > 3 ? ` and ${deleting.length - 3} more` : '';
 	return [

@@ -90,8 +90,12 @@ const limitWaitTime: INodeProperties = {
 	],
 };
 
-/** The parameters that ask and take the answer; `labelMax` is the longest button label the service shows. */
-export function sendAndWaitProperties(labelMax: number): INodeProperties[] {
+/**
+ * The parameters that ask and take the answer. `labelMax`: the longest button
+ * label the service shows; `userId`: how the node's user id fields show an id
+ * (an example, and where a workflow gets one).
+ */
+export function sendAndWaitProperties(labelMax: number, userId: { placeholder: string; hint: string }): INodeProperties[] {
 	return [
 		{ displayName: 'Message', name: 'message', type: 'string', default: '', required: true, typeOptions: { rows: 4 }, description: 'The question' },
 		{
@@ -164,10 +168,11 @@ export function sendAndWaitProperties(labelMax: number): INodeProperties[] {
 					name: 'approvers',
 					type: 'string',
 					default: '',
-					placeholder: 'e.g. 64b7f0a1c2d3e4f5a6b7c803',
+					placeholder: userId.placeholder,
 					displayOptions: onlyFor(['approval']),
 					description:
-						'User IDs allowed to answer (24-character IDs, separated by commas; needs Answer in Chat): the Workplace Trigger\'s userId, or _id from User → Find by Username. Empty: anyone in the chat. A tap by anyone else is answered in the chat, and the question stays open.',
+						'User IDs allowed to answer, separated by commas (needs Answer in Chat). Empty: anyone in the chat. A tap by anyone else is answered in the chat, and the question stays open.',
+					hint: userId.hint,
 				},
 				limitWaitTime,
 				{ displayName: 'Message Button Label', name: 'messageButtonLabel', type: 'string', default: 'Respond', displayOptions: onlyFor(['freeText', 'customForm']), description: `The button that opens the form; at most ${labelMax} characters` },

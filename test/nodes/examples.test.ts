@@ -179,8 +179,17 @@ it('the knowledge change alert posts each replaced or deleting file, its knowled
 	// A manual run (the editor's "Execute workflow") posts the newest file as a sample.
 	const sample = await bed.run(workflow);
 	expect(sample.status).toBe('success');
-	const [sampleItem] = sample.json('When a knowledge file is replaced or starts deleting');
-	expect(sampleItem.sample).toBe(true);
+	const samples = sample.json('When a knowledge file is replaced or starts deleting');
+	// One sample per chosen event, each as a real item of it (issue 33): the message reads as a real one would.
+	expect(samples.map((item) => [item.sample, item.event])).toEqual([[true, 'fileReplaced'], [true, 'fileStatusChanged']]);
+	const newest = [...bed.emulator.knowledge.files.values()].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt))[0];
+	const sampleTexts = bed.emulator
+		.messages({ gid: SEED_GROUP_IDS.incidentRoom, tid: SEED_TOPIC_IDS.incidentAlerts })
+		.map((m) => m.text ?? (m.messages?.[0] as { text?: string } | undefined)?.text);
+	expect(sampleTexts).toEqual([
+		expect.stringMatching(new RegExp(`^Sample: "${newest.meta.originalName}" in "\\S.*" was replaced \\(updatedAt: … → \\S+, size: … → ${newest.meta.size}, originalName: … → ${newest.meta.originalName}, status: … → ${newest.status}\\)$`)),
+		expect.stringMatching(new RegExp(`^Sample: "${newest.meta.originalName}" in "\\S.*" is now ${newest.status} \\(`)),
+	]);
 	// Then the active workflow: the trigger polls, and each poll's items run the rest of the workflow.
 	const trigger = workflow.nodes[0];
 	const poller = bed.knowledgePoller(trigger.parameters);

@@ -210,13 +210,13 @@ describe('Knowledge File → Download', () => {
 		expect(binary).toMatchObject({ fileName: 'Product FAQ – ภาษาไทย.pdf', mimeType: 'application/pdf', fileExtension: 'pdf' });
 		const bytes = await binaryBytes(binary);
 		expect(sha256(bytes)).toBe(record.sha256);
+		// The file item's fields a download knows, named as in every node's file item (issue 33), and the checksum.
 		expect(run.json[0]).toEqual({
 			id: 8,
-			knowledgeId: FAQ,
 			originalName: 'Product FAQ – ภาษาไทย.pdf',
-			fileName: 'Product FAQ – ภาษาไทย.pdf',
-			mimeType: 'application/pdf',
 			size: record.meta.size,
+			mimeType: 'application/pdf',
+			knowledgeId: FAQ,
 			sha256: record.sha256,
 		});
 		expect(kbRequests('GET').map((e) => e.path)).toEqual(['/api/v1/knowledge/2/files/8/download']);
@@ -236,7 +236,9 @@ describe('Knowledge File → Download', () => {
 		const expected = plain.replace('{id}', String(file.id));
 		expect(run.items[0].binary!.data.fileName).toBe(expected);
 		expect(run.items[0].binary!.data.directory).toBeUndefined();
-		expect(run.json[0]).toMatchObject({ originalName, fileName: expected });
+		// The plain name is the binary's; the item keeps one name, the original (issue 33: one name field per file).
+		expect(run.json[0]).toMatchObject({ originalName });
+		expect(run.json[0]).not.toHaveProperty('fileName');
 	});
 
 	it('falls back to the file\'s meta for the name when the download carries no Content-Disposition', async () => {
@@ -570,7 +572,7 @@ describe('Example: Scheduled knowledge base sync', () => {
 		expect(first.executionOrder[0]).toBe('Every night at 02:00');
 		const [replaced] = first.json('Replace faq.csv');
 		// The example's node is version 3: Simplify is on.
-		expect(replaced).toMatchObject({ id: 7, name: 'faq.csv', type: 'text/csv', usedByLanguageModel: true });
+		expect(replaced).toMatchObject({ id: 7, originalName: 'faq.csv', mimeType: 'text/csv', usedByLanguageModel: true });
 		const stored = readFileSync(bed.emulator.knowledge.files.get(7)!.contentPath, 'utf8');
 		expect(stored).toContain('Which languages are supported?');
 		expect(replaced.sha256).toBe(bed.emulator.knowledge.files.get(7)!.sha256);

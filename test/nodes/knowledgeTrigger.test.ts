@@ -83,7 +83,7 @@ const KINDS: Kind[] = [
 ];
 
 /** The id a change item concerns: its file's, or for base events its base's. */
-const subject = (item: INodeExecutionData) => Number(((item.json.file ?? item.json.knowledgeBase) as IDataObject).id);
+const subject = (item: INodeExecutionData) => Number(String(item.json.event).startsWith('knowledgeBase') ? item.json.knowledgeId : item.json.id);
 
 describe('the change matrix: each event × first run, manual run, normal poll, failed poll', () => {
 	it.each(KINDS.map((k) => [k.event, k]))('%s', async (_name, kind) => {
@@ -98,12 +98,13 @@ describe('the change matrix: each event × first run, manual run, normal poll, f
 
 		const id = await kind.change();
 
-		// Manual run: the newest file as a sample; the state is not touched.
+		// Manual run: a sample of each chosen event (the newest file, or its base); the state is not touched.
 		const sample = items(await poller.poll('manual'));
-		expect(sample).toHaveLength(1);
-		expect(sample[0].json.sample).toBe(true);
+		const chosen = kind.event.startsWith('knowledgeBase') ? ALL_EVENTS : ALL_EVENTS.filter((e) => e.startsWith('file'));
+		expect(sample.map((item) => item.json.event)).toEqual(chosen);
+		expect(sample.every((item) => item.json.sample === true)).toBe(true);
 		expect(stateOf(poller)).toEqual(recorded);
-		row.push(`manual run: 1 sample (${String((sample[0].json.file as IDataObject).id)}), state untouched`);
+		row.push(`manual run: ${sample.length} samples (one per chosen event), state untouched`);
 
 		// Failed poll: the listing fails (503 on every attempt); nothing reported, state kept.
 		bed.emulator.faults.add({ method: 'GET', path: '/api/v1/knowledge*', times: Infinity, action: { kind: 'status', status: 503 } });
@@ -133,8 +134,16 @@ describe('what each change item holds', () => {
 		const after = bed.emulator.knowledge.files.get(2)!;
 		expect(item.json).toEqual({
 			event: 'fileReplaced',
-			knowledgeBase: expect.objectContaining({ id: HANDBOOK, name: 'Employee Handbook' }),
-			file: expect.objectContaining({ id: 2, status: 'active', usedByLanguageModel: true, meta: expect.objectContaining({ originalName: 'leave-policy-2025.csv' }) }),
+			id: 2,
+			originalName: 'leave-policy-2025.csv',
+			size: after.meta.size,
+			mimeType: 'text/csv',
+			status: 'active',
+			usedByLanguageModel: true,
+			knowledgeId: HANDBOOK,
+			knowledgeName: 'Employee Handbook',
+			createdAt: after.createdAt,
+			updatedAt: after.updatedAt,
 			changes: {
 				updatedAt: { before: old.updatedAt, after: after.updatedAt },
 				size: { before: old.size, after: after.meta.size },
@@ -150,7 +159,7 @@ describe('what each change item holds', () => {
 		const reported = items(await poller.poll());
 		expect(reported.map((i) => i.json.event)).toEqual(['fileStatusChanged']);
 		expect((reported[0].json.changes as IDataObject).status).toEqual({ before: 'active', after: 'deleting' });
-		expect((reported[0].json.file as IDataObject).usedByLanguageModel).toBe(false);
+		expect(reported[0].json.usedByLanguageModel).toBe(false);
 	});
 
 	it('a deleting file replaced with new content: replaced and status changed, one item each', async () => {
@@ -165,10 +174,17 @@ describe('what each change item holds', () => {
 		await poller.poll();
 		await admin('DELETE', `/${HANDBOOK}/files/1`);
 		const [item] = items(await poller.poll());
+		// The fields the state keeps; a removed file's content is not the language model's any more.
 		expect(item.json).toEqual({
 			event: 'fileRemoved',
-			knowledgeBase: expect.objectContaining({ id: HANDBOOK, name: 'Employee Handbook' }),
-			file: { id: 1, status: 'active', usedByLanguageModel: true, meta: { originalName: 'handbook.pdf', size: expect.any(Number) }, updatedAt: expect.any(String) },
+			id: 1,
+			originalName: 'handbook.pdf',
+			size: expect.any(Number),
+			status: 'active',
+			usedByLanguageModel: false,
+			knowledgeId: HANDBOOK,
+			knowledgeName: 'Employee Handbook',
+			updatedAt: expect.any(String),
 		});
 	});
 
@@ -224,8 +240,38 @@ describe('what each change item holds', () => {
 		expect(await bed.knowledgePoller(watchOne(3)).poll('manual')).toBeNull();
 		const [sample] = items(await bed.knowledgePoller(watchOne(2, { options: { includeContent: true } })).poll('manual'));
 		const newest = bed.emulator.knowledge.filesOf(2).sort((a, b) => b.updatedAt.localeCompare(a.updatedAt))[0];
-		expect((sample.json.file as IDataObject).id).toBe(newest.id);
+		expect(sample.json.id).toBe(newest.id);
 		expect(createHash('sha256').update(Buffer.from(sample.binary!.data.data, 'base64')).digest('hex')).toBe(newest.sha256);
+	});
+});
+
+describe('Fetch Test Event: a sample of each chosen event, with every field a real item of that event has', () => {
+	it.each(KINDS.map((k) => [k.event, k]))('%s', async (_name, kind) => {
+		const poller = bed.knowledgePoller({ ...kind.parameters(), events: [kind.event] });
+		await poller.poll();
+		await kind.change();
+		const [real] = items(await poller.poll());
+		const samples = items(await poller.poll('manual'));
+		expect(samples.map((item) => item.json.event)).toEqual([kind.event]);
+		const [sample] = samples;
+		expect(Object.keys(sample.json)).toEqual(['sample', ...Object.keys(real.json)]);
+		if (real.json.changes) {
+			// Every field a change can name, so each can be mapped; a sample has no before.
+			const changes = sample.json.changes as Record<string, { before: unknown; after: unknown }>;
+			expect(Object.keys(changes)).toEqual(expect.arrayContaining(Object.keys(real.json.changes as IDataObject)));
+			expect(Object.values(changes).map((change) => change.before)).toEqual(Object.values(changes).map(() => null));
+		}
+	});
+
+	it('follows the events the change alert example chooses: replaced and status changed, never "added"', async () => {
+		const samples = items(await bed.knowledgePoller(watchAll({ events: ['fileReplaced', 'fileStatusChanged'] })).poll('manual'));
+		expect(samples.map((item) => item.json.event)).toEqual(['fileReplaced', 'fileStatusChanged']);
+		const newest = [...bed.emulator.knowledge.files.values()].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt))[0];
+		expect(samples.map((item) => [item.json.sample, item.json.id, item.json.originalName])).toEqual([
+			[true, newest.id, newest.meta.originalName],
+			[true, newest.id, newest.meta.originalName],
+		]);
+		expect((samples[1].json.changes as IDataObject).status).toEqual({ before: null, after: newest.status });
 	});
 });
 
@@ -341,7 +387,7 @@ describe('10,000 files per poll', () => {
 		const started = Date.now();
 		const reported = items(await poller.poll());
 		const ms = Date.now() - started;
-		expect(reported.map((i) => [i.json.event, (i.json.file as IDataObject).id])).toEqual([
+		expect(reported.map((i) => [i.json.event, i.json.id])).toEqual([
 			['fileReplaced', ids[5000]],
 			['fileStatusChanged', ids[7000]],
 			['fileAdded', ids[9999] + 1],

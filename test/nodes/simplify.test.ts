@@ -5,8 +5,8 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 
-import { SEED_USER_IDS } from '../../emulator/bot/seed';
-import { NO_IDS_GIVEN } from '../../nodes/Workplace/actions/simplify';
+import { SEED_GROUP_IDS, SEED_USER_IDS } from '../../emulator/bot/seed';
+import { NO_IDS_GIVEN } from '../../nodes/Workplace/actions/message/common';
 import { RESOURCES } from '../../nodes/Workplace/actions/resources';
 import { suiteTestbed } from '../../testbed/testbed';
 import { byId } from '../../testbed/locator';
@@ -18,7 +18,7 @@ const firstBase = () => [...bed.emulator.knowledge.bases.values()][0];
 const fileGetMany = (): INodeParameters => ({ resource: 'knowledgeFile', operation: 'getAll', knowledgeId: byId(firstBase().id), returnAll: true });
 
 describe('Simplify', () => {
-	it('is on by default in version 3: a file has its name as uploaded, size, type, status and its knowledge base\'s id and name', async () => {
+	it('is on by default in version 3: a file has the file item\'s fields (shared/knowledgeFile/file.ts): its name as uploaded, size, type, status and its knowledge base\'s id and name', async () => {
 		const base = firstBase();
 		const run = await bed.runNode(fileGetMany(), { typeVersion: 3 });
 		expect(run.error).toBeUndefined();
@@ -26,13 +26,14 @@ describe('Simplify', () => {
 		const simplified = run.json.find((item) => item.id === raw.id);
 		expect(simplified).toEqual({
 			id: raw.id,
-			name: raw.meta.originalName,
+			originalName: raw.meta.originalName,
 			size: raw.meta.size,
-			type: raw.meta.mimetype,
+			mimeType: raw.meta.mimetype,
 			status: raw.status,
 			usedByLanguageModel: raw.status === 'active',
 			knowledgeId: base.id,
 			knowledgeName: base.name,
+			createdAt: raw.createdAt,
 			updatedAt: raw.updatedAt,
 		});
 	});
@@ -67,15 +68,38 @@ describe('Simplify', () => {
 		expect(run.error).toBeUndefined();
 		const [record] = bed.emulator.messages({ uid: SEED_USER_IDS.nattaya });
 		expect(record.messageId).toEqual(expect.any(String));
-		expect(run.json[0]).toMatchObject({ sent: true, userId: SEED_USER_IDS.nattaya, messageId: record.messageId });
-		expect(run.json[0]).not.toHaveProperty('ids');
+		expect(run.json[0]).toMatchObject({ sent: true, userId: SEED_USER_IDS.nattaya, ids: [record.messageId], messageId: record.messageId });
+		expect(run.json[0]).not.toHaveProperty('note');
 		expect(run.json[0]).not.toHaveProperty('response');
 	});
 
-	it('a send says plainly when the service gave no ids', async () => {
+	it('a send says plainly when the service gave no ids: an empty list of ids and a separate note', async () => {
 		bed.emulator.setConfig({ v1SendAnswer: 'status' });
 		const run = await bed.runNode(send, { typeVersion: 3 });
-		expect(run.json[0]).toEqual({ sent: true, userId: SEED_USER_IDS.nattaya, ids: NO_IDS_GIVEN });
+		expect(run.json[0]).toEqual({ sent: true, userId: SEED_USER_IDS.nattaya, ids: [], note: NO_IDS_GIVEN });
+	});
+
+	it.each([
+		['version 3, simplified', 3, {}],
+		['version 3 with Simplify off', 3, { simplify: false }],
+		['version 2', 2, {}],
+	])('%s: ids is always a list, so {{ $json.ids[0] }} is an id or nothing, never a letter of a sentence', async (_name, typeVersion, extra) => {
+		const push: INodeParameters = {
+			resource: 'message',
+			operation: 'sendToGroup',
+			groupId: byId(SEED_GROUP_IDS.incidentRoom),
+			messages: { message: [{ type: 'text', text: 'Hi' }] },
+			...extra,
+		};
+		for (const [parameters, answer] of [[send, 'message'], [send, 'status'], [push, 'push']] as const) {
+			if (answer !== 'push') bed.emulator.setConfig({ v1SendAnswer: answer });
+			const run = await bed.runNode({ ...parameters, ...extra }, { typeVersion });
+			expect(run.error).toBeUndefined();
+			const [sent] = run.json;
+			expect(Array.isArray(sent.ids)).toBe(true);
+			const given = typeof sent.messageId === 'string';
+			expect({ answer, ids: sent.ids, note: sent.note }).toEqual({ answer, ids: given ? [sent.messageId] : [], note: given ? undefined : NO_IDS_GIVEN });
+		}
 	});
 
 	it('is offered on every operation whose answer is large: knowledge bases, files, users and sends', () => {

@@ -466,7 +466,7 @@ describe('Topic → Create', () => {
 		const run = await bed.runNode(topic());
 		expect(tpRequests()).toHaveLength(1);
 		expect(topicCount()).toBe(before + 1);
-		expect(run.error?.message).toMatch(/the topic may have been created even so/);
+		expect(run.error?.message).toMatch(/the project topic may have been created even so/);
 	});
 });
 

@@ -8,6 +8,8 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { read } from '../../../shared/transport';
+import { pick } from '../../../shared/pick';
+import { fileItemFields } from '../../../shared/knowledgeFile/file';
 
 /** The toggle, shown from version 3 on (versions 1 and 2 keep the raw answer, as their workflows expect). */
 export const simplifyProperty: INodeProperties = {
@@ -17,13 +19,6 @@ export const simplifyProperty: INodeProperties = {
 	default: true,
 	description: 'Whether to return the fields a person looks for first instead of the service\'s whole answer',
 };
-
-/** Keeps the fields that are there, in this order (an absent field is left out, not set to null). */
-function pick(entries: Array<[string, unknown]>): IDataObject {
-	const out: IDataObject = {};
-	for (const [name, value] of entries) if (value !== undefined) out[name] = value as IDataObject[string];
-	return out;
-}
 
 /** A knowledge base: id, name, where its content comes from, languages, when it last changed. */
 export function simplifyKnowledgeBase(kb: IDataObject): IDataObject {
@@ -38,32 +33,19 @@ export function simplifyKnowledgeBase(kb: IDataObject): IDataObject {
 }
 
 /**
- * A knowledge file: its name as uploaded (meta.originalName; the service's own
- * `name` is a storage name), size, type, status and whether the language model
- * uses it, and its knowledge base's id and name instead of the whole base.
+ * A knowledge file: the file item's fields (shared/knowledgeFile/file.ts), the
+ * same in every node: the name as uploaded (`originalName`), size, type, status,
+ * whether the language model uses it, its knowledge base's id and name, when it
+ * was created and changed.
  */
-export function simplifyKnowledgeFile(file: IDataObject): IDataObject {
-	const meta = read.object(file.meta) ?? {};
-	const knowledge = read.object(file.knowledge);
-	return pick([
-		['id', file.id],
-		['name', meta.originalName ?? file.name],
-		['size', meta.size],
-		['type', meta.mimetype],
-		['status', file.status],
-		['usedByLanguageModel', file.usedByLanguageModel],
-		['knowledgeId', knowledge?.id ?? file.knowledgeId],
-		['knowledgeName', knowledge?.name],
-		['updatedAt', file.updatedAt],
-	]);
-}
+export const simplifyKnowledgeFile = fileItemFields;
 
 /**
- * A replaced file: the file as above, and the upload's checksum (what proves
+ * A replaced file: the file item, and the upload's checksum (what proves
  * which content is there), or `skipped` when Skip If Unchanged uploaded nothing.
  */
 export function simplifyReplacedFile(file: IDataObject): IDataObject {
-	return pick([...Object.entries(simplifyKnowledgeFile(file)), ['sha256', read.object(file.upload)?.sha256], ['skipped', file.skipped]]);
+	return pick([...Object.entries(fileItemFields(file)), ['sha256', read.object(file.upload)?.sha256], ['skipped', file.skipped]]);
 }
 
 /** A user: id, username, full name, and the contact fields the answer has. */
@@ -80,18 +62,12 @@ export function simplifyUser(user: IDataObject): IDataObject {
 	]);
 }
 
-/** Said in place of ids when the service confirmed a send without any. */
-export const NO_IDS_GIVEN = 'The service confirmed the send but gave no message id';
-
 /**
- * A send: where it went and the ids the service gave, or `ids` saying plainly
- * that it gave none (one documented answer is only {"status":"success"}).
+ * A send: where it went, the message ids the service gave (`ids`, a list, empty
+ * when it gave none; `messageId` when it gave one) and, when it gave none, a
+ * `note` saying so (one documented answer is only {"status":"success"}).
  */
 export function simplifySend(sent: IDataObject): IDataObject {
-	const ids = pick([
-		['messageId', sent.messageId ?? undefined],
-		['threadId', sent.threadId],
-	]);
 	return pick([
 		['sent', sent.sent],
 		['groupId', sent.groupId],
@@ -99,7 +75,9 @@ export function simplifySend(sent: IDataObject): IDataObject {
 		['userId', sent.userId],
 		['replyWith', sent.replyWith],
 		['messageCount', sent.messageCount],
-		...Object.entries(ids),
-		['ids', Object.keys(ids).length === 0 ? NO_IDS_GIVEN : undefined],
+		['ids', sent.ids],
+		['messageId', sent.messageId ?? undefined],
+		['threadId', sent.threadId],
+		['note', sent.note],
 	]);
 }

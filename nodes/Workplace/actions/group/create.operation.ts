@@ -5,6 +5,7 @@ import { binaryFile } from '../../../../shared/binaryFile';
 import { requiredString } from '../../../../shared/descriptions';
 import type { OperationDefinition } from '../types';
 import { idList, invalid, requiredText } from '../../../../shared/validation';
+import { USER_ID } from '../idSources';
 
 /** The binary property holding the group picture, or undefined when none is asked for. */
 function pictureProperty(ctx: IExecuteFunctions, i: number): string | undefined {
@@ -21,7 +22,14 @@ export const create: OperationDefinition = {
 	description: 'Create a group chat with the given members; the bot is a member too',
 	properties: [
 		requiredString('Name', 'name', 'e.g. Incident 4711', 'Name of the group chat'),
-		requiredString('Member IDs', 'members', 'e.g. 64b7f0a1c2d3e4f5a6b7c801, 64b7f0a1c2d3e4f5a6b7c803', 'User IDs of the members, separated by commas, or a list from an expression. Find IDs with User → Find by Username.'),
+		requiredString(
+			'Member IDs',
+			'members',
+			// One ID and more to come: two full IDs do not fit the field.
+			`${USER_ID.placeholder}, …`,
+			'User IDs of the members, separated by commas, or a list from an expression',
+			USER_ID.hint,
+		),
 		{
 			displayName: 'Picture (Binary Property)',
 			name: 'pictureBinaryProperty',

@@ -2,6 +2,7 @@ import { read } from '../../../../shared/transport';
 import { requiredString } from '../../../../shared/descriptions';
 import type { OperationDefinition } from '../types';
 import { requiredText, textId } from '../../../../shared/validation';
+import { GROUP_ID } from '../idSources';
 
 export const create: OperationDefinition = {
 	value: 'create',
@@ -9,7 +10,7 @@ export const create: OperationDefinition = {
 	action: 'Create a topic in a group chat',
 	description: 'Create a topic inside a group chat the bot is a member of',
 	properties: [
-		requiredString('Group ID', 'groupId', 'e.g. 64b7f0a1c2d3e4f5a6b7d001', 'ID (_id) of the group chat, e.g. from Group → Create'),
+		requiredString('Group ID', 'groupId', GROUP_ID.placeholder, 'ID of the group chat the topic goes into', GROUP_ID.hint),
 		requiredString('Name', 'name', 'e.g. Timeline', 'Name of the topic'),
 	],
 	request(i) {

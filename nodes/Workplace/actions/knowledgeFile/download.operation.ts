@@ -31,10 +31,11 @@ export const download: OperationDefinition<StreamRequest> = {
 	async output(response, i) {
 		const { knowledgeId, fileId } = fileIds(this, i);
 		const property = requiredText(this, i, 'binaryPropertyName', 'Put Output File in Field');
-		const { binary, ...file } = await storeDownload(this, response, knowledgeId, fileId, sendingItem(this, i));
+		const { binary, originalName, size, mimeType, sha256 } = await storeDownload(this, response, knowledgeId, fileId, sendingItem(this, i));
+		// The file item's fields a download knows (named as in every node's file item), and the content's checksum.
 		return [
 			{
-				json: { id: fileId, knowledgeId, ...file },
+				json: { id: fileId, originalName, size, mimeType, knowledgeId, sha256 },
 				binary: { [property]: binary },
 			},
 		];

@@ -8,33 +8,23 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { read, type ApiRequest, type ApiResponse } from '../../../../shared/transport';
 import type { BinaryFile } from '../../../../shared/binaryFile';
 import { invalid, optionalTextId, requiredText, textId } from '../../../../shared/validation';
+import { GROUP_ID, TOPIC_ID, USER_ID, type IdSource } from '../idSources';
 
-/** Groups and topics have no list endpoint: an ID, typically the event's. */
-const idLocator = (displayName: string, name: string, placeholder: string, description: string, required: boolean): INodeProperties => ({
+/** Groups and topics have no list endpoint: an ID, from an event or a create's output (said under the field). */
+const idLocator = (displayName: string, name: string, source: IdSource, description: string, required: boolean): INodeProperties => ({
 	displayName,
 	name,
 	type: 'resourceLocator',
 	default: { mode: 'id', value: '' },
 	required,
 	description,
-	modes: [{ displayName: 'ID', name: 'id', type: 'string', placeholder }],
+	hint: source.hint,
+	modes: [{ displayName: 'ID', name: 'id', type: 'string', placeholder: source.placeholder }],
 });
 
-export const groupLocator = idLocator(
-	'Group',
-	'groupId',
-	'e.g. {{ $json.groupId }} from the Workplace Trigger',
-	'ID of the group chat (or of a direct chat, as events name it). The Workplace Trigger gives it as groupId; Group → Create as _id.',
-	true,
-);
+export const groupLocator = idLocator('Group', 'groupId', GROUP_ID, 'ID of the group chat (or of a direct chat, as events name it)', true);
 
-export const topicLocator = idLocator(
-	'Topic',
-	'topicId',
-	'e.g. {{ $json.topicId }} from the Workplace Trigger',
-	'ID of a topic in the group; leave empty for the group\'s main chat',
-	false,
-);
+export const topicLocator = idLocator('Topic', 'topicId', TOPIC_ID, 'ID of a topic (a thread) of the group chat; leave empty for the group\'s main chat', false);
 
 export const userLocator: INodeProperties = {
 	displayName: 'User',
@@ -42,7 +32,8 @@ export const userLocator: INodeProperties = {
 	type: 'resourceLocator',
 	default: { mode: 'list', value: '' },
 	required: true,
-	description: 'The person whose direct chat with the bot gets the message',
+	description: 'The person whose direct chat with the bot gets the message: found by username, or given by ID',
+	hint: USER_ID.hint,
 	modes: [
 		{
 			displayName: 'From List',
@@ -51,7 +42,7 @@ export const userLocator: INodeProperties = {
 			placeholder: 'Type a username…',
 			typeOptions: { searchListMethod: 'searchUsers', searchable: true, searchFilterRequired: true },
 		},
-		{ displayName: 'ID', name: 'id', type: 'string', placeholder: 'e.g. {{ $json.userId }} from the Workplace Trigger' },
+		{ displayName: 'ID', name: 'id', type: 'string', placeholder: USER_ID.placeholder },
 	],
 };
 
@@ -148,19 +139,28 @@ export const messageRequest = (path: string[], body: ApiRequest['body'], statusM
 	...(statusMeanings ? { statusMeanings } : {}),
 });
 
+/** The note of a send the service confirmed without any message id. */
+export const NO_IDS_GIVEN = 'The service confirmed the send but gave no message id';
+
 /**
  * What was sent, and where. Any 2xx is success; the v1 answer's `message`
- * (id, type, groupId, threadId) is read when present; not every answer carries it.
+ * (id, type, groupId, threadId) is read when present; not every answer carries
+ * it. `ids` is always a list of the message ids the service gave (empty when it
+ * gave none, and then `note` says so), so `{{ $json.ids[0] }}` is an id or empty.
  */
 export function sentOutput(request: ApiRequest, answer: ApiResponse, where: IDataObject): IDataObject {
 	const body = read.object(answer.body);
 	const message = read.object(body?.message);
+	const messageId = read.text(message?.id);
+	const threadId = read.text(message?.threadId);
 	return {
 		sent: true,
 		endpoint: `POST /${request.path.join('/')}`,
 		...where,
-		messageId: read.text(message?.id) ?? null,
-		...(message && read.text(message.threadId) ? { threadId: message.threadId } : {}),
+		ids: messageId === undefined ? [] : [messageId],
+		messageId: messageId ?? null,
+		...(threadId === undefined ? {} : { threadId }),
+		...(messageId === undefined ? { note: NO_IDS_GIVEN } : {}),
 		// More than 1 only when the service refused the earlier attempts before taking them (429, connection refused).
 		attempts: answer.attempts ?? 1,
 		response: body ?? null,

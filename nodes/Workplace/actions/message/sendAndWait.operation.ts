@@ -6,6 +6,7 @@ import { textId } from '../../../../shared/validation';
 import { askQuestion, sendAndWaitProperties, sendAndWaitWebhook, waitForAnswer, type Question } from '../../../../shared/sendAndWait';
 import { chat, groupLocator, messageRequest, sentOutput, topicLocator, userLocator } from './common';
 import { LABEL_MAX, MESSAGE_LIMITS } from './rules';
+import { USER_ID } from '../idSources';
 
 /** The send, with the question it asks (made once, in request, and waited on in output). */
 type QuestionRequest = ApiRequest & { question: Question };
@@ -31,7 +32,7 @@ export const sendAndWait: OperationDefinition<QuestionRequest> = {
 		{ ...groupLocator, displayOptions: { show: { sendTo: ['group'] } } },
 		{ ...topicLocator, displayOptions: { show: { sendTo: ['group'] } } },
 		{ ...userLocator, displayOptions: { show: { sendTo: ['user'] } } },
-		...sendAndWaitProperties(LABEL_MAX),
+		...sendAndWaitProperties(LABEL_MAX, USER_ID),
 	],
 	waits: true,
 	async request(i) {

@@ -3,6 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import type { OperationDefinition } from '../types';
 import { additionalFields, commonBody, descriptionField, dueDateField, priorityFields, titleField } from '../taskProjectFields';
 import { invalid } from '../../../../shared/validation';
+import { USER_ID } from '../idSources';
 
 const PARENT_ID = /^(tsk|top)_\S+$/;
 
@@ -10,7 +11,7 @@ export const create: OperationDefinition = {
 	value: 'create',
 	name: 'Create',
 	action: 'Create a task',
-	description: 'Create a task, optionally as a subtask of a topic or another task',
+	description: 'Create a task, optionally as a subtask of a project topic or another task',
 	properties: [
 		titleField('task'),
 		{
@@ -26,8 +27,9 @@ export const create: OperationDefinition = {
 					name: 'assigneeId',
 					type: 'string',
 					default: '',
-					placeholder: 'e.g. 5f1a2b3c4d5e6f7a8b9c0d1e',
+					placeholder: USER_ID.placeholder,
 					description: 'ID of the user to assign the task to',
+					hint: USER_ID.hint,
 				},
 				{
 					displayName: 'Checklist',
@@ -69,8 +71,8 @@ export const create: OperationDefinition = {
 					type: 'string',
 					default: '',
 					placeholder: 'e.g. top_8f3k2m or tsk_4j9x1q',
-					description:
-						'ID of a topic (top_…) or a task (tsk_…); when set, the new task is created as its subtask',
+					description: 'ID of a project topic (top_…) or a task (tsk_…); when set, the new task is created as its subtask',
+					hint: 'From Project Topic → Create\'s or Task → Create\'s output (id)',
 				},
 			],
 		},

@@ -11,8 +11,8 @@ function isPlainObject(value: unknown): value is IDataObject {
 export const create: OperationDefinition = {
 	value: 'create',
 	name: 'Create',
-	action: 'Create a topic',
-	description: 'Create a topic, a container for tasks',
+	action: 'Create a project topic',
+	description: 'Create a topic in task projects: a container for tasks',
 	properties: [
 		titleField('topic'),
 		{

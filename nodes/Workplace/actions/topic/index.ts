@@ -3,8 +3,9 @@ import { create } from './create.operation';
 
 export const topic: ResourceDefinition = {
 	value: 'topic',
-	name: 'Topic',
-	description: 'Topics of the task-projects area: containers of tasks',
+	// Named apart from Group Chat Topic (a chat thread); the value stays 'topic', as workflows store it.
+	name: 'Project Topic',
+	description: 'A container of tasks in task projects (its ID starts with top_); not a topic of a group chat',
 	defaultOperation: 'create',
 	operations: [create],
 };

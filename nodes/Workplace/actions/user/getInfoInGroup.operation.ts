@@ -2,6 +2,7 @@ import { requiredString } from '../../../../shared/descriptions';
 import type { OperationDefinition } from '../types';
 import { textId } from '../../../../shared/validation';
 import { simplifyUser } from '../simplify';
+import { GROUP_ID, USER_ID } from '../idSources';
 
 export const getInfoInGroup: OperationDefinition = {
 	value: 'getInfoInGroup',
@@ -10,8 +11,8 @@ export const getInfoInGroup: OperationDefinition = {
 	description: 'Read a user\'s name, avatar and admin flag; both the user and the bot must be members of the group',
 	simplify: simplifyUser,
 	properties: [
-		requiredString('Group ID', 'groupId', 'e.g. 64b7f0a1c2d3e4f5a6b7d001', 'ID (_id) of the group chat'),
-		requiredString('User ID', 'userId', 'e.g. 64b7f0a1c2d3e4f5a6b7c801', 'ID (_id) of the user'),
+		requiredString('Group ID', 'groupId', GROUP_ID.placeholder, 'ID of the group chat', GROUP_ID.hint),
+		requiredString('User ID', 'userId', USER_ID.placeholder, 'ID of the user', USER_ID.hint),
 	],
 	request(i) {
 		const gid = textId(this, i, 'groupId', 'Group ID');
