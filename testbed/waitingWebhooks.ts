@@ -27,7 +27,7 @@ import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import { Container } from '@n8n/di';
-import { InstanceSettings, validateUrlSignature, WebhookContext } from 'n8n-core';
+import { ExecutionLifecycleHooks, InstanceSettings, validateUrlSignature, WebhookContext } from 'n8n-core';
 import type { IDataObject, INode, IRun, IRunExecutionData, IWebhookData, IWebhookResponseData, WorkflowExecuteMode } from 'n8n-workflow';
 import { SEND_AND_WAIT_OPERATION, UnexpectedError, Workflow } from 'n8n-workflow';
 
@@ -42,7 +42,6 @@ import {
 	type RunWorkflowResult,
 	type WorkflowJson,
 } from './engine';
-import { ExecutionLifecycleHooks } from 'n8n-core';
 import { attachRawBodyReader, parseRequestBody, UnprocessableRequest, type WebhookRequest } from './webhookServer';
 
 type Status = 'waiting' | 'running' | 'success' | 'error';

@@ -172,9 +172,10 @@ async function chatAnswer(ctx: IWebhookFunctions, res: ServerResponse, query: ID
 	const { answer } = check;
 	if (!mayAnswer(parseApprovers(ctx.getNodeParameter('options.approvers', '')), answer.userId)) return writeJson(res, 403, { outcome: 'notAllowed' });
 	const asked = questionOfPath(answer.path);
-	const fit = asked === query[QUESTION_PARAMETER] ? answerFits(openQuestion(ctx), asked, now) : 'closed';
+	const question = openQuestion(ctx);
+	const fit = asked === query[QUESTION_PARAMETER] ? answerFits(question, asked, now) : 'closed';
 	if (fit !== 'open') return writeJson(res, 410, { outcome: fit });
-	const call: Call = { ctx, res, query, post: true, question: openQuestion(ctx) as Question };
+	const call: Call = { ctx, res, query, post: true, question: question as Question };
 	if (!take(call)) return writeJson(res, 409, { outcome: 'alreadyAnswered' });
 	return resumeWith(res, { outcome: 'answered' }, {
 		approved: answer.choice === 'approve',
