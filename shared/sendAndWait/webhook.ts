@@ -113,14 +113,14 @@ const take = (call: Call) => takenNow.take(`${call.ctx.getExecutionId()}/${call.
 function approvalAnswer(call: Call, secret: string, body: IDataObject): IWebhookResponseData {
 	const { ctx, res } = call;
 	const approved = call.query.approved === 'true';
-	const token = confirmationToken(secret, bound(call, approved ? 'approve' : 'decline'));
+	const answer = bound(call, approved ? 'approve' : 'decline');
 	if (!call.post) {
 		const values = ctx.getNodeParameter('approvalOptions.values', {}) as IDataObject;
 		const labelOf = (value: unknown, fallback: string) => (typeof value === 'string' && value.trim() !== '' ? value.trim() : fallback);
 		const label = approved ? labelOf(values.approveLabel, 'Approve') : labelOf(values.disapproveLabel, 'Decline');
-		return writePage(res, 200, confirmPage(String(ctx.getNodeParameter('message', '')), label, approved, token));
+		return writePage(res, 200, confirmPage(String(ctx.getNodeParameter('message', '')), label, approved, confirmationToken(secret, answer)));
 	}
-	if (!tokenMatches(secret, bound(call, approved ? 'approve' : 'decline'), body[TOKEN_FIELD])) return writePage(res, 403, notConfirmedPage());
+	if (!tokenMatches(secret, answer, body[TOKEN_FIELD])) return writePage(res, 403, notConfirmedPage());
 	if (!take(call)) return writePage(res, 409, alreadyAnsweredPage());
 	return resumeWith(res, answeredPage(), { approved });
 }
@@ -150,9 +150,10 @@ function formAnswer(call: Call, secret: string, body: IDataObject, responseType:
 		if ('problem' in read) return writePage(res, 500, formUnavailablePage());
 		fields = read.fields;
 	}
-	const token = confirmationToken(secret, bound(call, 'form'));
+	const answer = bound(call, 'form');
+	const token = confirmationToken(secret, answer);
 	if (!call.post) return writePage(res, 200, formPage(formOptions(ctx), fields, token));
-	if (!tokenMatches(secret, bound(call, 'form'), body[TOKEN_FIELD])) return writePage(res, 403, notConfirmedPage());
+	if (!tokenMatches(secret, answer, body[TOKEN_FIELD])) return writePage(res, 403, notConfirmedPage());
 	const submission = readSubmission(fields, body);
 	if ('problems' in submission) return writePage(res, 400, formPage(formOptions(ctx), fields, token, givenValues(fields, body), submission.problems));
 	if (!take(call)) return writePage(res, 409, alreadyAnsweredPage());
