@@ -104,7 +104,7 @@ test('an approval answered in the chat: labels whole, the Approvers placeholder 
 			await ndv.getByText('Disapprove Label', { exact: true }).scrollIntoViewIfNeeded();
 			await page.waitForTimeout(500);
 			cut[`${width}x${height}`] = await cutOff(ndv);
-			await page.screenshot({ path: path.join(SCREENSHOTS, `send-and-wait-panel-${width}.png`) });
+			await page.screenshot({ path: path.join(RESULTS_DIR, `send-and-wait-panel-${width}.png`) });
 		}
 		expect(cut).toEqual({ '1440x1400': [], '1280x800': [], '1024x768': [], '800x700': [], '640x700': [] });
 	});
