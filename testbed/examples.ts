@@ -29,6 +29,18 @@ export function exampleCredentials(emulator: EmulatorAccess): StoredCredential[]
 	return (Object.keys(EXAMPLE_CREDENTIALS) as CredentialType[]).map((type) => exampleCredential(emulator, type));
 }
 
+/**
+ * The Bearer credential MCP clients present to the example MCP server
+ * (examples/mcp-server-tools.json): a fixed development token, so that
+ * `npm run dev` can print a client's settings; n8n there listens on 127.0.0.1 only.
+ */
+export const EXAMPLE_MCP_CREDENTIAL: StoredCredential = {
+	id: 'workplace-mcp',
+	name: 'MCP clients (example token)',
+	type: 'httpBearerAuth',
+	data: { token: 'workplace-dev-mcp-token' },
+};
+
 export interface ExampleWorkflow {
 	/** File name in examples/. */
 	file: string;
@@ -93,12 +105,18 @@ export const EXAMPLE_ANSWERS: Readonly<Record<string, readonly Array<Record<stri
 };
 
 /**
- * Whether an example needs n8n's AI nodes (@n8n/n8n-nodes-langchain), which
- * only a real n8n has: the engine harness and `npm run demo` leave it out, and
- * e2e/tests/aiAgentReview.e2e.test.ts runs it in n8n.
+ * Whether an example needs n8n's AI nodes (@n8n/n8n-nodes-langchain: the AI
+ * Agent, the MCP Server Trigger), which only a real n8n has: the engine harness
+ * and `npm run demo` leave it out, and the end-to-end suites run it in n8n
+ * (aiAgentReview, mcp).
  */
 export function needsAiNodes(workflow: { nodes: Array<{ type: string }> }): boolean {
 	return workflow.nodes.some((n) => n.type.startsWith('@n8n/n8n-nodes-langchain.'));
+}
+
+/** The MCP Server Trigger of an example workflow, if it has one (its `path` is where MCP clients connect). */
+export function exampleMcpTrigger(workflow: { nodes: Array<{ name: string; type: string; parameters?: Record<string, unknown> }> }) {
+	return workflow.nodes.find((n) => n.type === '@n8n/n8n-nodes-langchain.mcpTrigger');
 }
 
 /** The Workplace Trigger of an example workflow, if it has one. */

@@ -200,8 +200,12 @@ export class N8n {
 	/** Environment of one n8n process: the folder's settings plus a broker port of its own. */
 	private async processEnv(extra: Record<string, string> = {}): Promise<NodeJS.ProcessEnv> {
 		// Jest sets NODE_ENV=test, with which `n8n start` exits 1 silently (its logger is muted in tests).
-		const { NODE_ENV, ...inherited } = process.env;
+		// WEBHOOK_URL in a developer's shell is the emulator's play page target (emulator/main.ts);
+		// n8n would take it as its own public address and build its resume links on it. Only the
+		// options set it (queue mode names main with it).
+		const { NODE_ENV, WEBHOOK_URL, ...inherited } = process.env;
 		void NODE_ENV;
+		void WEBHOOK_URL;
 		return {
 			...inherited,
 			...this.env,
@@ -276,6 +280,18 @@ export class N8n {
 		await waitFor(`${this.url}/healthz/readiness`, child, 180_000, () => this.output.join(''));
 	}
 
+	/**
+	 * `n8n webhook` (queue mode): a webhook process on a free port, serving
+	 * production and waiting webhooks beside main; resolves once it answers
+	 * readiness. Give it its own N8n on the main's user folder.
+	 */
+	async startWebhookProcess(): Promise<void> {
+		this.port = await freePort();
+		this.url = `http://localhost:${this.port}`;
+		const child = await this.spawn(['webhook'], { N8N_PORT: String(this.port) });
+		await waitFor(`${this.url}/healthz/readiness`, child, 180_000, () => this.output.join(''));
+	}
+
 	/** Stops every process this instance started (SIGTERM, then SIGKILL after 15 s). */
 	async stop(): Promise<void> {
 		await Promise.all(this.processes.map((child) => stopProcess(child, 15_000)));
@@ -296,6 +312,16 @@ export class N8n {
 		await this.cli(['import:workflow', `--input=${file}`]);
 	}
 
+	/**
+	 * Makes an imported workflow run on its triggers once n8n (re)starts: n8n 2.x
+	 * publishes it (`publish:workflow`), 1.x activates it.
+	 */
+	async publish(workflowId: string): Promise<void> {
+		const version = this.install?.version ?? n8nInstall().version;
+		const major = Number(version.split('.')[0]);
+		await this.cli(major >= 2 ? ['publish:workflow', `--id=${workflowId}`] : ['update:workflow', `--id=${workflowId}`, '--active=true']);
+	}
+
 	/** `n8n execute --id` and the run data it prints (the JSON starts at the first line that is just `{`). */
 	async execute(workflowId: string, extraEnv: Record<string, string> = {}): Promise<ExecuteResult> {
 		const stdout = await this.cli(['execute', `--id=${workflowId}`, '--rawOutput'], extraEnv);
@@ -304,7 +330,7 @@ export class N8n {
 }
 
 /** Polls until check() gives a value (not undefined), or fails with the last error it threw. */
-export async function until<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 300_000, everyMs = 500): Promise<T> {
+export async function until<T>(what: string, check: () => T | undefined | Promise<T | undefined>, timeoutMs = 300_000, everyMs = 500): Promise<T> {
 	const deadline = Date.now() + timeoutMs;
 	let last: unknown;
 	while (Date.now() < deadline) {
@@ -405,6 +431,21 @@ export class N8nRest {
 	/** Creates the owner account (first start only). */
 	async setupOwner(owner = OWNER): Promise<void> {
 		await this.request('POST', '/rest/owner/setup', owner);
+	}
+
+	/**
+	 * Signs the owner in, creating the account first on a new user folder (n8n's
+	 * settings say so). Waits for the REST routes: n8n 1.x answers readiness
+	 * before it has mounted them.
+	 */
+	async signIn(owner = OWNER, timeoutMs = 120_000): Promise<void> {
+		const settings = await until(
+			"n8n's REST API",
+			async () => await this.request<{ userManagement?: { showSetupOnFirstLoad?: boolean } }>('GET', '/rest/settings'),
+			timeoutMs,
+		);
+		if (settings.userManagement?.showSetupOnFirstLoad) await this.setupOwner(owner);
+		await this.login(owner);
 	}
 
 	async login(owner = OWNER): Promise<void> {

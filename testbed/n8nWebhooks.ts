@@ -1,10 +1,10 @@
 /**
- * Where an active workflow's Workplace Trigger listens in n8n: its production
- * webhook URL, and a wait until n8n has registered it. Used by `npm run dev`
- * (which points the emulator's play page at it) and the end-to-end suites.
+ * Where an active workflow's triggers listen in n8n: the Workplace Trigger's
+ * production webhook URL, the MCP Server Trigger's URL, and a wait until n8n
+ * has registered them. Used by `npm run dev` (which points the emulator's play
+ * page at the first) and the end-to-end suites.
  */
-import { exampleTrigger } from './examples';
-
+import { exampleMcpTrigger, exampleTrigger } from './examples';
 
 /** The trigger's webhook path (the node's `webhooks[0].path`). */
 const TRIGGER_PATH = 'webhook';
@@ -18,6 +18,25 @@ export function productionWebhookUrl(n8nUrl: string, workflow: Parameters<typeof
 	const trigger = exampleTrigger(workflow);
 	if (!trigger?.webhookId) throw new Error(`"${workflow.name ?? '?'}" has no Workplace Trigger with a webhookId`);
 	return `${n8nUrl.replace(/\/$/, '')}/webhook/${trigger.webhookId}/${TRIGGER_PATH}`;
+}
+
+/**
+ * The production URL MCP clients connect to (Streamable HTTP, and SSE from a
+ * GET) for an active workflow's MCP Server Trigger (version 2): <base>/mcp/<path>
+ * (the node's webhooks are full paths under n8n's MCP endpoint, N8N_ENDPOINT_MCP, "mcp" by default).
+ */
+export function mcpServerUrl(n8nUrl: string, workflow: Parameters<typeof exampleMcpTrigger>[0] & { name?: string }): string {
+	const path = exampleMcpTrigger(workflow)?.parameters?.path;
+	if (typeof path !== 'string' || !path) throw new Error(`"${workflow.name ?? '?'}" has no MCP Server Trigger with a path`);
+	return `${n8nUrl.replace(/\/$/, '')}/mcp/${path}`;
+}
+
+/** The URLs an active workflow's triggers listen on: its Workplace Trigger's and its MCP Server Trigger's, those it has. */
+export function listeningUrls(n8nUrl: string, workflow: Parameters<typeof exampleTrigger>[0] & Parameters<typeof exampleMcpTrigger>[0] & { name?: string }): string[] {
+	return [
+		...(exampleTrigger(workflow) ? [productionWebhookUrl(n8nUrl, workflow)] : []),
+		...(exampleMcpTrigger(workflow) ? [mcpServerUrl(n8nUrl, workflow)] : []),
+	];
 }
 
 /**
@@ -43,5 +62,5 @@ export async function waitForTriggerWebhook(url: string, timeoutMs = 120_000): P
 		last = `${answer.status} ${answer.methods}`;
 		await new Promise((resolve) => setTimeout(resolve, 500));
 	}
-	throw new Error(`the Workplace Trigger's webhook ${url} was not registered within ${timeoutMs / 1000} s (last answer: ${last})`);
+	throw new Error(`the trigger's webhook ${url} was not registered within ${timeoutMs / 1000} s (last answer: ${last})`);
 }

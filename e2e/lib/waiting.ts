@@ -9,20 +9,17 @@
  * the emulator: a request answered twice would leave two, a lost one none.
  * A trigger workflow (Workplace Trigger → No Op) relays the in-chat taps.
  */
-import { createHash, randomUUID } from 'node:crypto';
-import path from 'node:path';
+import { createHash } from 'node:crypto';
 
 import { SEED_GROUP_IDS } from '../../emulator/bot/seed';
 import type { MessageRecord } from '../../emulator/bot/state';
 import type { Emulator, TapResult } from '../../emulator/server';
-import { EXAMPLE_CREDENTIALS } from '../../testbed/examples';
-import { E2E_DIR, type N8nRest, n8nInstall, until } from '../../testbed/n8n';
+import { type N8nRest, until } from '../../testbed/n8n';
 import { chainWorkflow, type ChainWorkflow } from '../../testbed/chainWorkflow';
 import { byId } from '../../testbed/locator';
+import { BOT, TASKS, noOp, webhookStart, workplaceNode, workplaceTrigger } from './workflows';
 
 export const QUESTION_GROUP = SEED_GROUP_IDS.incidentRoom;
-const BOT = { workplaceBotApi: EXAMPLE_CREDENTIALS.workplaceBotApi };
-const TASKS = { workplaceTaskProjectsApi: EXAMPLE_CREDENTIALS.workplaceTaskProjectsApi };
 
 export type QuestionWorkflow = ChainWorkflow & {
 	/** The Webhook node's path: POST <n8n>/webhook/<path> starts one execution. */
@@ -45,18 +42,11 @@ export function questionWorkflow(id: string, prefix: string, ask: Record<string,
 			id,
 			`${prefix} (waiting e2e)`,
 			[
-				{
-					name: 'Start',
-					type: 'n8n-nodes-base.webhook',
-					typeVersion: 2,
-					parameters: { httpMethod: 'POST', path: webhookPath, responseMode: 'onReceived', options: {} },
-					webhookId: randomUUID(),
-				},
-				{
-					name: 'Ask',
-					type: 'n8n-nodes-workplace.workplace',
-					typeVersion: 2,
-					parameters: {
+				webhookStart(webhookPath),
+				workplaceNode(
+					'Ask',
+					BOT,
+					{
 						resource: 'message',
 						operation: 'sendAndWait',
 						sendTo: 'group',
@@ -67,51 +57,32 @@ export function questionWorkflow(id: string, prefix: string, ask: Record<string,
 						approvalOptions: { values: { approvalType: 'double' } },
 						...ask,
 					},
-					credentials: BOT,
-				},
-				{
-					name: 'Record',
-					type: 'n8n-nodes-workplace.workplace',
-					typeVersion: 2,
-					parameters: {
+					2,
+				),
+				workplaceNode(
+					'Record',
+					TASKS,
+					{
 						resource: 'task',
 						operation: 'create',
 						taskTitle: `=${prefix} {{ $('Start').item.json.body.n }}: approved={{ $json.data.approved }} by={{ $json.data.answeredBy ? $json.data.answeredBy.userId : 'link' }}`,
 						additionalFields: {},
 					},
-					credentials: TASKS,
-				},
+					2,
+				),
 			],
 			(index) => nodeId(index + 1),
 		),
 		path: webhookPath,
-		// n8n 1.x's import needs the field; publishCommand makes the workflow run.
+		// n8n 1.x's import needs the field; publishing (the test bed's publish option) makes the workflow run.
 		active: false,
 	};
 }
 
 /** A published Workplace Trigger: it relays the in-chat answers; any other event runs the No Op. */
-export function triggerWorkflow(id: string) {
-	return {
-		id,
-		name: 'Bot events (waiting e2e)',
-		active: false,
-		nodes: [
-			{
-				parameters: { events: ['*'] },
-				id: 'fa11ba00-0000-4c55-9e0e-1d2a4b9f0001',
-				name: 'Workplace Trigger',
-				type: 'n8n-nodes-workplace.workplaceTrigger',
-				typeVersion: 2,
-				position: [0, 0],
-				webhookId: randomUUID(),
-				credentials: BOT,
-			},
-			{ parameters: {}, id: 'fa11ba00-0000-4c55-9e0e-1d2a4b9f0002', name: 'Event', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [220, 0] },
-		],
-		connections: { 'Workplace Trigger': { main: [[{ node: 'Event', type: 'main', index: 0 }]] } },
-		settings: { executionOrder: 'v1' },
-	};
+export function triggerWorkflow(id: string): ChainWorkflow & { active: boolean } {
+	// n8n 1.x's import needs the field.
+	return { ...chainWorkflow(id, 'Bot events (waiting e2e)', [workplaceTrigger(['*']), noOp('Event')]), active: false };
 }
 
 /** Starts one execution per request number, all at once; every call must be answered 200. */
@@ -161,13 +132,6 @@ export async function executionDetail(rest: N8nRest, id: string): Promise<Execut
 	const runs = Object.fromEntries(Object.entries(execution.data.resultData.runData).map(([node, list]) => [node, list.length]));
 	return { id: String(execution.id), status: execution.status, runs };
 }
-
-/** The n8n a suite runs: e2e/'s (2.41.1), or with E2E_N8N_VERSION=1.85.4 the one in e2e/versions/1.85.4. */
-export const INSTALL = process.env.E2E_N8N_VERSION ? n8nInstall(path.join(E2E_DIR, 'versions', process.env.E2E_N8N_VERSION)) : n8nInstall();
-
-/** The CLI command that makes a workflow run on its triggers: 2.x publishes, 1.x activates. */
-export const publishCommand = (workflowId: string) =>
-	Number(INSTALL.version.split('.')[0]) >= 2 ? ['publish:workflow', `--id=${workflowId}`] : ['update:workflow', `--id=${workflowId}`, '--active=true'];
 
 /** The execution a question belongs to: its answer link or postback names /webhook-waiting/<execution>/. */
 export function executionOfQuestion(record: MessageRecord): string {

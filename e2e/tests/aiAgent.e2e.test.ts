@@ -14,13 +14,11 @@
  *
  * The workflow runs with `n8n execute --id` (a Manual Trigger start).
  */
-import { rmSync } from 'node:fs';
-
 import { SEED_USER_IDS } from '../../emulator/bot/seed';
 import { SCRIPTED_MODEL, messageText, type ChatCompletionRequest, type ScriptedTurn } from '../../emulator/openAiCompatibleModel/chatCompletions';
-import { startEmulator, type Emulator } from '../../emulator/server';
-import { EXAMPLE_CREDENTIALS, exampleCredential } from '../../testbed/examples';
-import { N8n, installCommunityPackage, nodeOutput, type ExecuteResult } from '../../testbed/n8n';
+import { nodeOutput, type ExecuteResult } from '../../testbed/n8n';
+import { e2eTestbed, scriptedOpenAiCredential } from '../lib/testbed';
+import { BOT, TASKS, workplaceTool } from '../lib/workflows';
 
 const WORKFLOW_ID = 'wpAiAgentE2eTool';
 const FIND_TOOL = 'Find user by username';
@@ -99,36 +97,24 @@ const workflow = {
 			credentials: { openAiApi: OPENAI_CREDENTIAL },
 		},
 		{
-			parameters: {
-				descriptionType: 'manual',
-				toolDescription: 'Look a workplace user up by username; returns the user with its _id',
+			...workplaceTool(FIND_TOOL, BOT, 'Look a workplace user up by username; returns the user with its _id', {
 				resource: 'user',
 				operation: 'findByUsername',
 				username: "={{ $fromAI('username', 'The username, without the @', 'string') }}",
 				options: { excludeDeleted: true, exactMatch: true },
-			},
+			}),
 			id: 'b2c3d4e5-0000-4d66-8f1f-2e3b5c0a0704',
-			name: FIND_TOOL,
-			type: 'n8n-nodes-workplace.workplaceTool',
-			typeVersion: 1,
 			position: [320, 220],
-			credentials: { workplaceBotApi: EXAMPLE_CREDENTIALS.workplaceBotApi },
 		},
 		{
-			parameters: {
-				descriptionType: 'manual',
-				toolDescription: 'Create a task in task projects, assigned to a user by _id; returns the task with its id',
+			...workplaceTool(CREATE_TOOL, TASKS, 'Create a task in task projects, assigned to a user by _id; returns the task with its id', {
 				resource: 'task',
 				operation: 'create',
 				taskTitle: "={{ $fromAI('title', 'The title of the task', 'string') }}",
 				additionalFields: { assigneeId: "={{ $fromAI('assigneeId', 'The _id of the user the task is for', 'string') }}" },
-			},
+			}),
 			id: 'b2c3d4e5-0000-4d66-8f1f-2e3b5c0a0705',
-			name: CREATE_TOOL,
-			type: 'n8n-nodes-workplace.workplaceTool',
-			typeVersion: 1,
 			position: [520, 220],
-			credentials: { workplaceTaskProjectsApi: EXAMPLE_CREDENTIALS.workplaceTaskProjectsApi },
 		},
 	],
 	connections: {
@@ -140,34 +126,23 @@ const workflow = {
 	settings: { executionOrder: 'v1' },
 };
 
-let emulator: Emulator | undefined;
-let n8n: N8n | undefined;
+// `n8n execute` needs no server.
+const bed = e2eTestbed({
+	credentials: ['workplaceBotApi', 'workplaceTaskProjectsApi', scriptedOpenAiCredential(OPENAI_CREDENTIAL)],
+	workflows: [workflow],
+	start: false,
+});
 let result: ExecuteResult;
 
 beforeAll(async () => {
-	emulator = await startEmulator();
-	emulator.openAi.script = script;
-	n8n = new N8n({ echo: process.env.E2E_ECHO ? process.stderr : undefined });
-	await installCommunityPackage(n8n.userFolder);
-	await n8n.importCredentials([
-		exampleCredential(emulator, 'workplaceBotApi'),
-		exampleCredential(emulator, 'workplaceTaskProjectsApi'),
-		{ ...OPENAI_CREDENTIAL, type: 'openAiApi', data: { apiKey: emulator.credentials.apiKey, url: `${emulator.url}/v1` } },
-	]);
-	await n8n.importWorkflows([workflow]);
-	result = await n8n.execute(WORKFLOW_ID);
-});
-
-afterAll(async () => {
-	await n8n?.stop().catch(() => undefined);
-	await emulator?.close().catch(() => undefined);
-	if (n8n) rmSync(n8n.userFolder, { recursive: true, force: true });
+	bed.emulator.openAi.script = script;
+	result = await bed.n8n.execute(WORKFLOW_ID);
 });
 
 test('the agent runs both Workplace tools with the parameters the model chose', () => {
 	expect(result.data.resultData.error).toBeUndefined();
 	// The model was asked three times and offered both tools, with the $fromAI parameters as their schema.
-	const requests = emulator!.openAi.requests;
+	const requests = bed.emulator.openAi.requests;
 	expect(requests).toHaveLength(3);
 	const tools = Object.fromEntries((requests[0].tools ?? []).map((tool) => [tool.function.name, JSON.stringify(tool.function.parameters)]));
 	expect(Object.keys(tools).sort()).toEqual([toolName(CREATE_TOOL), toolName(FIND_TOOL)].sort());
@@ -176,15 +151,15 @@ test('the agent runs both Workplace tools with the parameters the model chose', 
 	expect(tools[toolName(CREATE_TOOL)]).toContain('"assigneeId"');
 
 	// The emulator received the look-up with the username and the task with the title and the user's id.
-	const lookups = emulator!.logFor('GET', '/bot/v1/users');
+	const lookups = bed.emulator.logFor('GET', '/bot/v1/users');
 	expect(lookups).toHaveLength(1);
 	expect(lookups[0].query).toMatchObject({ username: USERNAME });
 	expect(lookups[0].status).toBe(200);
-	const creates = emulator!.logFor('POST', '/api/v1/task-projects/tasks');
+	const creates = bed.emulator.logFor('POST', '/api/v1/task-projects/tasks');
 	expect(creates).toHaveLength(1);
 	expect(creates[0].status).toBe(201);
 	expect(creates[0].body).toMatchObject({ taskTitle: TITLE, assigneeId: SEED_USER_IDS.nattaya });
-	const tasks = [...emulator!.taskProjects.tasks.values()].filter((task) => task.taskTitle === TITLE);
+	const tasks = [...bed.emulator.taskProjects.tasks.values()].filter((task) => task.taskTitle === TITLE);
 	expect(tasks).toHaveLength(1);
 	expect(tasks[0].assigneeId).toBe(SEED_USER_IDS.nattaya);
 

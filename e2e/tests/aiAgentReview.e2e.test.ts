@@ -13,14 +13,13 @@
  * (n8n's processHitlResponses) and no task is created.
  */
 import { randomUUID } from 'node:crypto';
-import { rmSync } from 'node:fs';
 
-import type { MessageRecord } from '../../emulator/bot/state';
 import { SCRIPTED_MODEL, messageText, type ChatCompletionRequest, type ScriptedTurn } from '../../emulator/openAiCompatibleModel/chatCompletions';
-import { startEmulator, type Emulator } from '../../emulator/server';
-import { exampleCredential, exampleWorkflows } from '../../testbed/examples';
 import { answerByLink } from '../../testbed/answerPage';
-import { N8n, N8nRest, installCommunityPackage, until } from '../../testbed/n8n';
+import { exampleWorkflows } from '../../testbed/examples';
+import { until } from '../../testbed/n8n';
+import { clearMessageRecords, messageRecords } from '../lib/emulatorAdmin';
+import { e2eTestbed, scriptedOpenAiCredential } from '../lib/testbed';
 
 const WORKFLOW_ID = 'wpAiAgentReview01';
 const TOOL = 'Create_task';
@@ -66,44 +65,26 @@ function exampleWorkflow() {
 }
 const workflow = exampleWorkflow();
 
-let emulator: Emulator;
-let n8n: N8n;
-let rest: N8nRest;
-
-beforeAll(async () => {
-	emulator = await startEmulator();
-	emulator.openAi.script = script;
-	n8n = new N8n({ echo: process.env.E2E_ECHO ? process.stderr : undefined });
-	await installCommunityPackage(n8n.userFolder);
-	await n8n.importCredentials([
-		exampleCredential(emulator, 'workplaceBotApi'),
-		exampleCredential(emulator, 'workplaceTaskProjectsApi'),
-		{ ...OPENAI_CREDENTIAL, type: 'openAiApi', data: { apiKey: emulator.credentials.apiKey, url: `${emulator.url}/v1` } },
-	]);
-	await n8n.importWorkflows([workflow]);
-	await n8n.cli(['publish:workflow', `--id=${WORKFLOW_ID}`]);
-	await n8n.start();
-	rest = new N8nRest(n8n.url);
-	await rest.setupOwner();
-	await rest.login();
+const bed = e2eTestbed({
+	credentials: ['workplaceBotApi', 'workplaceTaskProjectsApi', scriptedOpenAiCredential(OPENAI_CREDENTIAL)],
+	workflows: [workflow],
+	publish: true,
 });
 
-afterAll(async () => {
-	await n8n?.stop().catch(() => undefined);
-	await emulator?.close().catch(() => undefined);
-	if (n8n) rmSync(n8n.userFolder, { recursive: true, force: true });
+beforeAll(() => {
+	bed.emulator.openAi.script = script;
 });
 
 /** Asks the agent for a task; resolves with the waiting execution and the question's buttons. */
 async function askAgent(title: string) {
-	await fetch(`${emulator.url}/__emulator/messages`, { method: 'DELETE' });
-	const before = new Set((await rest.executions(WORKFLOW_ID)).map((e) => e.id));
-	const started = await fetch(`${n8n.url}/webhook/agent-review`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ request: `Please create a task "${title}".` }) });
+	await clearMessageRecords(bed.emulator.url);
+	const before = new Set((await bed.rest.executions(WORKFLOW_ID)).map((e) => e.id));
+	const started = await fetch(`${bed.n8n.url}/webhook/agent-review`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ request: `Please create a task "${title}".` }) });
 	expect(started.status).toBe(200);
-	const execution = await until('the agent waiting for the review', async () => (await rest.executions(WORKFLOW_ID)).find((e) => e.status === 'waiting' && !before.has(e.id)), 180_000);
+	const execution = await until('the agent waiting for the review', async () => (await bed.rest.executions(WORKFLOW_ID)).find((e) => e.status === 'waiting' && !before.has(e.id)), 180_000);
 	const [question] = await until('the review question', async () => {
-		const list = (await (await fetch(`${emulator.url}/__emulator/messages`)).json()) as { messages: MessageRecord[] };
-		return list.messages.length > 0 ? list.messages : undefined;
+		const messages = await messageRecords(bed.emulator.url);
+		return messages.length > 0 ? messages : undefined;
 	});
 	const buttons = (question.messages?.at(-1) as { template: { text: string; actions: Array<{ label: string; linkUri: string }> } }).template;
 	return { id: execution.id, buttons };
@@ -111,15 +92,15 @@ async function askAgent(title: string) {
 
 async function ended(executionId: string) {
 	return await until(`execution ${executionId} to end`, async () => {
-		const execution = await rest.execution(executionId);
+		const execution = await bed.rest.execution(executionId);
 		return ['new', 'running', 'waiting'].includes(execution.status) ? undefined : execution;
 	}, 180_000);
 }
 
-const tasksTitled = (title: string) => [...emulator.taskProjects.tasks.values()].filter((task) => task.taskTitle === title);
+const tasksTitled = (title: string) => [...bed.emulator.taskProjects.tasks.values()].filter((task) => task.taskTitle === title);
 
 test('n8n offers the Workplace node among the AI Agent\'s human-review tools', async () => {
-	const types = await rest.request<Array<{ name: string; subtitle?: string; outputs?: unknown }>>('GET', '/types/nodes.json');
+	const types = await bed.rest.request<Array<{ name: string; subtitle?: string; outputs?: unknown }>>('GET', '/types/nodes.json');
 	const review = types.find((t) => t.name === 'n8n-nodes-workplace.workplaceHitlTool');
 	expect(review).toMatchObject({ subtitle: 'Send and wait', outputs: [{ displayName: 'Human review', type: 'ai_tool' }] });
 });

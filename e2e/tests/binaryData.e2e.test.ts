@@ -19,16 +19,16 @@
  *   mode, outside CI.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 import { addLargeFile } from '../../testbed/largeFile';
-import { startEmulator, type Emulator } from '../../emulator/server';
-import { EXAMPLE_CREDENTIALS, exampleCredentials, exampleWorkflows } from '../../testbed/examples';
-import { N8n, N8nRest, installCommunityPackage, nodeOutput, type ExecuteResult } from '../../testbed/n8n';
+import { EXAMPLE_CREDENTIALS, exampleWorkflows } from '../../testbed/examples';
+import { nodeOutput, type ExecuteResult } from '../../testbed/n8n';
 import { downloadWorkflow, executeWithPeakRss, uploadWorkflow } from '../../testbed/peakMemory';
 import { chainWorkflow, MANUAL_START } from '../../testbed/chainWorkflow';
 import { byId } from '../../testbed/locator';
+import { e2eTestbed } from '../lib/testbed';
 
 const KB_CREDENTIAL = { workplaceKnowledgeBaseApi: EXAMPLE_CREDENTIALS.workplaceKnowledgeBaseApi };
 const TARGET_FILE = 1; // a file of knowledge base 1, replaced with the download of file 7 (faq.csv, knowledge base 2)
@@ -80,44 +80,38 @@ function filesUnder(dir: string): string[] {
 		.filter((file) => statSync(file).isFile() && !file.endsWith('.metadata'));
 }
 
-let emulator: Emulator;
-let n8n: N8n;
+// n8n starts only for the scheduled sync example; `n8n execute` needs no server.
+const bed = e2eTestbed({
+	env: { N8N_DEFAULT_BINARY_DATA_MODE: 'filesystem' },
+	workflows: [downloadReplace, ...exampleWorkflows().map((e) => e.workflow)],
+	start: false,
+});
 let storage: string;
 
-beforeAll(async () => {
-	emulator = await startEmulator();
-	n8n = new N8n({ env: { N8N_DEFAULT_BINARY_DATA_MODE: 'filesystem' } });
+beforeAll(() => {
 	// n8n 2.41's filesystem store (N8N_BINARY_DATA_STORAGE_PATH unset): <user folder>/.n8n/storage
-	storage = path.join(n8n.userFolder, '.n8n', 'storage');
-	await installCommunityPackage(n8n.userFolder);
-	await n8n.importCredentials(exampleCredentials(emulator));
-	await n8n.importWorkflows([downloadReplace, ...exampleWorkflows().map((e) => e.workflow)]);
+	storage = path.join(bed.n8n.userFolder, '.n8n', 'storage');
 });
-afterAll(async () => {
-	await n8n?.stop();
-	await emulator?.close();
-	if (n8n) rmSync(n8n.userFolder, { recursive: true, force: true });
-});
-beforeEach(() => emulator.reset());
+beforeEach(() => bed.emulator.reset());
 
 /** Runs the dedicated workflow and checks the replaced file carries the downloaded bytes. */
 async function downloadAndReplace(mode: 'filesystem' | 'default'): Promise<{ result: ExecuteResult; binary: Binary; downloadedSha: string }> {
-	const source = emulator.knowledge.files.get(7);
-	const target = emulator.knowledge.files.get(TARGET_FILE);
+	const source = bed.emulator.knowledge.files.get(7);
+	const target = bed.emulator.knowledge.files.get(TARGET_FILE);
 	expect(source?.meta.originalName).toBe('faq.csv');
 	expect(target?.sha256).not.toBe(source?.sha256);
 
-	const result = await n8n.execute(downloadReplace.id, { N8N_DEFAULT_BINARY_DATA_MODE: mode });
+	const result = await bed.n8n.execute(downloadReplace.id, { N8N_DEFAULT_BINARY_DATA_MODE: mode });
 	expect(result.data.resultData.error).toBeUndefined();
 	const [downloaded] = nodeOutput(result, 'Download');
 	expect(downloaded).toMatchObject({ id: 7, sha256: source?.sha256, size: source?.meta.size });
 	const [replaced] = nodeOutput(result, 'Replace');
 	expect(replaced).toMatchObject({ id: TARGET_FILE, upload: { originalName: 'faq.csv', mimetype: 'text/csv', sha256: source?.sha256 } });
 	// The emulator's stored copy is the downloaded file, byte for byte.
-	const after = emulator.knowledge.files.get(TARGET_FILE);
+	const after = bed.emulator.knowledge.files.get(TARGET_FILE);
 	expect(after?.sha256).toBe(downloaded.sha256);
 	expect(sha256(readFileSync(String(after?.contentPath)))).toBe(downloaded.sha256);
-	expect(emulator.logFor('PUT', `/api/v1/knowledge/1/files/${TARGET_FILE}`)).toHaveLength(1);
+	expect(bed.emulator.logFor('PUT', `/api/v1/knowledge/1/files/${TARGET_FILE}`)).toHaveLength(1);
 
 	const binary = binaryOf(result, 'Download', 'data');
 	expect(binary).toMatchObject({ fileName: 'faq.csv', mimeType: 'text/csv' });
@@ -132,7 +126,7 @@ it('filesystem mode: the download lands under the user folder\'s storage, and th
 	const file = path.join(storage, String(binary.id).slice('filesystem-v2:'.length));
 	expect(existsSync(file)).toBe(true);
 	expect(sha256(readFileSync(file))).toBe(downloadedSha);
-	expect(file.startsWith(n8n.userFolder)).toBe(true);
+	expect(file.startsWith(bed.n8n.userFolder)).toBe(true);
 });
 
 it('default (memory) mode: the same run keeps the binary in the run data and writes nothing to storage', async () => {
@@ -151,11 +145,11 @@ describe('memory does not grow with file size (filesystem mode, peak RSS of n8n 
 	// n8n peaks at ~470 MiB for a 100 MB download in filesystem mode; were the node
 	// to hold the file in memory, the 300 MB run would need 200 MB more (+40 %).
 	it('a 300 MB download peaks within 10 % of a 100 MB one', async () => {
-		const files = [100 * MB, 300 * MB].map((size) => addLargeFile(emulator, 2, `memory-${size}.pdf`, size));
-		await n8n.importWorkflows(files.map((file) => downloadWorkflow(`memoryDownload${file.size}`, file.knowledgeId, file.fileId)));
+		const files = [100 * MB, 300 * MB].map((size) => addLargeFile(bed.emulator, 2, `memory-${size}.pdf`, size));
+		await bed.n8n.importWorkflows(files.map((file) => downloadWorkflow(`memoryDownload${file.size}`, file.knowledgeId, file.fileId)));
 		const peaks: number[] = [];
 		for (const file of files) {
-			const { result, peakBytes } = await executeWithPeakRss(n8n, `memoryDownload${file.size}`, FILESYSTEM);
+			const { result, peakBytes } = await executeWithPeakRss(bed.n8n, `memoryDownload${file.size}`, FILESYSTEM);
 			expect(nodeOutput(result, 'Download')[0]).toMatchObject({ sha256: file.sha256, size: file.size });
 			peaks.push(peakBytes);
 		}
@@ -168,17 +162,17 @@ describe('memory does not grow with file size (filesystem mode, peak RSS of n8n 
 	// upload is compared from 50 MB, past that, to the service's limit; were the node
 	// to hold the file in memory, the 100 MB run would need 50 MB more (+11 %).
 	it("a 100 MB upload (the service's limit) peaks within 10 % of a 50 MB one", async () => {
-		const files = [50 * MB, 100 * MB].map((size) => addLargeFile(emulator, 2, `memory-${size}.pdf`, size));
-		const target = emulator.knowledge.files.get(TARGET_FILE)!;
-		const pathOf = (fileId: number) => String(emulator.knowledge.files.get(fileId)?.contentPath);
-		await n8n.importWorkflows(files.map((file) => uploadWorkflow(`memoryUpload${file.size}`, pathOf(file.fileId), `memory-${file.size}.pdf`, target.knowledgeId, target.id)));
+		const files = [50 * MB, 100 * MB].map((size) => addLargeFile(bed.emulator, 2, `memory-${size}.pdf`, size));
+		const target = bed.emulator.knowledge.files.get(TARGET_FILE)!;
+		const pathOf = (fileId: number) => String(bed.emulator.knowledge.files.get(fileId)?.contentPath);
+		await bed.n8n.importWorkflows(files.map((file) => uploadWorkflow(`memoryUpload${file.size}`, pathOf(file.fileId), `memory-${file.size}.pdf`, target.knowledgeId, target.id)));
 		// Read/Write Files from Disk reads only under N8N_RESTRICT_FILE_ACCESS_TO: the emulator's stored files.
 		const env = { ...FILESYSTEM, N8N_RESTRICT_FILE_ACCESS_TO: path.dirname(pathOf(files[0].fileId)) };
 		const peaks: number[] = [];
 		for (const file of files) {
-			const { result, peakBytes } = await executeWithPeakRss(n8n, `memoryUpload${file.size}`, env);
+			const { result, peakBytes } = await executeWithPeakRss(bed.n8n, `memoryUpload${file.size}`, env);
 			expect(result.data.resultData.error).toBeUndefined();
-			expect(emulator.knowledge.files.get(target.id)?.sha256).toBe(file.sha256);
+			expect(bed.emulator.knowledge.files.get(target.id)?.sha256).toBe(file.sha256);
 			peaks.push(peakBytes);
 		}
 		console.log(`upload peaks: ${peaks.map((p) => `${(p / 2 ** 20).toFixed(0)} MiB`).join(' → ')} (${ratioOf(peaks).toFixed(3)}×)`);
@@ -189,11 +183,8 @@ describe('memory does not grow with file size (filesystem mode, peak RSS of n8n 
 it('filesystem mode: the scheduled sync example replaces faq.csv with the rendered file from disk, then skips it as unchanged', async () => {
 	const sync = exampleWorkflows().find((e) => e.file === 'scheduled-knowledge-base-sync.json');
 	if (!sync) throw new Error('no scheduled sync example');
-	await n8n.start();
-	const rest = new N8nRest(n8n.url);
-	await rest.setupOwner();
-	await rest.login();
-	const shaBefore = emulator.knowledge.files.get(7)?.sha256;
+	const rest = await bed.server();
+	const shaBefore = bed.emulator.knowledge.files.get(7)?.sha256;
 
 	const result = await rest.runManually(sync.id, 'Every night at 02:00');
 	expect(result.status).toBe('success');
@@ -203,12 +194,12 @@ it('filesystem mode: the scheduled sync example replaces faq.csv with the render
 	const [replaced] = nodeOutput(result, 'Replace faq.csv');
 	// Version 3 with Simplify on: the file as uploaded, and the upload's sha256.
 	expect(replaced).toMatchObject({ id: 7, originalName: 'faq.csv', mimeType: 'text/csv', sha256: renderedSha });
-	expect(emulator.knowledge.files.get(7)?.sha256).toBe(renderedSha);
+	expect(bed.emulator.knowledge.files.get(7)?.sha256).toBe(renderedSha);
 	expect(renderedSha).not.toBe(shaBefore);
 
 	const again = await rest.runManually(sync.id, 'Every night at 02:00');
 	expect(again.status).toBe('success');
 	expect(binaryOf(again, 'Render faq.csv', 'data').id).toMatch(/^filesystem-v2:/);
 	expect(nodeOutput(again, 'Replace faq.csv')).toEqual([expect.objectContaining({ id: 7, skipped: 'unchanged' })]);
-	expect(emulator.logFor('PUT', '/api/v1/knowledge/2/files/7')).toHaveLength(1);
+	expect(bed.emulator.logFor('PUT', '/api/v1/knowledge/2/files/7')).toHaveLength(1);
 });

@@ -7,17 +7,15 @@
  * go to docs/ (the README shows them); a failing step leaves its screenshot and
  * page HTML in test-results/.
  */
-import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { selectors, type Locator, type Page } from 'playwright-core';
 
 import { redactedHeader } from '../../emulator/common/requestLog';
-import { startEmulator, type Emulator } from '../../emulator/server';
 import type { ResourceDefinition } from '../../nodes/Workplace/actions/types';
-import { cutOff, dismissDialogs, launchChromium, step, type Chromium } from '../lib/browser';
-import { EXAMPLE_CREDENTIALS, exampleCredentials, exampleWorkflows } from '../../testbed/examples';
-import { N8n, N8nRest, OWNER, installCommunityPackage } from '../../testbed/n8n';
+import { cutOff, dismissDialogs, launchChromium, signInToEditor, step, type Chromium } from '../lib/browser';
+import { EXAMPLE_CREDENTIALS, exampleWorkflows } from '../../testbed/examples';
 import { ROOT } from '../../testbed/root';
+import { e2eTestbed } from '../lib/testbed';
 
 // The package as n8n loads it: the table from dist/, not from the sources.
 const { RESOURCES } = require(path.join(ROOT, 'dist', 'nodes', 'Workplace', 'actions', 'resources.js')) as {
@@ -99,8 +97,9 @@ const PANELS = {
 // Generous: the CI machine has two cores, shared with other n8n instances.
 const UI_TIMEOUT = 60_000;
 
-let emulator: Emulator;
-let n8n: N8n;
+const bed = e2eTestbed({
+	workflows: [ALERT.workflow, CHANGE_ALERT.workflow, SIMPLIFIED, PANELS],
+});
 let browser: Chromium;
 let page: Page;
 
@@ -108,13 +107,6 @@ let page: Page;
 selectors.setTestIdAttribute('data-test-id');
 
 beforeAll(async () => {
-	emulator = await startEmulator();
-	n8n = new N8n();
-	await installCommunityPackage(n8n.userFolder);
-	await n8n.importCredentials(exampleCredentials(emulator));
-	await n8n.importWorkflows([ALERT.workflow, CHANGE_ALERT.workflow, SIMPLIFIED, PANELS]);
-	await n8n.start();
-	await new N8nRest(n8n.url).setupOwner();
 	browser = await launchChromium();
 	page = browser.page;
 	page.setDefaultTimeout(UI_TIMEOUT);
@@ -123,27 +115,19 @@ beforeAll(async () => {
 
 afterAll(async () => {
 	await browser?.close();
-	await n8n?.stop();
-	await emulator?.close();
-	if (n8n) rmSync(n8n.userFolder, { recursive: true, force: true });
 }, 120_000);
 
 describe('the Workplace node in n8n 2.41.1, in headless Chromium', () => {
 	test('signs in through the sign-in form', async () => {
 		await step(page, 'sign-in', async () => {
-			await page.goto(`${n8n.url}/signin`);
-			await page.getByTestId('emailOrLdapLoginId').locator('input').fill(OWNER.email);
-			await page.getByTestId('password').locator('input').fill(OWNER.password);
-			await page.getByTestId('form-submit-button').click();
-			await page.waitForURL((url) => !url.pathname.startsWith('/signin'));
-			await dismissDialogs(page);
+			await signInToEditor(page, bed.url);
 			await page.getByTestId('project-home-menu-item').waitFor();
 		});
 	});
 
 	test('finds the node by its name in the nodes panel, with every operation of the package as an action', async () => {
 		await step(page, 'nodes-panel', async () => {
-			await page.goto(`${n8n.url}/workflow/new`);
+			await page.goto(`${bed.n8n.url}/workflow/new`);
 			await dismissDialogs(page);
 			await page.getByTestId('node-creator-plus-button').click();
 			const creator = page.getByTestId('node-creator');
@@ -211,9 +195,9 @@ describe('the Workplace node in n8n 2.41.1, in headless Chromium', () => {
 				(await credential.locator('input').inputValue()) === KB_CREDENTIAL.name ? true : undefined,
 			);
 
-			emulator.clearLog();
+			bed.emulator.clearLog();
 			await ndv.getByTestId('node-execute-button').click();
-			const served = emulator.knowledge.listBases().map((base) => base.name);
+			const served = bed.emulator.knowledge.listBases().map((base) => base.name);
 			expect(served).toContain('Employee Handbook');
 			const output = ndv.getByTestId('output-panel').getByTestId('ndv-data-container');
 			const cells = output.locator('table tbody td');
@@ -224,10 +208,10 @@ describe('the Workplace node in n8n 2.41.1, in headless Chromium', () => {
 			expect(shown).toEqual(expect.arrayContaining(served));
 			expect(await ndv.getByTestId('output-panel').innerText()).toContain(`${served.length} items`);
 			// The rows came from the emulator, asked with the credential's key (the log keeps only its fingerprint).
-			const calls = emulator.logFor('GET', '/api/v1/knowledge');
+			const calls = bed.emulator.logFor('GET', '/api/v1/knowledge');
 			expect(calls.length).toBeGreaterThan(0);
 			expect(calls.map((call) => call.status)).toEqual(calls.map(() => 200));
-			const key = redactedHeader('x-api-key', emulator.credentials.apiKey);
+			const key = redactedHeader('x-api-key', bed.emulator.credentials.apiKey);
 			expect(calls.every((call) => call.headers['x-api-key'] === key)).toBe(true);
 			await page.screenshot({ path: path.join(DOCS, 'e2e-get-many-output.png') });
 		});
@@ -237,13 +221,13 @@ describe('the Workplace node in n8n 2.41.1, in headless Chromium', () => {
 describe('Simplify', () => {
 	test('a new node lists knowledge files simplified: the file item (the name as uploaded, size, type, status and the knowledge base)', async () => {
 		await step(page, 'simplified-output', async () => {
-			await page.goto(`${n8n.url}/workflow/${SIMPLIFIED.id}/simplified-files`);
+			await page.goto(`${bed.n8n.url}/workflow/${SIMPLIFIED.id}/simplified-files`);
 			await dismissDialogs(page);
 			const ndv = page.getByTestId('ndv');
 			await ndv.waitFor();
 			await ndv.getByTestId('node-execute-button').click();
 			const output = ndv.getByTestId('output-panel');
-			const files = emulator.knowledge.files;
+			const files = bed.emulator.knowledge.files;
 			const handbook = [...files.values()].filter((file) => file.knowledgeId === 1);
 			const cells = output.getByTestId('ndv-data-container').locator('table th, table td');
 			const shown = await poll('simplified rows in the output panel', async () => {
@@ -274,7 +258,7 @@ describe('the message builder', () => {
 		await step(page, 'message-builder', async () => {
 			const node = ALERT.workflow.nodes.find((n) => n.name === ALERT_SENDER)!;
 			// The editor opens a node's parameters from its address.
-			await page.goto(`${n8n.url}/workflow/${ALERT.id}/${node.id}`);
+			await page.goto(`${bed.n8n.url}/workflow/${ALERT.id}/${node.id}`);
 			await dismissDialogs(page);
 			const ndv = page.getByTestId('ndv');
 			await ndv.waitFor();
@@ -311,7 +295,7 @@ describe('the Workplace Knowledge Trigger', () => {
 	test('shows Poll Times, Watch, Events with the first-poll hint, and Simplify, as the change alert example sets it', async () => {
 		await step(page, 'knowledge-trigger', async () => {
 			const node = CHANGE_ALERT.workflow.nodes.find((n) => n.type === 'n8n-nodes-workplace.workplaceKnowledgeTrigger')!;
-			await page.goto(`${n8n.url}/workflow/${CHANGE_ALERT.id}/${node.id}`);
+			await page.goto(`${bed.n8n.url}/workflow/${CHANGE_ALERT.id}/${node.id}`);
 			await dismissDialogs(page);
 			const ndv = page.getByTestId('ndv');
 			await ndv.waitFor();
@@ -323,7 +307,7 @@ describe('the Workplace Knowledge Trigger', () => {
 			await page.screenshot({ path: path.join(DOCS, 'e2e-knowledge-trigger.png') });
 
 			// Fetch Test Event: a sample of each chosen event, made from the newest file, nothing recorded; shown as JSON.
-			const newest = [...emulator.knowledge.files.values()].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt))[0];
+			const newest = [...bed.emulator.knowledge.files.values()].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt))[0];
 			await ndv.getByRole('button', { name: 'Fetch Test Event' }).first().click();
 			const output = ndv.getByTestId('output-panel');
 			await output.getByText('2 items').first().waitFor();
@@ -344,7 +328,7 @@ describe('the Workplace Knowledge Trigger', () => {
 describe('the panels a newcomer reads (issue 33)', () => {
 	/** A node's panel, opened from its address. */
 	const open = async (nodeId: string, workflowId = PANELS.id) => {
-		await page.goto(`${n8n.url}/workflow/${workflowId}/${nodeId}`);
+		await page.goto(`${bed.n8n.url}/workflow/${workflowId}/${nodeId}`);
 		await dismissDialogs(page);
 		const ndv = page.getByTestId('ndv');
 		await ndv.waitFor();

@@ -6,17 +6,13 @@
  * is said with the node's messages; a redirect is not followed; no secret, right or
  * wrong, appears in a response or in n8n's log.
  */
-import { rmSync } from 'node:fs';
-
-import { startEmulator, type Emulator } from '../../emulator/server';
 import { CREDENTIAL_TYPES, SERVICE_APIS } from '../../emulator/clientCredentials';
 import { redirectSays, SAYS, startCauseServers, tokenFirst, urlOf, WRONG_SECRET, type CauseServers } from '../../testbed/credentialCauses';
 import { exampleCredentials } from '../../testbed/examples';
-import { N8n, N8nRest, freePort, installCommunityPackage, type StoredCredential } from '../../testbed/n8n';
+import { freePort, type StoredCredential } from '../../testbed/n8n';
+import { e2eTestbed } from '../lib/testbed';
 
-let emulator: Emulator;
-let n8n: N8n;
-let rest: N8nRest;
+const bed = e2eTestbed();
 /** A port nothing listens on: taken from the OS and released at once. */
 let closedPort: number;
 
@@ -24,28 +20,17 @@ let servers: CauseServers;
 const wrongSecrets = SERVICE_APIS.map((area) => Object.values(WRONG_SECRET[area]())[0]);
 
 beforeAll(async () => {
-	emulator = await startEmulator();
 	servers = await startCauseServers();
 	closedPort = await freePort();
-	n8n = new N8n();
-	await installCommunityPackage(n8n.userFolder);
-	await n8n.importCredentials(exampleCredentials(emulator));
-	await n8n.start();
-	rest = new N8nRest(n8n.url);
-	await rest.setupOwner();
-	await rest.login();
 });
 afterAll(async () => {
-	await n8n?.stop();
-	await emulator?.close();
 	await servers?.close();
-	if (n8n) rmSync(n8n.userFolder, { recursive: true, force: true });
 });
 
 const responses: string[] = [];
 
 async function test(credential: StoredCredential, data: Record<string, unknown>): Promise<{ status: string; message: string }> {
-	const result = await rest.request<{ status: string; message: string }>('POST', '/rest/credentials/test', {
+	const result = await bed.rest.request<{ status: string; message: string }>('POST', '/rest/credentials/test', {
 		credentials: { ...credential, data: { ...credential.data, ...data } },
 	});
 	responses.push(JSON.stringify(result));
@@ -53,7 +38,7 @@ async function test(credential: StoredCredential, data: Record<string, unknown>)
 }
 
 const credential = (type: string) => {
-	const found = exampleCredentials(emulator).find((c) => c.type === type);
+	const found = exampleCredentials(bed.emulator).find((c) => c.type === type);
 	if (!found) throw new Error(`no credential of type ${type}`);
 	return found;
 };
@@ -63,24 +48,24 @@ describe.each(SERVICE_APIS)('%s', (area) => {
 	const sent = { knowledgeBase: '/api/v1/knowledge', taskProjects: '/api/v1/task-projects/tasks', bot: '/oauth/token' }[area];
 
 	it("passes with the emulator's credentials, having asked the service", async () => {
-		emulator.clearLog();
+		bed.emulator.clearLog();
 		expect(await test(credential(type), {})).toEqual({ status: 'OK', message: SAYS.ok });
-		expect(emulator.log.some((entry) => entry.path === sent)).toBe(true);
+		expect(bed.emulator.log.some((entry) => entry.path === sent)).toBe(true);
 	});
 
 	it('says a wrong secret with the node\'s message', async () => {
-		emulator.clearLog();
+		bed.emulator.clearLog();
 		expect(await test(credential(type), WRONG_SECRET[area]())).toEqual({ status: 'Error', message: SAYS.wrongSecret[area] });
-		expect(emulator.log.some((entry) => entry.path === sent && entry.status !== undefined && entry.status >= 400)).toBe(true);
+		expect(bed.emulator.log.some((entry) => entry.path === sent && entry.status !== undefined && entry.status >= 400)).toBe(true);
 	});
 
 	it('refuses a Base URL with a path, and takes one ending in /api/v1 without it', async () => {
-		expect(await test(credential(type), { baseUrl: `${emulator.url}/elsewhere` })).toEqual({ status: 'Error', message: SAYS.path });
-		expect(await test(credential(type), { baseUrl: `${emulator.url}/api/v1` })).toEqual({ status: 'OK', message: SAYS.ok });
+		expect(await test(credential(type), { baseUrl: `${bed.emulator.url}/elsewhere` })).toEqual({ status: 'Error', message: SAYS.path });
+		expect(await test(credential(type), { baseUrl: `${bed.emulator.url}/api/v1` })).toEqual({ status: 'OK', message: SAYS.ok });
 	});
 
 	it('refuses a Base URL without a scheme', async () => {
-		expect(await test(credential(type), { baseUrl: emulator.url.replace(/^http:\/\//, '') })).toEqual({ status: 'Error', message: SAYS.noScheme });
+		expect(await test(credential(type), { baseUrl: bed.emulator.url.replace(/^http:\/\//, '') })).toEqual({ status: 'Error', message: SAYS.noScheme });
 	});
 
 	it('says an unreachable host with the node\'s message', async () => {
@@ -103,7 +88,7 @@ describe.each(SERVICE_APIS)('%s', (area) => {
 
 it('no secret, right or wrong, is in a response or in n8n\'s log', () => {
 	expect(responses).toHaveLength(SERVICE_APIS.length * 8);
-	const text = responses.join('\n') + n8n.output.join('');
-	const { apiKey, jwt, clientSecret } = emulator.credentials;
+	const text = responses.join('\n') + bed.n8n.output.join('');
+	const { apiKey, jwt, clientSecret } = bed.emulator.credentials;
 	for (const secret of [apiKey, jwt, clientSecret, ...wrongSecrets]) expect(text).not.toContain(secret);
 });

@@ -16,10 +16,10 @@ import path from 'node:path';
 
 import { DEV_CREDENTIALS } from '../../emulator/main';
 import type { MessageRecord } from '../../emulator/bot/state';
-import { exampleWorkflows } from '../../testbed/examples';
+import { EXAMPLE_MCP_CREDENTIAL, exampleWorkflows } from '../../testbed/examples';
 import { N8nRest, OWNER, freePort, until } from '../../testbed/n8n';
 import { ROOT } from '../../testbed/root';
-import { productionWebhookUrl } from '../../testbed/n8nWebhooks';
+import { mcpServerUrl, productionWebhookUrl, waitForTriggerWebhook } from '../../testbed/n8nWebhooks';
 
 const userFolder = mkdtempSync(path.join(os.tmpdir(), 'workplace-dev-'));
 afterAll(() => rmSync(userFolder, { recursive: true, force: true }));
@@ -110,6 +110,7 @@ async function checkEditor(run: DevRun): Promise<void> {
 	expect(credentials.map((c) => `${c.id} ${c.type}`).sort()).toEqual([
 		'workplace-bot workplaceBotApi',
 		'workplace-kb workplaceKnowledgeBaseApi',
+		'workplace-mcp httpBearerAuth',
 		'workplace-tasks workplaceTaskProjectsApi',
 	]);
 	const workflows = await rest.request<Array<{ id: string; name: string }>>('GET', '/rest/workflows');
@@ -131,7 +132,7 @@ async function checkEditor(run: DevRun): Promise<void> {
 
 	// Each stored credential passes its test against the emulator this run started, as the
 	// editor tests it: the stored data comes back redacted and n8n fills the secrets in.
-	for (const { id } of credentials) {
+	for (const { id } of credentials.filter((c) => c.type.startsWith('workplace'))) {
 		const stored = await rest.request<{ id: string; name: string; type: string; data: Record<string, unknown> }>('GET', `/rest/credentials/${id}?includeData=true`);
 		expect(stored.data.baseUrl).toBe(`http://127.0.0.1:${run.emulatorPort}`);
 		expect(JSON.stringify(stored)).not.toContain(DEV_CREDENTIALS.apiKey);
@@ -153,6 +154,13 @@ async function checkPlayPage(run: DevRun): Promise<void> {
 	if (!example) throw new Error('no examples/bot-answers.json');
 	const webhookUrl = productionWebhookUrl(`http://localhost:${run.n8nPort}`, example.workflow);
 	expect(run.output()).toContain(`Play a user: ${emulatorUrl}/__emulator/`);
+	// The MCP example is published: its URL printed with the header a client sends, and registered.
+	const mcp = exampleWorkflows().find((e) => e.file === 'mcp-server-tools.json');
+	if (!mcp) throw new Error('no examples/mcp-server-tools.json');
+	const mcpUrl = mcpServerUrl(`http://localhost:${run.n8nPort}`, mcp.workflow);
+	expect(run.output()).toContain(`MCP server:  ${mcpUrl}  `);
+	expect(run.output()).toContain(`Authorization: Bearer ${String(EXAMPLE_MCP_CREDENTIAL.data.token)}`);
+	await waitForTriggerWebhook(mcpUrl, 10_000);
 	expect(run.output()).toContain(webhookUrl);
 
 	const page = await fetch(`${emulatorUrl}/__emulator/`);

@@ -17,12 +17,12 @@
  * n8n 2.41 keeps binary data on disk unless told otherwise, so this suite runs
  * in the in-memory mode (`default`); binaryData.e2e.test.ts covers `filesystem`.
  */
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 
 import { SEED_GROUP_IDS, SEED_TOPIC_IDS, SEED_USER_IDS } from '../../emulator/bot/seed';
-import { startEmulator, type Emulator } from '../../emulator/server';
-import { EXAMPLE_EVENTS, exampleCredentials, exampleTrigger, exampleWorkflows } from '../../testbed/examples';
-import { N8n, N8nRest, installCommunityPackage, nodeOutput } from '../../testbed/n8n';
+import { EXAMPLE_EVENTS, exampleTrigger, exampleWorkflows } from '../../testbed/examples';
+import { nodeOutput, until } from '../../testbed/n8n';
+import { e2eTestbed } from '../lib/testbed';
 
 const examples = exampleWorkflows();
 const example = (file: string) => {
@@ -31,47 +31,15 @@ const example = (file: string) => {
 	return found;
 };
 
-let emulator: Emulator;
-let n8n: N8n;
-
-beforeAll(async () => {
-	emulator = await startEmulator();
-	n8n = new N8n({ env: { N8N_DEFAULT_BINARY_DATA_MODE: 'default' } });
-	await installCommunityPackage(n8n.userFolder);
-	await n8n.importCredentials(exampleCredentials(emulator));
-	await n8n.importWorkflows(examples.map((e) => e.workflow));
+// n8n starts (server()) for the tests that need it; `n8n execute` needs no server.
+const bed = e2eTestbed({
+	env: { N8N_DEFAULT_BINARY_DATA_MODE: 'default' },
+	workflows: examples.map((e) => e.workflow),
 	// 2.x: publishing replaces activation; n8n registers the production webhooks of published workflows at start.
-	for (const e of examples) if (exampleTrigger(e.workflow)) await n8n.cli(['publish:workflow', `--id=${e.id}`]);
+	publish: examples.filter((e) => exampleTrigger(e.workflow)).map((e) => e.id),
+	start: false,
 });
-afterAll(async () => {
-	await n8n?.stop();
-	await emulator?.close();
-	if (n8n) rmSync(n8n.userFolder, { recursive: true, force: true });
-});
-beforeEach(() => emulator.reset());
-
-let rest: N8nRest | undefined;
-/** `n8n start` once for the tests that need the server, with the owner signed in. */
-async function server(): Promise<N8nRest> {
-	if (!rest) {
-		await n8n.start();
-		rest = new N8nRest(n8n.url);
-		await rest.setupOwner();
-		await rest.login();
-	}
-	return rest;
-}
-
-/** Polls until `check` gives a value (the webhook's execution runs after its answer). */
-async function until<T>(what: string, check: () => T | undefined | Promise<T | undefined>, timeoutMs = 120_000): Promise<T> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const value = await check();
-		if (value !== undefined) return value;
-		if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-		await new Promise((resolve) => setTimeout(resolve, 250));
-	}
-}
+beforeEach(() => bed.emulator.reset());
 
 /**
  * The emulator plays a user towards an example's production webhook, retrying
@@ -79,19 +47,19 @@ async function until<T>(what: string, check: () => T | undefined | Promise<T | u
  */
 async function deliver(file: string, index: number): Promise<string> {
 	const trigger = exampleTrigger(example(file).workflow)!;
-	const url = `${n8n.url}/webhook/${String(trigger.webhookId)}/webhook`;
+	const url = `${bed.n8n.url}/webhook/${String(trigger.webhookId)}/webhook`;
 	const event = EXAMPLE_EVENTS[file][index];
 	const delivery = await until(`the webhook of ${file}`, async () => {
-		const [d] = await emulator.playUser({ url, ...event });
+		const [d] = await bed.emulator.playUser({ url, ...event });
 		return d.status === 404 ? undefined : d;
-	});
+	}, 120_000);
 	expect(delivery.status).toBe(200);
 	return delivery.replyTokens[0];
 }
 
 /** No emulator secret in anything n8n printed or returned. */
 function expectNoSecrets(text: string): void {
-	const { apiKey, jwt, clientSecret } = emulator.credentials;
+	const { apiKey, jwt, clientSecret } = bed.emulator.credentials;
 	for (const secret of [apiKey, jwt, clientSecret]) expect(text).not.toContain(secret);
 }
 
@@ -112,43 +80,43 @@ it('there are examples to run, each with a stable id', () => {
 });
 
 it('knowledge-base-inventory: lists every knowledge base and gets each one', async () => {
-	const result = await n8n.execute(example('knowledge-base-inventory.json').id);
+	const result = await bed.n8n.execute(example('knowledge-base-inventory.json').id);
 	expect(result.data.resultData.error).toBeUndefined();
-	const seeded = [...emulator.knowledge.bases.values()].sort((a, b) => a.id - b.id);
+	const seeded = [...bed.emulator.knowledge.bases.values()].sort((a, b) => a.id - b.id);
 	expect(seeded.length).toBeGreaterThan(1);
 	const listed = nodeOutput(result, 'List knowledge bases');
 	expect(listed.map((kb) => kb.id)).toEqual(seeded.map((kb) => kb.id));
 	const got = nodeOutput(result, 'Get each knowledge base');
 	expect(got.map((kb) => [kb.id, kb.name, kb.supportedLanguages])).toEqual(seeded.map((kb) => [kb.id, kb.name, kb.supportedLanguages]));
-	expect(emulator.logFor('GET', /^\/api\/v1\/knowledge\/\d+$/)).toHaveLength(seeded.length);
+	expect(bed.emulator.logFor('GET', /^\/api\/v1\/knowledge\/\d+$/)).toHaveLength(seeded.length);
 	expectNoSecrets(JSON.stringify(result));
 });
 
 it('incident-room: finds the engineer, opens a group with them, adds a topic and builds the button', async () => {
-	const result = await n8n.execute(example('incident-room.json').id);
+	const result = await bed.n8n.execute(example('incident-room.json').id);
 	expect(result.data.resultData.error).toBeUndefined();
 	const [engineer] = nodeOutput(result, 'Find the on-call engineer');
 	// Version 3 with Simplify on: the user's id as `id`.
 	expect(engineer).toMatchObject({ id: '64b7f0a1c2d3e4f5a6b7c801', username: 'somchai.k' });
 
 	const [group] = nodeOutput(result, 'Open the incident group');
-	const stored = emulator.bot.groups.get(String(group._id));
+	const stored = bed.emulator.bot.groups.get(String(group._id));
 	expect(stored).toMatchObject({ name: 'Incident 4711', type: 'group_chatv2' });
 	expect(stored?.members.has('64b7f0a1c2d3e4f5a6b7c801')).toBe(true);
 
 	const [topic] = nodeOutput(result, 'Add a timeline topic');
-	expect(emulator.bot.topics.get(String(topic._id))).toEqual({ _id: topic._id, name: 'Timeline', gid: group._id });
+	expect(bed.emulator.bot.topics.get(String(topic._id))).toEqual({ _id: topic._id, name: 'Timeline', gid: group._id });
 	expect(nodeOutput(result, 'Build the acknowledge button')).toEqual([{ type: 'postback', label: 'Acknowledge', data: `ack:${String(group._id)}` }]);
-	expectNoSecrets(JSON.stringify(result) + n8n.output.join(''));
+	expectNoSecrets(JSON.stringify(result) + bed.n8n.output.join(''));
 });
 
 it('ticket-to-task: creates the subtask with a Bangkok 17:00 due date sent as 10:00Z', async () => {
-	const before = new Set(emulator.taskProjects.tasks.keys());
-	const result = await n8n.execute(example('ticket-to-task.json').id);
+	const before = new Set(bed.emulator.taskProjects.tasks.keys());
+	const result = await bed.n8n.execute(example('ticket-to-task.json').id);
 	expect(result.data.resultData.error).toBeUndefined();
 	const [created] = nodeOutput(result, 'Create the follow-up task');
 	expect(before.has(String(created.id))).toBe(false);
-	expect(emulator.taskProjects.tasks.get(String(created.id))).toMatchObject({
+	expect(bed.emulator.taskProjects.tasks.get(String(created.id))).toMatchObject({
 		taskTitle: 'Call the customer back about ticket 4711',
 		priority: 1,
 		dueDate: '2026-12-01T10:00:00Z',
@@ -168,53 +136,53 @@ describe('scheduled-knowledge-base-sync (Schedule Trigger)', () => {
 	const sync = () => example('scheduled-knowledge-base-sync.json');
 
 	it('`n8n execute` refuses it: the CLI starts only from a manual trigger', async () => {
-		await expect(n8n.execute(sync().id)).rejects.toThrow(/Missing node to start execution/);
-		expect(emulator.log).toHaveLength(0);
+		await expect(bed.n8n.execute(sync().id)).rejects.toThrow(/Missing node to start execution/);
+		expect(bed.emulator.log).toHaveLength(0);
 	});
 
 	it('runs from its Schedule Trigger as the editor runs it: replaces faq.csv, then skips it as unchanged', async () => {
-		const rest = await server();
+		const rest = await bed.server();
 		const trigger = 'Every night at 02:00';
-		const before = emulator.knowledge.files.get(7);
+		const before = bed.emulator.knowledge.files.get(7);
 		expect(before?.meta.originalName).toBe('faq.csv');
 		const shaBefore = before?.sha256;
 
 		const first = await rest.runManually(sync().id, trigger);
 		expect(first.status).toBe('success');
 		const [replaced] = nodeOutput(first, 'Replace faq.csv');
-		const after = emulator.knowledge.files.get(7);
+		const after = bed.emulator.knowledge.files.get(7);
 		expect(after?.sha256).not.toBe(shaBefore);
 		// Version 3 with Simplify on: the file as uploaded, and the upload's sha256.
 		expect(replaced).toMatchObject({ id: 7, originalName: 'faq.csv', mimeType: 'text/csv', sha256: after?.sha256 });
 		const stored = readFileSync(String(after?.contentPath), 'utf8');
 		expect(stored).toContain('Which languages are supported?');
-		expect(emulator.logFor('PUT', '/api/v1/knowledge/2/files/7')).toHaveLength(1);
+		expect(bed.emulator.logFor('PUT', '/api/v1/knowledge/2/files/7')).toHaveLength(1);
 
-		emulator.clearLog();
+		bed.emulator.clearLog();
 		const second = await rest.runManually(sync().id, trigger);
 		expect(second.status).toBe('success');
 		expect(nodeOutput(second, 'Replace faq.csv')).toEqual([expect.objectContaining({ id: 7, skipped: 'unchanged' })]);
 		// Skip If Unchanged: the stored file's metadata and a streamed download, no upload.
-		expect(emulator.logFor('GET', '/api/v1/knowledge/2/files/7/download')).toHaveLength(1);
-		expect(emulator.logFor('PUT', '/api/v1')).toHaveLength(0);
-		expectNoSecrets(JSON.stringify([first, second]) + n8n.output.join(''));
+		expect(bed.emulator.logFor('GET', '/api/v1/knowledge/2/files/7/download')).toHaveLength(1);
+		expect(bed.emulator.logFor('PUT', '/api/v1')).toHaveLength(0);
+		expectNoSecrets(JSON.stringify([first, second]) + bed.n8n.output.join(''));
 	});
 });
 
 it('knowledge-change-alert: run from its trigger in the editor, posts a sample of each chosen event, made from the newest knowledge file, to the Alerts topic', async () => {
-	const rest = await server();
+	const rest = await bed.server();
 	const alert = example('knowledge-change-alert.json');
 	const trigger = alert.workflow.nodes.find((n) => n.type === 'n8n-nodes-workplace.workplaceKnowledgeTrigger')!;
 	const result = await rest.runManually(alert.id, trigger.name);
 	expect(result.status).toBe('success');
 	const samples = nodeOutput(result, trigger.name);
-	const newest = [...emulator.knowledge.files.values()].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt))[0];
+	const newest = [...bed.emulator.knowledge.files.values()].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt))[0];
 	// The example watches File Replaced and File Status Changed: a sample of each, never "added".
 	expect(samples).toEqual([
 		expect.objectContaining({ sample: true, event: 'fileReplaced', id: newest.id, originalName: newest.meta.originalName, changes: expect.any(Object) }),
 		expect.objectContaining({ sample: true, event: 'fileStatusChanged', id: newest.id, originalName: newest.meta.originalName, changes: expect.any(Object) }),
 	]);
-	const posted = emulator.messages({ gid: SEED_GROUP_IDS.incidentRoom, tid: SEED_TOPIC_IDS.incidentAlerts });
+	const posted = bed.emulator.messages({ gid: SEED_GROUP_IDS.incidentRoom, tid: SEED_TOPIC_IDS.incidentAlerts });
 	const base = String(samples[0].knowledgeName);
 	const texts = posted.map((m) => m.text ?? (m.messages?.[0] as { text?: string } | undefined)?.text ?? '');
 	const beginnings = [
@@ -222,14 +190,14 @@ it('knowledge-change-alert: run from its trigger in the editor, posts a sample o
 		`Sample: "${newest.meta.originalName}" in "${base}" is now ${newest.status} (`,
 	];
 	expect(texts.map((text, n) => text.slice(0, beginnings[n]?.length))).toEqual(beginnings);
-	expectNoSecrets(JSON.stringify(result) + n8n.output.join(''));
+	expectNoSecrets(JSON.stringify(result) + bed.n8n.output.join(''));
 });
 
 it('group-alert-with-buttons: posts the alert with its buttons (one from Message Action → Build) to the Alerts topic', async () => {
-	const result = await n8n.execute(example('group-alert-with-buttons.json').id);
+	const result = await bed.n8n.execute(example('group-alert-with-buttons.json').id);
 	expect(result.data.resultData.error).toBeUndefined();
 	expect(nodeOutput(result, 'Post the alert to the Alerts topic')).toEqual([expect.objectContaining({ sent: true, messageCount: 1 })]);
-	const [record] = emulator.messages({ gid: SEED_GROUP_IDS.incidentRoom, tid: SEED_TOPIC_IDS.incidentAlerts });
+	const [record] = bed.emulator.messages({ gid: SEED_GROUP_IDS.incidentRoom, tid: SEED_TOPIC_IDS.incidentAlerts });
 	expect(record.route).toBe('POST /bot/v2/message/push');
 	expect(record.messages).toEqual([
 		expect.objectContaining({
@@ -249,32 +217,32 @@ it('group-alert-with-buttons: posts the alert with its buttons (one from Message
 
 describe('examples started by the Workplace Trigger (published, events signed and delivered by the emulator)', () => {
 	it('approval-loop: asks with buttons; a tap on Approve creates a task and replies, a tap on Reject replies', async () => {
-		const asked = await n8n.execute(example('approval-loop.json').id);
+		const asked = await bed.n8n.execute(example('approval-loop.json').id);
 		expect(asked.data.resultData.error).toBeUndefined();
-		await server();
-		const tasksBefore = new Set(emulator.taskProjects.tasks.keys());
+		await bed.server();
+		const tasksBefore = new Set(bed.emulator.taskProjects.tasks.keys());
 		const approveToken = await deliver('approval-loop.json', 0);
 		const rejectToken = await deliver('approval-loop.json', 1);
 		const records = await until('the two replies', () => {
-			const r = emulator.messages({ gid: SEED_GROUP_IDS.incidentRoom, tid: '' });
+			const r = bed.emulator.messages({ gid: SEED_GROUP_IDS.incidentRoom, tid: '' });
 			return r.length >= 3 ? r : undefined;
-		});
+		}, 120_000);
 		expect(records.map((r) => r.route)).toEqual(['POST /bot/v2/message/push', 'POST /bot/v1/message/text', 'POST /bot/v1/message/text']);
-		const created = [...emulator.taskProjects.tasks.values()].filter((t) => !tasksBefore.has(t.id));
+		const created = [...bed.emulator.taskProjects.tasks.values()].filter((t) => !tasksBefore.has(t.id));
 		expect(created.map((t) => t.taskTitle)).toEqual(['Book the approved leave (request 7)']);
 		const byToken = new Map(records.slice(1).map((r) => [r.target.replyToken, r.text]));
 		expect(byToken.get(approveToken)).toBe(`Approved. Task ${created[0].id} was created to book the leave.`);
 		expect(byToken.get(rejectToken)).toBe('Rejected. Nattaya will be told.');
-		expectNoSecrets(n8n.output.join(''));
+		expectNoSecrets(bed.n8n.output.join(''));
 	});
 
 	it('welcome-on-join: a join is answered in the new direct chat with quick replies', async () => {
-		await server();
+		await bed.server();
 		const token = await deliver('welcome-on-join.json', 0);
 		const [record] = await until('the welcome', () => {
-			const r = emulator.messages({ uid: SEED_USER_IDS.anan });
+			const r = bed.emulator.messages({ uid: SEED_USER_IDS.anan });
 			return r.length > 0 ? r : undefined;
-		});
+		}, 120_000);
 		expect(record).toMatchObject({ route: 'POST /bot/v1/message/quickreply', target: { replyToken: token } });
 		expect(record.text).toBe('Welcome! I can help with leave, IT and the handbook. What do you need?');
 	});

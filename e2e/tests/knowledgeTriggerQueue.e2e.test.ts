@@ -1,5 +1,5 @@
 /**
- * The Workplace Knowledge Trigger in n8n 2.41.1's queue mode: PostgreSQL 15,
+ * The Workplace Knowledge Trigger in n8n 2.41.1's queue mode: PostgreSQL 17,
  * Redis, main (holds the active workflow and polls, every minute) and two
  * workers (run the executions). Each change is reported once: one execution
  * per poll with changes, enqueued by main and run by one worker; a poll with
@@ -8,71 +8,25 @@
  *
  * About four minutes of wall time.
  */
-import { rmSync } from 'node:fs';
-
-import { startEmulator, type Emulator } from '../../emulator/server';
-import { exampleCredential } from '../../testbed/examples';
 import { changesOf, knowledgeAdmin, knowledgeTriggerWorkflow } from '../lib/knowledgeTrigger';
-import { N8n, N8nRest, installCommunityPackage, until } from '../../testbed/n8n';
-import { Postgres } from '../lib/postgres';
-import { Redis } from '../lib/redis';
+import { until } from '../../testbed/n8n';
+import { e2eTestbed, matchesIn } from '../lib/testbed';
 
 const WORKFLOW_ID = 'wpKnowledgeQueue1';
 const WORKERS = 2;
 
-let emulator: Emulator | undefined;
-let postgres: Postgres | undefined;
-let redis: Redis | undefined;
-let main: N8n | undefined;
-const workers: N8n[] = [];
-let rest: N8nRest;
+const bed = e2eTestbed({
+	credentials: ['workplaceKnowledgeBaseApi'],
+	workflows: [knowledgeTriggerWorkflow(WORKFLOW_ID, { watch: 'knowledgeBase', knowledgeId: { __rl: true, mode: 'id', value: '1' }, events: ['fileAdded', 'fileReplaced', 'fileRemoved', 'fileStatusChanged'] })],
+	publish: true,
+	queue: { workers: WORKERS, concurrency: 5 },
+});
 
-const admin = (method: string, path: string, body?: unknown) => knowledgeAdmin(emulator!.url, method, path, body);
-
+const admin = (method: string, path: string, body?: unknown) => knowledgeAdmin(bed.emulator.url, method, path, body);
 /** The workflow's executions, from PostgreSQL, oldest first. */
-async function executions(): Promise<Array<{ id: string; status: string; mode: string }>> {
-	const rows = await postgres!.sql(`SELECT id, status, mode FROM execution_entity WHERE "workflowId" = '${WORKFLOW_ID}' ORDER BY id`);
-	return rows
-		.split('\n')
-		.filter(Boolean)
-		.map((row) => {
-			const [id, status, mode] = row.split('|');
-			return { id, status, mode };
-		});
-}
-
-const matches = (output: string[], pattern: RegExp) => [...output.join('').matchAll(new RegExp(pattern.source, 'g'))].map((m) => m[1]);
-const filesListed = (kb: number) => emulator!.log.filter((e) => e.path === `/api/v1/knowledge/${kb}/files` && e.status === 200).length;
-
-beforeAll(async () => {
-	emulator = await startEmulator();
-	postgres = new Postgres();
-	await postgres.start();
-	redis = new Redis();
-	await redis.start();
-	const echo = process.env.E2E_ECHO ? process.stderr : undefined;
-	const env = { ...redis.queueEnv, ...postgres.n8nEnv };
-	main = new N8n({ env, echo });
-	for (let n = 0; n < WORKERS; n++) workers.push(new N8n({ userFolder: main.userFolder, env, echo }));
-	await installCommunityPackage(main.userFolder);
-	await main.importCredentials([exampleCredential(emulator, 'workplaceKnowledgeBaseApi')]);
-	await main.importWorkflows([knowledgeTriggerWorkflow(WORKFLOW_ID, { watch: 'knowledgeBase', knowledgeId: { __rl: true, mode: 'id', value: '1' }, events: ['fileAdded', 'fileReplaced', 'fileRemoved', 'fileStatusChanged'] })]);
-	await main.cli(['publish:workflow', `--id=${WORKFLOW_ID}`]);
-	await main.start();
-	await Promise.all(workers.map((worker) => worker.startWorker(5)));
-	rest = new N8nRest(main.url);
-	await rest.setupOwner();
-	await rest.login();
-});
-
-afterAll(async () => {
-	for (const worker of workers) await worker.stop().catch(() => undefined);
-	await main?.stop().catch(() => undefined);
-	await redis?.stop().catch(() => undefined);
-	await postgres?.stop().catch(() => undefined);
-	await emulator?.close().catch(() => undefined);
-	if (main) rmSync(main.userFolder, { recursive: true, force: true });
-});
+const executions = async () => await bed.storedExecutions(WORKFLOW_ID);
+const matches = (output: string[], pattern: RegExp) => matchesIn(output, pattern).map((m) => m[1]);
+const filesListed = (kb: number) => bed.emulator.log.filter((e) => e.path === `/api/v1/knowledge/${kb}/files` && e.status === 200).length;
 
 test('polls on main, executions on the workers, each change reported once', async () => {
 	await until('the activation poll', async () => (filesListed(1) >= 1 ? true : undefined), 180_000);
@@ -87,7 +41,7 @@ test('polls on main, executions on the workers, each change reported once', asyn
 		return list.length === 1 && list[0].status === 'success' ? list : undefined;
 	}, 180_000);
 	expect(first[0].mode).toBe('trigger');
-	expect(changesOf(await rest.execution(first[0].id))).toEqual([
+	expect(changesOf(await bed.rest.execution(first[0].id))).toEqual([
 		['fileReplaced', 2],
 		['fileStatusChanged', 5],
 		['fileAdded', Number(added.id)],
@@ -99,7 +53,7 @@ test('polls on main, executions on the workers, each change reported once', asyn
 		const list = await executions();
 		return list.length === 2 && list[1].status === 'success' ? list : undefined;
 	}, 180_000);
-	expect(changesOf(await rest.execution(second[1].id))).toEqual([['fileRemoved', 1]]);
+	expect(changesOf(await bed.rest.execution(second[1].id))).toEqual([['fileRemoved', 1]]);
 
 	// Poll 3: nothing changed, nothing started.
 	const listed = filesListed(1);
@@ -109,10 +63,10 @@ test('polls on main, executions on the workers, each change reported once', asyn
 
 	// main enqueued both executions; the workers ran them; main ran none.
 	const ids = second.map((e) => e.id).sort();
-	expect(matches(main!.output, /Enqueued execution (\d+)/).sort()).toEqual(ids);
-	expect(workers.flatMap((w) => matches(w.output, /Worker finished execution (\d+)/)).sort()).toEqual(ids);
-	expect(matches(main!.output, /Worker finished execution (\d+)/)).toHaveLength(0);
-	const printed = [main!, ...workers].map((n) => n.output.join('')).join('');
-	expect(printed).not.toContain(emulator!.credentials.apiKey);
-	console.log(`queue mode: ${filesListed(1)} polls listed base 1; executions ${ids.join(', ')} run by workers (${workers.map((w) => matches(w.output, /Worker finished execution (\d+)/).length).join(' + ')}); each change once`);
+	expect(matches(bed.n8n.output, /Enqueued execution (\d+)/).sort()).toEqual(ids);
+	expect(bed.workers.flatMap((w) => matches(w.output, /Worker finished execution (\d+)/)).sort()).toEqual(ids);
+	expect(matches(bed.n8n.output, /Worker finished execution (\d+)/)).toHaveLength(0);
+	const printed = bed.printed();
+	expect(printed).not.toContain(bed.emulator.credentials.apiKey);
+	console.log(`queue mode: ${filesListed(1)} polls listed base 1; executions ${ids.join(', ')} run by workers (${bed.workers.map((w) => matches(w.output, /Worker finished execution (\d+)/).length).join(' + ')}); each change once`);
 });

@@ -14,19 +14,17 @@
  * not finished: completion is observed by polling.
  */
 import { randomUUID } from 'node:crypto';
-import { rmSync } from 'node:fs';
 
 import { SEED_GROUP_IDS, SEED_TOPIC_IDS, SEED_USER_IDS } from '../../emulator/bot/seed';
 import { directChatId, mainTopicId, type MessageRecord } from '../../emulator/bot/state';
-import type { Delivery, PlayRequest } from '../../emulator/bot/webhook';
-import { startEmulator, type Emulator } from '../../emulator/server';
-import { EXAMPLE_CREDENTIALS, exampleCredential } from '../../testbed/examples';
-import { N8n, N8nRest, installCommunityPackage, until, type ExecutionSummary } from '../../testbed/n8n';
-import { productionWebhookUrl, waitForTriggerWebhook } from '../../testbed/n8nWebhooks';
+import type { Delivery } from '../../emulator/bot/webhook';
+import { until } from '../../testbed/n8n';
+import { clearMessageRecords, messageRecords, playOverHttp, type OneDelivery } from '../lib/emulatorAdmin';
+import { e2eTestbed } from '../lib/testbed';
+import { BOT, workplaceTrigger } from '../lib/workflows';
 
 const CONCURRENT = 50;
 const WORKFLOW_ID = 'wpMessagingE2e01';
-const BOT = { workplaceBotApi: EXAMPLE_CREDENTIALS.workplaceBotApi };
 const ALERTS = { gid: SEED_GROUP_IDS.incidentRoom, tid: SEED_TOPIC_IDS.incidentAlerts };
 const node = (n: number) => `c0ffee00-0000-4c55-9e0e-1d2a4b9f07${String(n).padStart(2, '0')}`;
 const trigger = "$('Workplace Trigger').item.json";
@@ -35,16 +33,7 @@ const workflow = {
 	id: WORKFLOW_ID,
 	name: 'Bot answers (messaging e2e)',
 	nodes: [
-		{
-			parameters: { events: ['message', 'postback'] },
-			id: node(1),
-			name: 'Workplace Trigger',
-			type: 'n8n-nodes-workplace.workplaceTrigger',
-			typeVersion: 2,
-			position: [0, 0],
-			webhookId: randomUUID(),
-			credentials: BOT,
-		},
+		{ ...workplaceTrigger(['message', 'postback']), id: node(1), position: [0, 0] },
 		{
 			parameters: {
 				conditions: {
@@ -144,68 +133,15 @@ const workflow = {
 	settings: { executionOrder: 'v1' },
 };
 
-/** What POST /__emulator/events answers for one event (count 1). */
-type OneDelivery = Delivery & { event: Record<string, unknown>; replyToken: string };
+// Reply tokens live 60 s by default; the shared two-core machine may take longer for 50 executions.
+const bed = e2eTestbed({ emulator: { replyTokenTtlSeconds: 900 }, credentials: ['workplaceBotApi'], workflows: [workflow], publish: true });
 
-let emulator: Emulator;
-let n8n: N8n;
-let rest: N8nRest;
-let webhookUrl: string;
-
-/** Plays a user through the emulator's admin route, as a test driving it from outside would. */
-async function play<T = OneDelivery>(request: Omit<PlayRequest, 'url'>): Promise<T> {
-	const response = await fetch(`${emulator.url}/__emulator/events`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify({ url: webhookUrl, ...request }),
-	});
-	const body = (await response.json()) as T;
-	if (!response.ok) throw new Error(`POST /__emulator/events → ${response.status}: ${JSON.stringify(body)}`);
-	return body;
-}
-
-/** The emulator's records through its admin route. */
-async function records(query: Record<string, string> = {}): Promise<MessageRecord[]> {
-	const response = await fetch(`${emulator.url}/__emulator/messages?${new URLSearchParams(query).toString()}`);
-	return ((await response.json()) as { messages: MessageRecord[] }).messages;
-}
-
-const executions = async () => await rest.executions(WORKFLOW_ID);
-
-/** Waits until `total` executions exist and all have ended; returns them. */
-async function executionsEnded(total: number): Promise<ExecutionSummary[]> {
-	return await until(`${total} finished executions`, async () => {
-		const list = await executions();
-		const ended = list.filter((e) => !['new', 'running', 'waiting'].includes(e.status));
-		return list.length >= total && ended.length === list.length ? list : undefined;
-	});
-}
-
+/** Plays a user through the emulator's admin route, towards the workflow's production webhook. */
+const play = async <T = OneDelivery>(request: Parameters<typeof playOverHttp>[2]) => await playOverHttp<T>(bed.emulator.url, bed.triggerUrl(workflow), request);
+const records = async (query: Record<string, string> = {}) => await messageRecords(bed.emulator.url, query);
+const executions = async () => await bed.rest.executions(WORKFLOW_ID);
+const executionsEnded = async (total: number) => await bed.executionsEnded(WORKFLOW_ID, total);
 const routeOf = (record: MessageRecord) => record.route.replace(/^POST /, '');
-
-beforeAll(async () => {
-	// Reply tokens live 60 s by default; the shared two-core machine may take longer for 50 executions.
-	emulator = await startEmulator({ replyTokenTtlSeconds: 900 });
-	// E2E_ECHO=1 shows what n8n prints, while it runs.
-	n8n = new N8n({ echo: process.env.E2E_ECHO ? process.stderr : undefined });
-	await installCommunityPackage(n8n.userFolder);
-	await n8n.importCredentials([exampleCredential(emulator, 'workplaceBotApi')]);
-	await n8n.importWorkflows([workflow]);
-	// 2.x: publishing replaces activation; n8n activates published workflows as it starts.
-	await n8n.cli(['publish:workflow', `--id=${WORKFLOW_ID}`]);
-	await n8n.start();
-	rest = new N8nRest(n8n.url);
-	await rest.setupOwner();
-	await rest.login();
-	webhookUrl = productionWebhookUrl(n8n.url, workflow);
-	await waitForTriggerWebhook(webhookUrl);
-});
-
-afterAll(async () => {
-	await n8n?.stop().catch(() => undefined);
-	await emulator?.close().catch(() => undefined);
-	if (n8n) rmSync(n8n.userFolder, { recursive: true, force: true });
-});
 
 test('wrong and missing signatures are refused with 401, start no execution and leave the body out of the log', async () => {
 	const secretText = `refused-${randomUUID()}`;
@@ -226,13 +162,13 @@ test('wrong and missing signatures are refused with 401, start no execution and 
 	expect(said.map((r) => r.target.replyToken).filter(Boolean)).toEqual([signed.replyToken]);
 	expect(JSON.stringify(said)).not.toContain(secretText);
 	// n8n logged that it refused, never what was sent.
-	expect(n8n.output.join('')).toMatch(/refused a call: signature/);
-	expect(n8n.output.join('')).not.toContain(secretText);
-	expect(n8n.output.join('')).not.toContain(emulator.credentials.clientSecret);
+	expect(bed.n8n.output.join('')).toMatch(/refused a call: signature/);
+	expect(bed.n8n.output.join('')).not.toContain(secretText);
+	expect(bed.n8n.output.join('')).not.toContain(bed.emulator.credentials.clientSecret);
 });
 
 test('a postback is answered with its reply token and announced in the alerts topic as a buttons template', async () => {
-	await fetch(`${emulator.url}/__emulator/messages`, { method: 'DELETE' });
+	await clearMessageRecords(bed.emulator.url);
 	const before = (await executions()).length;
 	const uid = SEED_USER_IDS.nattaya;
 	const delivered = await play({ type: 'postback', uid, data: 'approve:4711' });
@@ -273,11 +209,11 @@ test('a postback is answered with its reply token and announced in the alerts to
 	// Filtering the records by chat finds the push in the topic and nothing in the group's main chat.
 	expect((await records({ gid: ALERTS.gid, tid: ALERTS.tid })).map((r) => r.seq)).toEqual([push.seq]);
 	expect(await records({ gid: ALERTS.gid, tid: '' })).toEqual([]);
-	expect(emulator.messaging.replyTokens.get(delivered.replyToken)?.usedAt).toBeDefined();
+	expect(bed.emulator.messaging.replyTokens.get(delivered.replyToken)?.usedAt).toBeDefined();
 });
 
 test('a message in a group topic gets quick replies and an echo in the same topic; one in a direct chat, in that chat', async () => {
-	await fetch(`${emulator.url}/__emulator/messages`, { method: 'DELETE' });
+	await clearMessageRecords(bed.emulator.url);
 	const before = (await executions()).length;
 	const inTopic = await play({ type: 'message', uid: SEED_USER_IDS.somchai, gid: ALERTS.gid, tid: ALERTS.tid, text: 'Is the API down?' });
 	expect(inTopic.status).toBe(200);
@@ -318,8 +254,8 @@ test('a message in a group topic gets quick replies and an echo in the same topi
 });
 
 test(`${CONCURRENT} concurrent signed postbacks give ${CONCURRENT} executions and ${CONCURRENT} replies, each reply token used once`, async () => {
-	await fetch(`${emulator.url}/__emulator/messages`, { method: 'DELETE' });
-	const callsBefore = (route: string) => emulator.logFor('POST', route).length;
+	await clearMessageRecords(bed.emulator.url);
+	const callsBefore = (route: string) => bed.emulator.logFor('POST', route).length;
 	const repliesBefore = callsBefore('/bot/v1/message/text');
 	const pushesBefore = callsBefore('/bot/v2/message/push');
 	const before = await executions();
@@ -359,16 +295,16 @@ test(`${CONCURRENT} concurrent signed postbacks give ${CONCURRENT} executions an
 	const announced = pushes.map((p) => ((p.messages as Array<{ template: { title: string } }>)[0]).template.title);
 	expect([...announced].sort()).toEqual([...dataOf.values()].sort());
 	// Each token redeemed, and no reply sent twice or refused: every reply call answered 200 once.
-	for (const token of tokens) expect(emulator.messaging.replyTokens.get(token)?.usedAt).toBeDefined();
-	const replyCalls = emulator.logFor('POST', '/bot/v1/message/text').slice(repliesBefore);
+	for (const token of tokens) expect(bed.emulator.messaging.replyTokens.get(token)?.usedAt).toBeDefined();
+	const replyCalls = bed.emulator.logFor('POST', '/bot/v1/message/text').slice(repliesBefore);
 	expect(replyCalls.map((c) => c.status)).toEqual(Array(CONCURRENT).fill(200));
-	const pushCalls = emulator.logFor('POST', '/bot/v2/message/push').slice(pushesBefore);
+	const pushCalls = bed.emulator.logFor('POST', '/bot/v2/message/push').slice(pushesBefore);
 	expect(pushCalls.map((c) => c.status)).toEqual(Array(CONCURRENT).fill(200));
 
 	console.log(
 		`messaging e2e: ${CONCURRENT} concurrent signed postbacks → ${deliveries.filter((d) => d.status === 200).length} answered 200, ` +
 			`${fresh.length} executions (${fresh.filter((e) => e.status === 'success').length} successful), ` +
 			`${replies.length} replies with ${new Set(used).size} distinct reply tokens (of ${tokens.length} delivered), ` +
-			`${pushes.length} pushes to the Alerts topic; ${emulator.logFor('POST', '/oauth/token').length} bot token request(s) in the whole suite`,
+			`${pushes.length} pushes to the Alerts topic; ${bed.emulator.logFor('POST', '/oauth/token').length} bot token request(s) in the whole suite`,
 	);
 });

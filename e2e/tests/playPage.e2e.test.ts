@@ -15,9 +15,9 @@ import path from 'node:path';
 
 import { SEED_GROUP_IDS, SEED_TOPIC_IDS, SEED_USER_IDS } from '../../emulator/bot/seed';
 import { directChatId } from '../../emulator/bot/state';
-import { startEmulator, type Emulator } from '../../emulator/server';
 import { launchChromium, step, type Chromium } from '../lib/browser';
 import { ROOT } from '../../testbed/root';
+import { e2eTestbed } from '../lib/testbed';
 
 interface Seen {
 	method: string;
@@ -48,7 +48,7 @@ const CONFIRM = `<!doctype html><html><body style="font:15px system-ui;padding:1
 <h2>Approve the deployment?</h2><form method="post"><input type="hidden" name="approved" value="true"><button>Confirm</button></form></body></html>`;
 const THANKS = '<!doctype html><html><body style="font:15px system-ui;padding:1rem"><h2>Thank you</h2><p>Your answer was recorded.</p></body></html>';
 
-let emulator: Emulator;
+const bed = e2eTestbed({ n8n: false });
 let site: Awaited<ReturnType<typeof serve>>;
 let hook: Awaited<ReturnType<typeof serve>>;
 let browser: Chromium;
@@ -56,27 +56,26 @@ let browser: Chromium;
 beforeAll(async () => {
 	site = await serve((s) => ({ type: 'text/html; charset=utf-8', body: s.method === 'POST' ? THANKS : CONFIRM }));
 	hook = await serve(() => ({ type: 'application/json', body: '{}' }));
-	emulator = await startEmulator({ webhookUrl: `${hook.url}/webhook/bot` });
+	bed.emulator.setConfig({ webhookUrl: `${hook.url}/webhook/bot` });
 	browser = await launchChromium({ width: 1280, height: 1000 });
 	browser.page.setDefaultTimeout(60_000);
 }, 180_000);
 
 afterAll(async () => {
 	await browser?.close();
-	await emulator?.close();
 	await site?.close();
 	await hook?.close();
 });
 
 async function push(gid: string, messages: unknown[], tid?: string): Promise<void> {
-	const basic = Buffer.from(`${emulator.config.clientId}:${emulator.config.clientSecret}`).toString('base64');
-	const token = await fetch(`${emulator.url}/oauth/token`, {
+	const basic = Buffer.from(`${bed.emulator.config.clientId}:${bed.emulator.config.clientSecret}`).toString('base64');
+	const token = await fetch(`${bed.emulator.url}/oauth/token`, {
 		method: 'POST',
 		headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded' },
 		body: 'grant_type=client_credentials&scope=bot+profile',
 	});
 	const { access_token } = (await token.json()) as { access_token: string };
-	const res = await fetch(`${emulator.url}/bot/v2/message/push`, {
+	const res = await fetch(`${bed.emulator.url}/bot/v2/message/push`, {
 		method: 'POST',
 		headers: { authorization: `Bearer ${access_token}`, 'content-type': 'application/json' },
 		body: JSON.stringify({ gid, ...(tid ? { tid } : {}), messages }),
@@ -130,7 +129,7 @@ describe('the play page in headless Chromium', () => {
 		], SEED_TOPIC_IDS.incidentAlerts);
 
 		await step(page, 'play-page-load', async () => {
-			await page.goto(`${emulator.url}/__emulator/`);
+			await page.goto(`${bed.emulator.url}/__emulator/`);
 			await page.locator('.entry.bot .card.buttons').first().waitFor();
 		});
 		expect(await page.locator('.entry.bot').count()).toBe(2);
@@ -153,7 +152,7 @@ describe('the play page in headless Chromium', () => {
 		});
 		expect(hook.seen).toHaveLength(1);
 		const [delivery] = hook.seen;
-		const signature = createHmac('sha256', emulator.config.clientSecret).update(delivery.body).digest('base64');
+		const signature = createHmac('sha256', bed.emulator.config.clientSecret).update(delivery.body).digest('base64');
 		expect(delivery.headers['x-eko-signature']).toBe(signature);
 		expect(JSON.parse(delivery.body.toString()).events[0]).toMatchObject({
 			type: 'postback',

@@ -7,51 +7,20 @@
  * Executions are counted through n8n's REST API; a last signed event proves the
  * count is read after n8n has had the chance to start anything.
  */
-import { createHmac, randomUUID } from 'node:crypto';
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 
-import { selectors } from 'playwright-core';
-
-import { startEmulator, type Emulator } from '../../emulator/server';
-import { EXAMPLE_CREDENTIALS, exampleCredential } from '../../testbed/examples';
-import { dismissDialogs, launchChromium, RESULTS_DIR, step } from '../lib/browser';
-import { N8n, N8nRest, OWNER, installCommunityPackage, until, type ExecutionSummary } from '../../testbed/n8n';
-import { productionWebhookUrl, waitForTriggerWebhook } from '../../testbed/n8nWebhooks';
+import { chainWorkflow } from '../../testbed/chainWorkflow';
+import { dismissDialogs, launchChromium, RESULTS_DIR, signInToEditor, step } from '../lib/browser';
+import { e2eTestbed } from '../lib/testbed';
+import { noOp, workplaceTrigger } from '../lib/workflows';
 
 const WORKFLOW_ID = 'wpSecurityE2e001';
-const workflow = {
-	id: WORKFLOW_ID,
-	name: 'Trigger under attack (security e2e)',
-	nodes: [
-		{
-			parameters: {},
-			id: 'c0ffee00-0000-4c55-9e0e-5ec000000001',
-			name: 'Workplace Trigger',
-			type: 'n8n-nodes-workplace.workplaceTrigger',
-			typeVersion: 2,
-			position: [0, 0],
-			webhookId: randomUUID(),
-			credentials: { workplaceBotApi: EXAMPLE_CREDENTIALS.workplaceBotApi },
-		},
-		{
-			parameters: {},
-			id: 'c0ffee00-0000-4c55-9e0e-5ec000000002',
-			name: 'Approve',
-			type: 'n8n-nodes-base.noOp',
-			typeVersion: 1,
-			position: [220, 0],
-		},
-	],
-	connections: { 'Workplace Trigger': { main: [[{ node: 'Approve', type: 'main', index: 0 }]] } },
-	settings: { executionOrder: 'v1' },
-};
+// No events chosen: the trigger takes every event.
+const workflow = chainWorkflow(WORKFLOW_ID, 'Trigger under attack (security e2e)', [workplaceTrigger(), noOp('Approve')]);
 
-let emulator: Emulator;
-let n8n: N8n;
-let rest: N8nRest;
-let url: string;
+const bed = e2eTestbed({ credentials: ['workplaceBotApi'], workflows: [workflow], publish: true });
 
 interface Call {
 	body: Buffer | string;
@@ -59,10 +28,10 @@ interface Call {
 	headers?: Record<string, string>;
 }
 
-const sign = (bytes: Buffer | string) => createHmac('sha256', emulator.credentials.clientSecret).update(bytes).digest('base64');
+const sign = (bytes: Buffer | string) => bed.sign(bytes);
 
 async function post({ body, signature, headers }: Call): Promise<{ status: number; body: string }> {
-	const response = await fetch(url, {
+	const response = await fetch(bed.triggerUrl(workflow), {
 		method: 'POST',
 		headers: { 'content-type': 'application/json;charset=utf-8', ...(signature ? { 'x-eko-signature': signature } : {}), ...headers },
 		body,
@@ -70,39 +39,11 @@ async function post({ body, signature, headers }: Call): Promise<{ status: numbe
 	return { status: response.status, body: (await response.text()).slice(0, 300) };
 }
 
-const executions = async () => await rest.executions(WORKFLOW_ID);
-
-async function executionsEnded(total: number): Promise<ExecutionSummary[]> {
-	return await until(`${total} finished executions`, async () => {
-		const list = await executions();
-		const ended = list.filter((e) => !['new', 'running', 'waiting'].includes(e.status));
-		return list.length >= total && ended.length === list.length ? list : undefined;
-	});
-}
+const executions = async () => await bed.rest.executions(WORKFLOW_ID);
+const executionsEnded = async (total: number) => await bed.executionsEnded(WORKFLOW_ID, total);
 
 const approve = (replyToken: string, timestamp = Date.now()) =>
 	JSON.stringify({ events: [{ type: 'postback', replyToken, source: { type: 'user', uid: 'u1' }, timestamp, postback: { data: 'approve' } }] });
-
-beforeAll(async () => {
-	emulator = await startEmulator();
-	n8n = new N8n({ echo: process.env.E2E_ECHO ? process.stderr : undefined });
-	await installCommunityPackage(n8n.userFolder);
-	await n8n.importCredentials([exampleCredential(emulator, 'workplaceBotApi')]);
-	await n8n.importWorkflows([workflow]);
-	await n8n.cli(['publish:workflow', `--id=${WORKFLOW_ID}`]);
-	await n8n.start();
-	rest = new N8nRest(n8n.url);
-	await rest.setupOwner();
-	await rest.login();
-	url = productionWebhookUrl(n8n.url, workflow);
-	await waitForTriggerWebhook(url);
-});
-
-afterAll(async () => {
-	await n8n?.stop().catch(() => undefined);
-	await emulator?.close().catch(() => undefined);
-	if (n8n) rmSync(n8n.userFolder, { recursive: true, force: true });
-});
 
 test('replayed, stale, nested, broken-encoding and oversized calls are answered without starting anything', async () => {
 	const first = approve('rt-approve-1');
@@ -148,24 +89,18 @@ test('replayed, stale, nested, broken-encoding and oversized calls are answered 
 	expect(ended.map((e) => e.status)).toEqual(['success', 'success']);
 	expect(await executions()).toHaveLength(2);
 	// Nothing of the refused bodies' handling reached n8n's log as a stack trace.
-	expect(n8n.output.join('')).not.toMatch(/Maximum call stack size exceeded/);
+	expect(bed.n8n.output.join('')).not.toMatch(/Maximum call stack size exceeded/);
 });
 
 test('the trigger\'s panel shows Replay Window (Minutes), 5 by default', async () => {
-	selectors.setTestIdAttribute('data-test-id');
 	const browser = await launchChromium();
 	const { page } = browser;
 	page.setDefaultTimeout(60_000);
 	try {
 		await step(page, 'security-trigger-panel', async () => {
-			await page.goto(`${n8n.url}/signin`);
-			await page.getByTestId('emailOrLdapLoginId').locator('input').fill(OWNER.email);
-			await page.getByTestId('password').locator('input').fill(OWNER.password);
-			await page.getByTestId('form-submit-button').click();
-			await page.waitForURL((address) => !address.pathname.startsWith('/signin'));
-			await dismissDialogs(page);
+			await signInToEditor(page, bed.url);
 			// The editor opens a node's parameters from its address.
-			await page.goto(`${n8n.url}/workflow/${WORKFLOW_ID}/${workflow.nodes[0].id}`);
+			await page.goto(`${bed.n8n.url}/workflow/${WORKFLOW_ID}/${workflow.nodes[0].id}`);
 			await dismissDialogs(page);
 			const ndv = page.getByTestId('ndv');
 			await ndv.waitFor();

@@ -11,30 +11,28 @@
  * trigger's production webhook. What the bot said is read from the emulator's
  * records; executions and their output from n8n's REST API.
  */
-import { randomUUID } from 'node:crypto';
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 
 import { SEED_GROUP_IDS, SEED_TOPIC_IDS, SEED_USER_IDS } from '../../emulator/bot/seed';
-import type { MessageRecord } from '../../emulator/bot/state';
-import type { Delivery, PlayRequest } from '../../emulator/bot/webhook';
-import { startEmulator, type Emulator } from '../../emulator/server';
 import { relayBody } from '../../shared/sendAndWait/chatAnswer';
 import { answerByLink, openLink, postForm } from '../../testbed/answerPage';
 import { launchChromium, RESULTS_DIR, step } from '../lib/browser';
-import { EXAMPLE_CREDENTIALS, exampleCredential } from '../../testbed/examples';
-import { N8n, N8nRest, installCommunityPackage, until } from '../../testbed/n8n';
+import { chainWorkflow } from '../../testbed/chainWorkflow';
+import { byId } from '../../testbed/locator';
+import { until } from '../../testbed/n8n';
 import { ROOT } from '../../testbed/root';
-import { INSTALL, publishCommand } from '../lib/waiting';
-import { restSession } from '../lib/questions';
-import { productionWebhookUrl, waitForTriggerWebhook } from '../../testbed/n8nWebhooks';
+import { clearMessageRecords, messageRecords, playOverHttp } from '../lib/emulatorAdmin';
+import { e2eTestbed, selectedInstall } from '../lib/testbed';
+import { triggerWorkflow } from '../lib/waiting';
+import { BOT, noOp, webhookStart, workplaceNode } from '../lib/workflows';
 
-const BOT = { workplaceBotApi: EXAMPLE_CREDENTIALS.workplaceBotApi };
 const ALERTS = { gid: SEED_GROUP_IDS.incidentRoom, tid: SEED_TOPIC_IDS.incidentAlerts };
 const uuid = (n: number) => `5a0d0000-0000-4c55-9e0e-1d2a4b9f${String(n).padStart(4, '0')}`;
 /** Where the page screenshots go: docs/images with SCREENSHOTS=1 (to update the docs), else test-results/. */
 const SCREENSHOTS = process.env.SCREENSHOTS ? path.join(ROOT, 'docs', 'images') : RESULTS_DIR;
 
+const INSTALL = selectedInstall();
 const [MAJOR, MINOR] = INSTALL.version.split('.').map(Number);
 /** n8n signs resume URLs from 1.104 on. */
 const SIGNED = MAJOR >= 2 || MINOR >= 104;
@@ -43,46 +41,10 @@ type Ask = Record<string, unknown>;
 
 /** A published workflow: POST /webhook/<name> → Ask (Send and Wait to the Alerts topic) → After. */
 function questionWorkflow(n: number, name: string, ask: Ask) {
-	return {
-		id: `wpSendAndWait${String(n).padStart(3, '0')}`,
-		name: `Send and Wait: ${name}`,
-		// n8n 1.x's import needs it (activation is a CLI step).
-		active: false,
-		nodes: [
-			{
-				parameters: { httpMethod: 'POST', path: name, responseMode: 'onReceived', options: {} },
-				id: uuid(n * 10 + 1),
-				name: 'Start',
-				type: 'n8n-nodes-base.webhook',
-				typeVersion: 2,
-				position: [0, 0],
-				webhookId: randomUUID(),
-			},
-			{
-				parameters: {
-					resource: 'message',
-					operation: 'sendAndWait',
-					sendTo: 'group',
-					groupId: { __rl: true, mode: 'id', value: ALERTS.gid },
-					topicId: { __rl: true, mode: 'id', value: ALERTS.tid },
-					message: '={{ $json.body.question }}',
-					...ask,
-				},
-				id: uuid(n * 10 + 2),
-				name: 'Ask',
-				type: 'n8n-nodes-workplace.workplace',
-				typeVersion: 2,
-				position: [220, 0],
-				credentials: BOT,
-			},
-			{ parameters: {}, id: uuid(n * 10 + 3), name: 'After', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [440, 0] },
-		],
-		connections: {
-			Start: { main: [[{ node: 'Ask', type: 'main', index: 0 }]] },
-			Ask: { main: [[{ node: 'After', type: 'main', index: 0 }]] },
-		},
-		settings: { executionOrder: 'v1' },
-	};
+	const parameters = { resource: 'message', operation: 'sendAndWait', sendTo: 'group', groupId: byId(ALERTS.gid), topicId: byId(ALERTS.tid), message: '={{ $json.body.question }}', ...ask };
+	const nodes = [webhookStart(name), workplaceNode('Ask', BOT, parameters, 2), noOp('After')];
+	// n8n 1.x's import needs `active` (publishing is a CLI step).
+	return { ...chainWorkflow(`wpSendAndWait${String(n).padStart(3, '0')}`, `Send and Wait: ${name}`, nodes, (index) => uuid(n * 10 + index + 1)), active: false };
 }
 
 const WORKFLOWS = {
@@ -108,50 +70,31 @@ const WORKFLOWS = {
 	}),
 };
 
-const TRIGGER = {
-	id: 'wpSendAndWaitTrg',
-	name: 'Send and Wait: the bot\'s events',
-	active: false,
-	nodes: [
-		{ parameters: { events: ['*'] }, id: uuid(901), name: 'Workplace Trigger', type: 'n8n-nodes-workplace.workplaceTrigger', typeVersion: 2, position: [0, 0], webhookId: randomUUID(), credentials: BOT },
-		{ parameters: {}, id: uuid(902), name: 'Event', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [220, 0] },
-	],
-	connections: { 'Workplace Trigger': { main: [[{ node: 'Event', type: 'main', index: 0 }]] } },
-	settings: { executionOrder: 'v1' },
-};
+const TRIGGER = triggerWorkflow('wpSendAndWaitTrg');
 
-let emulator: Emulator;
-let n8n: N8n;
-let rest: N8nRest;
-let triggerUrl: string;
+const bed = e2eTestbed({
+	install: INSTALL,
+	emulator: { replyTokenTtlSeconds: 900 },
+	credentials: ['workplaceBotApi'],
+	workflows: [...Object.values(WORKFLOWS), TRIGGER],
+	publish: true,
+});
 
-async function records(): Promise<MessageRecord[]> {
-	const response = await fetch(`${emulator.url}/__emulator/messages`);
-	return ((await response.json()) as { messages: MessageRecord[] }).messages;
-}
-
-async function play(request: Omit<PlayRequest, 'url'>): Promise<Delivery & { replyToken: string }> {
-	const response = await fetch(`${emulator.url}/__emulator/events`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify({ url: triggerUrl, ...request }),
-	});
-	const body = (await response.json()) as Delivery & { replyToken: string };
-	if (!response.ok) throw new Error(`POST /__emulator/events → ${response.status}: ${JSON.stringify(body)}`);
-	return body;
-}
+const records = async () => await messageRecords(bed.emulator.url);
+/** A person in the chat, played by the emulator towards the Workplace Trigger. */
+const play = async (request: Parameters<typeof playOverHttp>[2]) => await playOverHttp(bed.emulator.url, bed.triggerUrl(TRIGGER), request);
 
 type Action = { type: string; label: string; linkUri?: string; data?: string; text?: string };
 
 /** Starts a question workflow; resolves with its waiting execution's id and the buttons it sent. */
 async function ask(workflow: { id: string; nodes: Array<{ parameters: Record<string, unknown> }> }, question: string) {
-	await fetch(`${emulator.url}/__emulator/messages`, { method: 'DELETE' });
-	const before = new Set((await rest.executions(workflow.id)).map((e) => e.id));
+	await clearMessageRecords(bed.emulator.url);
+	const before = new Set((await bed.rest.executions(workflow.id)).map((e) => e.id));
 	const name = workflow.nodes[0].parameters.path as string;
-	const started = await fetch(`${n8n.url}/webhook/${name}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ question }) });
+	const started = await fetch(`${bed.n8n.url}/webhook/${name}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ question }) });
 	expect(started.status).toBe(200);
 	const execution = await until(`a waiting execution of ${workflow.id}`, async () => {
-		const list = await rest.executions(workflow.id);
+		const list = await bed.rest.executions(workflow.id);
 		return list.find((e) => e.status === 'waiting' && !before.has(e.id));
 	}, 120_000);
 	await savedWaiting(execution.id);
@@ -166,7 +109,7 @@ async function ask(workflow: { id: string; nodes: Array<{ parameters: Record<str
 	return { id: execution.id, buttons: buttons.template, record: pushed };
 }
 
-const statusOf = async (id: string) => (await rest.execution(id)).status;
+const statusOf = async (id: string) => (await bed.rest.execution(id)).status;
 
 /**
  * Waits until n8n has saved the waiting execution's data (Ask's run in it), as
@@ -175,7 +118,7 @@ const statusOf = async (id: string) => (await rest.execution(id)).status;
  */
 async function savedWaiting(id: string): Promise<void> {
 	await until(`execution ${id}'s saved data`, async () => {
-		const execution = await rest.execution(id);
+		const execution = await bed.rest.execution(id);
 		return execution.status === 'waiting' && execution.data.resultData.runData.Ask?.length === 1 ? true : undefined;
 	}, 60_000);
 }
@@ -187,7 +130,7 @@ async function savedWaiting(id: string): Promise<void> {
  */
 async function endedAndSaved(id: string) {
 	return await until(`execution ${id} to end`, async () => {
-		const execution = await rest.execution(id);
+		const execution = await bed.rest.execution(id);
 		if (['new', 'running', 'waiting'].includes(execution.status)) return undefined;
 		if (execution.status === 'success' && execution.data.resultData.lastNodeExecuted !== 'After') return undefined;
 		return execution;
@@ -219,30 +162,6 @@ const postBlind = async (url: string, form: Record<string, string | string[]> = 
 	return { status: answer.status, text: answer.body };
 };
 
-/** A REST session on this suite's n8n (creating the owner first, on a new user folder). */
-const signedIn = async (setup: boolean) => await restSession(n8n.url, setup);
-
-beforeAll(async () => {
-	emulator = await startEmulator({ replyTokenTtlSeconds: 900 });
-	n8n = new N8n({ install: INSTALL, echo: process.env.E2E_ECHO ? process.stderr : undefined });
-	await installCommunityPackage(n8n.userFolder);
-	await n8n.importCredentials([exampleCredential(emulator, 'workplaceBotApi')]);
-	const all = [...Object.values(WORKFLOWS), TRIGGER];
-	await n8n.importWorkflows(all);
-	// 2.x publishes a workflow; 1.x activates it.
-	for (const workflow of all) await n8n.cli(publishCommand(workflow.id));
-	await n8n.start();
-	rest = await signedIn(true);
-	triggerUrl = productionWebhookUrl(n8n.url, TRIGGER);
-	await waitForTriggerWebhook(triggerUrl);
-});
-
-afterAll(async () => {
-	await n8n?.stop().catch(() => undefined);
-	await emulator?.close().catch(() => undefined);
-	if (n8n) rmSync(n8n.userFolder, { recursive: true, force: true });
-});
-
 test('approval by link: the question carries signed links; a GET (a link preview) decides nothing; the POST approves; a second answer changes nothing', async () => {
 	const { id, buttons } = await ask(WORKFLOWS.approval, 'Deploy release 2.4 to production?');
 	expect(buttons.text).toBe('Deploy release 2.4 to production?');
@@ -252,7 +171,7 @@ test('approval by link: the question carries signed links; a GET (a link preview
 	]);
 	const [approve, decline] = buttons.actions.map((a) => new URL(a.linkUri as string));
 	for (const [link, approved] of [[approve, 'true'], [decline, 'false']] as const) {
-		expect(link.origin).toBe(n8n.url);
+		expect(link.origin).toBe(bed.n8n.url);
 		expect(link.pathname).toBe(`/webhook-waiting/${id}/${WORKFLOWS.approval.nodes[1].id}`);
 		expect(link.searchParams.get('approved')).toBe(approved);
 		// n8n 1.104 and later sign the resume URL (HMAC-SHA256, hex); 1.85 does not.
@@ -290,7 +209,7 @@ test('approval by link: the question carries signed links; a GET (a link preview
 	expect(second.status).toBe(200);
 	expect(second.text).not.toContain('Got it, thanks');
 	expect(await resumedWith(id)).toEqual([item]);
-	expect((await rest.executions(WORKFLOWS.approval.id)).length).toBe(1);
+	expect((await bed.rest.executions(WORKFLOWS.approval.id)).length).toBe(1);
 });
 
 test('decline by link resumes with approved: false', async () => {
@@ -351,7 +270,7 @@ test('answer in chat: postback buttons; a stranger is told they may not answer; 
 	const nodeId = WORKFLOWS.inChat.nodes[1].id;
 	expect(approve).toMatch(new RegExp(`^n8n-answer\\|approve\\|/webhook-waiting/${id}/${nodeId}\\?answer=chat&question=[\\w-]{22}${SIGNED ? '&signature=[0-9a-f]{64}' : ''}\\|[\\w-]{22}$`));
 	expect(decline.startsWith('n8n-answer|decline|')).toBe(true);
-	const resumeUrl = `${n8n.url}${approve.split('|')[2]}`;
+	const resumeUrl = `${bed.n8n.url}${approve.split('|')[2]}`;
 
 	// Neither a link opened in a browser nor a forged relay answers.
 	const opened = await get(resumeUrl);
@@ -393,23 +312,23 @@ test('answer in chat: postback buttons; a stranger is told they may not answer; 
 	expect((await replies(3))[2]).toMatchObject({ text: 'This question is no longer open: it was answered already or its time ran out.', target: { replyToken: late.replyToken } });
 	expect(await resumedWith(id)).toEqual([item]);
 	// The taps were answers, not events: the trigger's workflow never ran.
-	expect(await rest.executions(TRIGGER.id)).toEqual([]);
-	expect(n8n.output.join('')).not.toContain(emulator.credentials.clientSecret);
+	expect(await bed.rest.executions(TRIGGER.id)).toEqual([]);
+	expect(bed.n8n.output.join('')).not.toContain(bed.emulator.credentials.clientSecret);
 });
 
 test('20 questions waiting at once survive a restart of n8n; each answered twice at once resumes exactly once', async () => {
 	const COUNT = 20;
-	await fetch(`${emulator.url}/__emulator/messages`, { method: 'DELETE' });
+	await clearMessageRecords(bed.emulator.url);
 	const workflow = WORKFLOWS.approval;
-	const before = new Set((await rest.executions(workflow.id)).map((e) => e.id));
+	const before = new Set((await bed.rest.executions(workflow.id)).map((e) => e.id));
 	const started = await Promise.all(
 		Array.from({ length: COUNT }, async (_, n) =>
-			(await fetch(`${n8n.url}/webhook/approval`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ question: `Question ${n}?` }) })).status,
+			(await fetch(`${bed.n8n.url}/webhook/approval`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ question: `Question ${n}?` }) })).status,
 		),
 	);
 	expect(started).toEqual(Array(COUNT).fill(200));
 	const waiting = await until(`${COUNT} waiting executions`, async () => {
-		const list = (await rest.executions(workflow.id)).filter((e) => !before.has(e.id));
+		const list = (await bed.rest.executions(workflow.id)).filter((e) => !before.has(e.id));
 		return list.length === COUNT && list.every((e) => e.status === 'waiting') ? list : undefined;
 	}, 180_000);
 	const pushes = await until(`${COUNT} questions`, async () => {
@@ -428,10 +347,7 @@ test('20 questions waiting at once survive a restart of n8n; each answered twice
 	for (const execution of waiting) await savedWaiting(execution.id);
 
 	// n8n stops and starts again on the same port: the executions wait on in its database.
-	await n8n.stop();
-	await n8n.start(n8n.port);
-	rest = await signedIn(false);
-	await waitForTriggerWebhook(triggerUrl);
+	await bed.restart();
 	expect((await Promise.all(waiting.map(async (e) => await statusOf(e.id))))).toEqual(Array(COUNT).fill('waiting'));
 
 	// Every link is sent twice at the same time, as a double tap would.
@@ -444,7 +360,7 @@ test('20 questions waiting at once survive a restart of n8n; each answered twice
 		expect(ended.data.resultData.runData.After).toHaveLength(1);
 		expect(ended.data.resultData.runData.After[0].data?.main[0]?.map((i) => i.json)).toEqual([{ data: { approved: true, respondedAt: expect.any(String) } }]);
 	}
-	expect((await rest.executions(workflow.id)).filter((e) => !before.has(e.id))).toHaveLength(COUNT);
+	expect((await bed.rest.executions(workflow.id)).filter((e) => !before.has(e.id))).toHaveLength(COUNT);
 	console.log(`${COUNT} waiting executions, restart, ${answers.length} answers (${answers.filter((a) => a.status === 200).length} × 200, ${answers.filter((a) => a.status === 409).length} × 409): ${COUNT} resumed once each`);
 });
 

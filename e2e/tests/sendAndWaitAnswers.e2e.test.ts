@@ -18,18 +18,16 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { randomUUID } from 'node:crypto';
-import { rmSync } from 'node:fs';
 
 import { SEED_USER_IDS } from '../../emulator/bot/seed';
-import { startEmulator, type Emulator } from '../../emulator/server';
 import { answerByLink, hiddenFields, openLink, postForm } from '../../testbed/answerPage';
-import { exampleCredential } from '../../testbed/examples';
-import { N8n, N8nRest, installCommunityPackage, until } from '../../testbed/n8n';
-import { productionWebhookUrl, waitForTriggerWebhook } from '../../testbed/n8nWebhooks';
+import { chainWorkflow } from '../../testbed/chainWorkflow';
+import { until } from '../../testbed/n8n';
 import { launchChromium, step } from '../lib/browser';
-import { asked, buttonsOf, ended, loopWorkflow, restSession, ROOM, runsOf, startLoop } from '../lib/questions';
-import { INSTALL, publishCommand, triggerWorkflow } from '../lib/waiting';
+import { asked, buttonsOf, ended, loopWorkflow, runsOf, startLoop } from '../lib/questions';
+import { e2eTestbed, selectedInstall } from '../lib/testbed';
+import { QUESTION_GROUP, triggerWorkflow } from '../lib/waiting';
+import { noOp, webhookStart } from '../lib/workflows';
 
 const { nattaya, pimchanok } = SEED_USER_IDS;
 const BY_LINK = loopWorkflow('wpBoundLink1', 'bound-link');
@@ -37,77 +35,48 @@ const IN_CHAT = loopWorkflow('wpBoundChat1', 'bound-chat', { options: { answerIn
 const DEADLINE = loopWorkflow('wpBoundTime1', 'bound-time', { options: { limitWaitTime: { values: { limitType: 'atSpecifiedTime', maxDateAndTime: '={{ $now.plus({ seconds: 6 }).toISO() }}' } } } });
 const TRIGGER = triggerWorkflow('wpBoundTrig1');
 /** Another published workflow: a relay reaching its webhook would run it. */
-const OTHER = {
-	id: 'wpBoundOther1',
-	name: 'Another workflow',
-	active: false,
-	nodes: [
-		{ parameters: { httpMethod: 'POST', path: 'another-workflow', responseMode: 'onReceived', options: {} }, id: 'b0b0b0b0-0000-4c55-9e0e-1d2a4b9f0001', name: 'Hook', type: 'n8n-nodes-base.webhook', typeVersion: 2, position: [0, 0], webhookId: randomUUID() },
-		{ parameters: {}, id: 'b0b0b0b0-0000-4c55-9e0e-1d2a4b9f0002', name: 'Ran', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [220, 0] },
-	],
-	connections: { Hook: { main: [[{ node: 'Ran', type: 'main', index: 0 }]] } },
-	settings: { executionOrder: 'v1' },
-};
+const OTHER = { ...chainWorkflow('wpBoundOther1', 'Another workflow', [webhookStart('another-workflow'), noOp('Ran')]), active: false };
 
 const RECORDED = 'Your answer was recorded';
 const NO_LONGER_OPEN = 'This question is no longer open';
 const tally = { refused: 0, resumed: 0 };
 
-let emulator: Emulator;
-let n8n: N8n;
-let rest: N8nRest;
-let triggerUrl: string;
-
-const signedIn = async (setup: boolean) => await restSession(n8n.url, setup);
+const bed = e2eTestbed({
+	install: selectedInstall(),
+	emulator: { replyTokenTtlSeconds: 900 },
+	credentials: ['workplaceBotApi'],
+	workflows: [BY_LINK, IN_CHAT, DEADLINE, TRIGGER, OTHER],
+	publish: true,
+});
 
 /** The bot's reply to a tap, by the tap's reply token. */
 async function replyTo(replyToken: string): Promise<string> {
-	return await until(`the reply to ${replyToken}`, async () => emulator.messages({ route: '/bot/v1/message/text' }).find((r) => r.target.replyToken === replyToken)?.text ?? undefined, 120_000);
+	return await until(`the reply to ${replyToken}`, async () => bed.emulator.messages({ route: '/bot/v1/message/text' }).find((r) => r.target.replyToken === replyToken)?.text ?? undefined, 120_000);
 }
 
 /** A postback tapped in the room by `uid`, delivered signed to the trigger; resolves with the bot's reply. */
 async function tapData(uid: string, data: string): Promise<string> {
-	const [delivery] = await emulator.playUser({ url: triggerUrl, type: 'postback', uid, gid: ROOM, data, timeoutMs: 120_000 });
+	const [delivery] = await bed.emulator.playUser({ url: bed.triggerUrl(TRIGGER), type: 'postback', uid, gid: QUESTION_GROUP, data, timeoutMs: 120_000 });
 	return await replyTo((delivery.events[0] as { replyToken: string }).replyToken);
 }
 
-beforeAll(async () => {
-	emulator = await startEmulator({ replyTokenTtlSeconds: 900 });
-	n8n = new N8n({ install: INSTALL, echo: process.env.E2E_ECHO ? process.stderr : undefined });
-	await installCommunityPackage(n8n.userFolder);
-	await n8n.importCredentials([exampleCredential(emulator, 'workplaceBotApi')]);
-	const all = [BY_LINK, IN_CHAT, DEADLINE, TRIGGER, OTHER];
-	await n8n.importWorkflows(all);
-	for (const workflow of all) await n8n.cli(publishCommand(workflow.id));
-	await n8n.start();
-	rest = await signedIn(true);
-	triggerUrl = productionWebhookUrl(n8n.url, TRIGGER);
-	await waitForTriggerWebhook(triggerUrl);
-}, 600_000);
-
-afterAll(async () => {
+afterAll(() => {
 	console.log(`answers refused as not counting: ${tally.refused}; answers that resumed an execution: ${tally.resumed}`);
-	await n8n?.stop().catch(() => undefined);
-	await emulator?.close().catch(() => undefined);
-	if (n8n) rmSync(n8n.userFolder, { recursive: true, force: true });
-}, 120_000);
+});
 
 test('by link: the same node asks again; after a restart the earlier question\'s link and its page\'s token answer nothing; the new question takes its answer (issue 30, item 1)', async () => {
-	const id = await startLoop(n8n.url, rest, BY_LINK, 'Rotate the keys?');
-	const [first] = await asked(emulator, id, 1);
+	const id = await startLoop(bed.url, bed.rest, BY_LINK, 'Rotate the keys?');
+	const [first] = await asked(bed.emulator, id, 1);
 	const approveA = buttonsOf(first).Approve.linkUri as string;
 	const pageA = await openLink(approveA);
 	expect(pageA.status).toBe(200);
 	expect((await postForm(approveA, hiddenFields(pageA.body))).body).toContain(RECORDED);
 	tally.resumed++;
-	const [, second] = await asked(emulator, id, 2);
+	const [, second] = await asked(bed.emulator, id, 2);
 	expect(new URL(buttonsOf(second).Approve.linkUri as string).searchParams.get('question')).not.toBe(new URL(approveA).searchParams.get('question'));
-	await until(`execution ${id} waiting again`, async () => ((await rest.execution(id)).status === 'waiting' ? true : undefined), 120_000);
+	await until(`execution ${id} waiting again`, async () => ((await bed.rest.execution(id)).status === 'waiting' ? true : undefined), 120_000);
 
-	await n8n.stop();
-	await n8n.start(n8n.port);
-	rest = await signedIn(false);
-	await waitForTriggerWebhook(triggerUrl);
+	await bed.restart();
 
 	// The first question's answer again, with the token its page gave: the question it names is no longer the one asked.
 	const stale = await postForm(approveA, hiddenFields(pageA.body));
@@ -115,45 +84,42 @@ test('by link: the same node asks again; after a restart the earlier question\'s
 	const reopened = await openLink(approveA);
 	expect([reopened.status, reopened.body.includes(NO_LONGER_OPEN)]).toEqual([410, true]);
 	tally.refused += 2;
-	expect((await rest.execution(id)).status).toBe('waiting');
-	expect(await runsOf(rest, id, 'Again')).toBe(1);
+	expect((await bed.rest.execution(id)).status).toBe('waiting');
+	expect(await runsOf(bed.rest, id, 'Again')).toBe(1);
 
 	expect((await answerByLink(buttonsOf(second).Decline.linkUri as string)).body).toContain(RECORDED);
 	tally.resumed++;
-	const done = await ended(rest, id);
+	const done = await ended(bed.rest, id);
 	expect(done.status).toBe('success');
 	expect(done.data.resultData.runData.Done[0].data?.main[0]?.map((item) => (item.json.data as { approved: boolean }).approved)).toEqual([false]);
 	expect(done.data.resultData.runData.Ask).toHaveLength(2);
 });
 
 test('in the chat: after a restart a tap on the earlier question\'s button is no longer open; the approver\'s tap on the new one is recorded (issue 30, item 1)', async () => {
-	const id = await startLoop(n8n.url, rest, IN_CHAT, 'Grant admin?');
-	const [first] = await asked(emulator, id, 1);
+	const id = await startLoop(bed.url, bed.rest, IN_CHAT, 'Grant admin?');
+	const [first] = await asked(bed.emulator, id, 1);
 	const approveA = buttonsOf(first).Approve.data as string;
 	expect(await tapData(pimchanok, approveA)).toBe('You are not one of the people who may answer this question.');
 	expect(await tapData(nattaya, approveA)).toBe('Answer recorded: approved');
 	tally.refused++;
 	tally.resumed++;
-	const [, second] = await asked(emulator, id, 2);
-	await until(`execution ${id} waiting again`, async () => ((await rest.execution(id)).status === 'waiting' ? true : undefined), 120_000);
+	const [, second] = await asked(bed.emulator, id, 2);
+	await until(`execution ${id} waiting again`, async () => ((await bed.rest.execution(id)).status === 'waiting' ? true : undefined), 120_000);
 
-	await n8n.stop();
-	await n8n.start(n8n.port);
-	rest = await signedIn(false);
-	await waitForTriggerWebhook(triggerUrl);
+	await bed.restart();
 
 	expect(await tapData(nattaya, approveA)).toBe('This question is no longer open: it was answered already or its time ran out.');
 	tally.refused++;
-	expect((await rest.execution(id)).status).toBe('waiting');
+	expect((await bed.rest.execution(id)).status).toBe('waiting');
 	expect(await tapData(nattaya, buttonsOf(second).Decline.data as string)).toBe('Answer recorded: declined');
 	tally.resumed++;
-	expect((await ended(rest, id)).status).toBe('success');
-	expect(await rest.executions(TRIGGER.id)).toEqual([]);
+	expect((await ended(bed.rest, id)).status).toBe('success');
+	expect(await bed.rest.executions(TRIGGER.id)).toEqual([]);
 });
 
 test('a page on another site, in Chromium, posting to a link answers nothing; the person on the link\'s own page answers (issue 30, item 2)', async () => {
-	const id = await startLoop(n8n.url, rest, BY_LINK, 'Ship the release?');
-	const [question] = await asked(emulator, id, 1);
+	const id = await startLoop(bed.url, bed.rest, BY_LINK, 'Ship the release?');
+	const [question] = await asked(bed.emulator, id, 1);
 	const approve = buttonsOf(question).Approve.linkUri as string;
 	// Pages of another site (another origin: 127.0.0.1, not localhost) that send a form to the link as soon as they load.
 	const forms: Record<string, string> = {
@@ -171,12 +137,12 @@ test('a page on another site, in Chromium, posting to a link answers nothing; th
 		for (const path of Object.keys(forms)) {
 			await step(browser.page, `cross-site${path.replace('/', '-')}`, async () => {
 				await browser.page.goto(siteUrl + path);
-				await browser.page.waitForURL((url) => url.href.startsWith(n8n.url));
+				await browser.page.waitForURL((url) => url.href.startsWith(bed.url));
 				await browser.page.getByText('Please answer on the question\'s own page').waitFor();
 			});
 			tally.refused++;
 		}
-		expect((await rest.execution(id)).status).toBe('waiting');
+		expect((await bed.rest.execution(id)).status).toBe('waiting');
 		await step(browser.page, 'own-page', async () => {
 			await browser.page.goto(approve);
 			await browser.page.getByRole('button', { name: 'Approve' }).click();
@@ -188,13 +154,13 @@ test('a page on another site, in Chromium, posting to a link answers nothing; th
 		await new Promise((resolve) => site.close(resolve));
 	}
 	// Approved on its own page: the execution went on (and, being a loop, asked again).
-	await asked(emulator, id, 2);
-	expect(await runsOf(rest, id, 'Again')).toBe(1);
+	await asked(bed.emulator, id, 2);
+	expect(await runsOf(bed.rest, id, 'Again')).toBe(1);
 });
 
 test('a limit set by an expression ends when the question was sent: an answer after it is not recorded (issue 30, item 3)', async () => {
-	const id = await startLoop(n8n.url, rest, DEADLINE, 'Approve within 6 seconds?');
-	const [question] = await asked(emulator, id, 1);
+	const id = await startLoop(bed.url, bed.rest, DEADLINE, 'Approve within 6 seconds?');
+	const [question] = await asked(bed.emulator, id, 1);
 	const approve = buttonsOf(question).Approve.linkUri as string;
 	const page = await openLink(approve);
 	expect(page.status).toBe(200);
@@ -205,13 +171,13 @@ test('a limit set by an expression ends when the question was sent: an answer af
 	expect(late.body).not.toContain(RECORDED);
 	expect(late.body.includes('Its time to answer ran out') || late.body.includes('No action required')).toBe(true);
 	console.log(`an answer 2 s after its limit: ${late.status} ${late.body.includes('No action required') ? '(n8n had ended the wait)' : '(the node: time ran out)'}`);
-	const done = await ended(rest, id, 180_000).catch(() => undefined);
+	const done = await ended(bed.rest, id, 180_000).catch(() => undefined);
 	if (done) expect(done.data.resultData.runData.Again).toBeUndefined();
 });
 
 test('the trigger relays only buttons a Workplace node made, and only to that node: a postback naming another workflow\'s webhook or a REST path runs nothing (issue 30, item 4)', async () => {
-	const id = await startLoop(n8n.url, rest, IN_CHAT, 'Restart the database?');
-	const [question] = await asked(emulator, id, 1);
+	const id = await startLoop(bed.url, bed.rest, IN_CHAT, 'Restart the database?');
+	const [question] = await asked(bed.emulator, id, 1);
 	const path = (buttonsOf(question).Approve.data as string).split('|')[2];
 	const notOurs = 'This button cannot be answered here: it was not sent by a Workplace node with this bot.';
 	for (const data of [
@@ -224,10 +190,10 @@ test('the trigger relays only buttons a Workplace node made, and only to that no
 		expect(await tapData(nattaya, data)).toBe(notOurs);
 		tally.refused++;
 	}
-	expect(await rest.executions(OTHER.id)).toEqual([]);
-	expect((await rest.execution(id)).status).toBe('waiting');
+	expect(await bed.rest.executions(OTHER.id)).toEqual([]);
+	expect((await bed.rest.execution(id)).status).toBe('waiting');
 	expect(await tapData(nattaya, buttonsOf(question).Decline.data as string)).toBe('Answer recorded: declined');
 	tally.resumed++;
-	expect((await ended(rest, id)).status).toBe('success');
-	expect(await rest.executions(TRIGGER.id)).toEqual([]);
+	expect((await ended(bed.rest, id)).status).toBe('success');
+	expect(await bed.rest.executions(TRIGGER.id)).toEqual([]);
 });

@@ -6,17 +6,15 @@
  * needs said in the panel. Screenshots go to docs/images with SCREENSHOTS=1,
  * else to test-results/.
  */
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { selectors, type Page } from 'playwright-core';
 
 import { SEED_GROUP_IDS } from '../../emulator/bot/seed';
-import { startEmulator, type Emulator } from '../../emulator/server';
-import { EXAMPLE_CREDENTIALS, exampleCredential } from '../../testbed/examples';
 import { byId } from '../../testbed/locator';
-import { N8n, N8nRest, OWNER, installCommunityPackage } from '../../testbed/n8n';
 import { ROOT } from '../../testbed/root';
-import { cutOff, dismissDialogs, launchChromium, RESULTS_DIR, step, type Chromium } from '../lib/browser';
+import { cutOff, launchChromium, RESULTS_DIR, signInToEditor, step, type Chromium } from '../lib/browser';
+import { e2eTestbed } from '../lib/testbed';
+import { BOT } from '../lib/workflows';
 
 const SCREENSHOTS = process.env.SCREENSHOTS ? path.join(ROOT, 'docs', 'images') : RESULTS_DIR;
 const NODE_ID = '5a0d0000-0000-4c55-9e0e-1d2a4b9f7001';
@@ -42,50 +40,31 @@ const WORKFLOW = {
 				approvalOptions: { values: { approvalType: 'double', approveLabel: 'Ship it', disapproveLabel: 'Not yet' } },
 				options: { answerInChat: true, approvers: '', limitWaitTime: { values: { limitType: 'afterTimeInterval', resumeAmount: 2, resumeUnit: 'hours' } } },
 			},
-			credentials: { workplaceBotApi: EXAMPLE_CREDENTIALS.workplaceBotApi },
+			credentials: BOT,
 		},
 	],
 	connections: { Start: { main: [[{ node: 'Ask the team lead', type: 'main', index: 0 }]] } },
 	settings: {},
 };
 
-let emulator: Emulator;
-let n8n: N8n;
+const bed = e2eTestbed({ credentials: ['workplaceBotApi'], workflows: [WORKFLOW] });
 let browser: Chromium;
-let page: Page;
-
-selectors.setTestIdAttribute('data-test-id');
 
 beforeAll(async () => {
-	emulator = await startEmulator();
-	n8n = new N8n({ echo: process.env.E2E_ECHO ? process.stderr : undefined });
-	await installCommunityPackage(n8n.userFolder);
-	await n8n.importCredentials([exampleCredential(emulator, 'workplaceBotApi')]);
-	await n8n.importWorkflows([WORKFLOW]);
-	await n8n.start();
-	await new N8nRest(n8n.url).setupOwner();
 	browser = await launchChromium({ width: 1440, height: 1400 });
-	page = browser.page;
-	page.setDefaultTimeout(60_000);
+	browser.page.setDefaultTimeout(60_000);
 	mkdirSync(SCREENSHOTS, { recursive: true });
-}, 600_000);
+});
 
 afterAll(async () => {
 	await browser?.close();
-	await n8n?.stop();
-	await emulator?.close();
-	if (n8n) rmSync(n8n.userFolder, { recursive: true, force: true });
-}, 120_000);
+});
 
 test('an approval answered in the chat: labels whole, the Approvers placeholder a real user id, what Answer in Chat needs said in the panel', async () => {
+	const { page } = browser;
 	await step(page, 'send-and-wait-panel', async () => {
-		await page.goto(`${n8n.url}/signin`);
-		await page.getByTestId('emailOrLdapLoginId').locator('input').fill(OWNER.email);
-		await page.getByTestId('password').locator('input').fill(OWNER.password);
-		await page.getByTestId('form-submit-button').click();
-		await page.waitForURL((url) => !url.pathname.startsWith('/signin'));
-		await page.goto(`${n8n.url}/workflow/${WORKFLOW.id}/${NODE_ID}`);
-		await dismissDialogs(page);
+		await signInToEditor(page, bed.url);
+		await page.goto(`${bed.url}/workflow/${WORKFLOW.id}/${NODE_ID}`);
 		const ndv = page.getByTestId('ndv');
 		await ndv.waitFor();
 		for (const label of ['Approval Options', 'Type of Approval', 'Approve Label', 'Disapprove Label', 'Answer in Chat', 'Approvers', 'Limit Wait Time']) {

@@ -9,15 +9,17 @@
  * `bash e2e/install.sh <version>`; today 1.85.4, the oldest, on its own Node 22).
  * E2E_SKIP_VERSIONS=1 runs e2e/'s n8n only.
  */
-import { createHmac, randomUUID } from 'node:crypto';
-import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 
 import { SEED_GROUP_IDS, SEED_USER_IDS } from '../../emulator/bot/seed';
-import { startEmulator, type Emulator } from '../../emulator/server';
-import { EXAMPLE_CREDENTIALS, exampleCredentials } from '../../testbed/examples';
-import { E2E_DIR, N8n, installCommunityPackage, n8nInstall, nodeOutput, type N8nInstall } from '../../testbed/n8n';
+import { EXAMPLE_CREDENTIALS } from '../../testbed/examples';
+import { E2E_DIR, n8nInstall, nodeOutput, type N8nInstall } from '../../testbed/n8n';
 import { byId } from '../../testbed/locator';
+import { e2eTestbed } from '../lib/testbed';
+import { workplaceTrigger } from '../lib/workflows';
+import { chainWorkflow } from '../../testbed/chainWorkflow';
 
 const VERSIONS_DIR = path.join(E2E_DIR, 'versions');
 const installs: N8nInstall[] = [
@@ -110,26 +112,13 @@ const EXPECTED_REQUESTS: Array<[string, RegExp]> = [
 	['GET', /^\/bot\/v2\/groups\/[^/]+\/users\/[^/]+\/info$/],
 ];
 
-const WEBHOOK_ID = randomUUID();
+const trigger = workplaceTrigger(['postback']);
 const triggerWorkflow = {
-	id: 'wpVersionTrigger',
-	name: 'Trigger once',
-	active: false,
-	nodes: [
-		{
-			parameters: { events: ['postback'] },
-			id: randomUUID(),
-			name: 'Workplace Trigger',
-			type: 'n8n-nodes-workplace.workplaceTrigger',
-			typeVersion: 2,
-			position: [0, 0],
-			webhookId: WEBHOOK_ID,
-			credentials: { workplaceBotApi: CREDS.workplaceBotApi },
-		},
+	...chainWorkflow('wpVersionTrigger', 'Trigger once', [
+		trigger,
 		op('Task for the event', 'workplaceTaskProjectsApi', { resource: 'task', operation: 'create', taskTitle: '=Event {{ $json.data }}', additionalFields: {} }, 1),
-	],
-	connections: { 'Workplace Trigger': link('Task for the event') },
-	settings: { executionOrder: 'v1' },
+	]),
+	active: false,
 };
 
 const knowledgeWorkflow = {
@@ -159,32 +148,18 @@ const knowledgeWorkflow = {
 };
 
 describe.each(installs.map((install) => [install.version, install] as const))('n8n %s', (version, install) => {
-	let emulator: Emulator;
-	let n8n: N8n;
-
-	beforeAll(async () => {
-		emulator = await startEmulator();
-		n8n = new N8n({ install, echo: process.env.E2E_ECHO ? process.stderr : undefined });
-		await installCommunityPackage(n8n.userFolder);
-		await n8n.importCredentials(exampleCredentials(emulator));
-		await n8n.importWorkflows([contractWorkflow, triggerWorkflow, knowledgeWorkflow]);
-	});
-
-	afterAll(async () => {
-		await n8n?.stop().catch(() => undefined);
-		await emulator?.close().catch(() => undefined);
-		if (n8n) rmSync(n8n.userFolder, { recursive: true, force: true });
-	});
+	// n8n starts for the triggers only; `n8n execute` needs no server.
+	const bed = e2eTestbed({ install, workflows: [contractWorkflow, triggerWorkflow, knowledgeWorkflow], start: false });
 
 	test('every operation of the Workplace node runs once', async () => {
-		const result = await n8n.execute(contractWorkflow.id);
+		const result = await bed.n8n.execute(contractWorkflow.id);
 		expect(result.data.resultData.error).toBeUndefined();
 		for (const node of OPERATIONS) {
 			const runs = result.data.resultData.runData[node.name];
 			expect({ node: node.name, ran: Boolean(runs), error: runs?.[0]?.error }).toEqual({ node: node.name, ran: true, error: undefined });
 			expect(nodeOutput(result, node.name).length).toBeGreaterThan(0);
 		}
-		const sent = emulator.log.filter((entry) => entry.path !== '/oauth/token');
+		const sent = bed.emulator.log.filter((entry) => entry.path !== '/oauth/token');
 		for (const [method, pattern] of EXPECTED_REQUESTS) {
 			const hits = sent.filter((entry) => entry.method === method && pattern.test(entry.path));
 			// At least once (a download also reads the file's metadata), and never refused.
@@ -198,19 +173,17 @@ describe.each(installs.map((install) => [install.version, install] as const))('n
 	});
 
 	test('the Workplace Trigger starts a published workflow on a signed call', async () => {
-		const major = Number(version.split('.')[0]);
-		// 2.x publishes a workflow; 1.x activates it.
-		await n8n.cli(major >= 2 ? ['publish:workflow', `--id=${triggerWorkflow.id}`] : ['update:workflow', `--id=${triggerWorkflow.id}`, '--active=true']);
-		await n8n.start();
+		await bed.publish(triggerWorkflow);
+		await bed.server();
 		const eventId = `evt-${randomUUID()}`;
 		const raw = JSON.stringify({
 			events: [{ type: 'postback', replyToken: 'rt-1', source: { type: 'user', uid: SEED_USER_IDS.nattaya }, timestamp: Date.now(), postback: { data: eventId } }],
 		});
-		const signature = createHmac('sha256', emulator.credentials.clientSecret).update(raw).digest('base64');
+		const signature = bed.sign(raw);
 		let status = 404;
 		for (let tries = 0; status === 404 && tries < 60; tries++) {
 			if (tries) await new Promise((resolve) => setTimeout(resolve, 1_000));
-			const response = await fetch(`${n8n.url}/webhook/${WEBHOOK_ID}/webhook`, {
+			const response = await fetch(`${bed.n8n.url}/webhook/${trigger.webhookId}/webhook`, {
 				method: 'POST',
 				headers: { 'content-type': 'application/json', 'X-Eko-Signature': signature },
 				body: raw,
@@ -219,20 +192,19 @@ describe.each(installs.map((install) => [install.version, install] as const))('n
 		}
 		expect(status).toBe(200);
 		const deadline = Date.now() + 60_000;
-		while (Date.now() < deadline && ![...emulator.taskProjects.tasks.values()].some((t) => t.taskTitle === `Event ${eventId}`)) {
+		while (Date.now() < deadline && ![...bed.emulator.taskProjects.tasks.values()].some((t) => t.taskTitle === `Event ${eventId}`)) {
 			await new Promise((resolve) => setTimeout(resolve, 500));
 		}
-		expect([...emulator.taskProjects.tasks.values()].filter((t) => t.taskTitle === `Event ${eventId}`)).toHaveLength(1);
+		expect([...bed.emulator.taskProjects.tasks.values()].filter((t) => t.taskTitle === `Event ${eventId}`)).toHaveLength(1);
 	});
 
 	test('the Workplace Knowledge Trigger polls on the schedule and reports each change once', async () => {
-		const major = Number(version.split('.')[0]);
-		await n8n.stop();
-		await n8n.cli(major >= 2 ? ['publish:workflow', `--id=${knowledgeWorkflow.id}`] : ['update:workflow', `--id=${knowledgeWorkflow.id}`, '--active=true']);
-		const listed = () => emulator.log.filter((e) => e.path === '/api/v1/knowledge/1/files' && e.status === 200).length;
-		const tasks = () => [...emulator.taskProjects.tasks.values()].map((t) => t.taskTitle).filter((title) => title.startsWith('Knowledge ')).sort();
+		await bed.stopN8n();
+		await bed.publish(knowledgeWorkflow);
+		const listed = () => bed.emulator.log.filter((e) => e.path === '/api/v1/knowledge/1/files' && e.status === 200).length;
+		const tasks = () => [...bed.emulator.taskProjects.tasks.values()].map((t) => t.taskTitle).filter((title) => title.startsWith('Knowledge ')).sort();
 		const before = listed();
-		await n8n.start();
+		await bed.server();
 		const waitFor = async (what: string, check: () => boolean) => {
 			const deadline = Date.now() + 180_000;
 			while (!check()) {
@@ -242,8 +214,8 @@ describe.each(installs.map((install) => [install.version, install] as const))('n
 		};
 		// The activation poll records the files and starts nothing.
 		await waitFor('the activation poll', () => listed() > before);
-		const file = emulator.knowledge.addFile(1, { originalName: 'versions.csv', mimetype: 'text/csv', content: 'v\n1\n' });
-		emulator.knowledge.setStatus(2, 'deleting');
+		const file = bed.emulator.knowledge.addFile(1, { originalName: 'versions.csv', mimetype: 'text/csv', content: 'v\n1\n' });
+		bed.emulator.knowledge.setStatus(2, 'deleting');
 		await waitFor('the tasks of the changes', () => tasks().length >= 2);
 		expect(tasks()).toEqual([`Knowledge fileAdded ${file.id}`, 'Knowledge fileStatusChanged 2']);
 		// One more poll: nothing new.

@@ -11,22 +11,18 @@
  * per request, none missing, none doubled; inside n8n every execution ends
  * with its Record node run exactly once.
  */
-import { rmSync } from 'node:fs';
 import path from 'node:path';
 
 import { SEED_USER_IDS } from '../../emulator/bot/seed';
 import type { MessageRecord } from '../../emulator/bot/state';
-import { startEmulator, type Emulator, type TapResult } from '../../emulator/server';
-import { exampleCredential } from '../../testbed/examples';
+import type { TapResult } from '../../emulator/server';
 import { launchChromium, step } from '../lib/browser';
-import { N8n, N8nRest, installCommunityPackage, until } from '../../testbed/n8n';
+import { until } from '../../testbed/n8n';
 import { ROOT } from '../../testbed/root';
 import {
-	INSTALL,
 	askAll,
 	executionDetail,
 	executionOfQuestion,
-	publishCommand,
 	questionWorkflow,
 	questionsPosted,
 	tally,
@@ -35,7 +31,7 @@ import {
 	tasksTitled,
 	triggerWorkflow,
 } from '../lib/waiting';
-import { productionWebhookUrl, waitForTriggerWebhook } from '../../testbed/n8nWebhooks';
+import { e2eTestbed, selectedInstall } from '../lib/testbed';
 
 const AT_ONCE = 20;
 const { somchai, nattaya, pimchanok } = SEED_USER_IDS;
@@ -60,10 +56,15 @@ const linkRecordedPerQuestion: number[] = [];
 /** Per question, the replies to its two simultaneous in-chat taps. */
 const chatRepliesPerQuestion: string[][] = [];
 
-let emulator: Emulator;
-let n8n: N8n;
-let rest: N8nRest;
-let triggerUrl: string;
+const INSTALL = selectedInstall();
+const bed = e2eTestbed({
+	install: INSTALL,
+	// Reply tokens outlive a restart of n8n.
+	emulator: { replyTokenTtlSeconds: 900 },
+	credentials: ['workplaceBotApi', 'workplaceTaskProjectsApi'],
+	workflows: [BY_LINK, IN_CHAT, TRIGGER],
+	publish: true,
+});
 
 /** The trigger answers a tap after relaying it and replying in the chat; on two shared cores that can take a while. */
 const TRIGGER_TIMEOUT_MS = 180_000;
@@ -72,7 +73,7 @@ const range = (from: number, count: number) => Array.from({ length: count }, (_,
 /** Waits until the workflow has `count` executions in `status` among those of the given ids (all, when none given). */
 async function executionsIn(workflowId: string, status: string, count: number, ids?: Set<string>) {
 	return until(`${count} ${status} executions of ${workflowId}`, async () => {
-		const list = (await rest.executions(workflowId)).filter((e) => !ids || ids.has(String(e.id)));
+		const list = (await bed.rest.executions(workflowId)).filter((e) => !ids || ids.has(String(e.id)));
 		const matching = list.filter((e) => e.status === status);
 		if (list.some((e) => !['new', 'running', 'waiting', status].includes(e.status))) {
 			throw new Error(`an execution ended ${list.find((e) => !['new', 'running', 'waiting', status].includes(e.status))?.status}`);
@@ -85,7 +86,7 @@ async function executionsIn(workflowId: string, status: string, count: number, i
 async function repliesTo(taps: TapResult[]): Promise<string[]> {
 	const tokens = taps.map((t) => t.delivery?.replyToken);
 	return until(`${taps.length} replies in the chat`, async () => {
-		const replies = new Map(emulator.messages({ route: '/bot/v1/message/text' }).map((r) => [r.target.replyToken, r.text ?? '']));
+		const replies = new Map(bed.emulator.messages({ route: '/bot/v1/message/text' }).map((r) => [r.target.replyToken, r.text ?? '']));
 		const texts = tokens.map((token) => (token ? replies.get(token) : undefined));
 		return texts.every((t) => t !== undefined) ? (texts as string[]) : undefined;
 	}, 120_000);
@@ -97,56 +98,32 @@ function expectTapped(results: Array<TapResult | { error: string }>): TapResult[
 	return results as TapResult[];
 }
 
-beforeAll(async () => {
-	// Reply tokens outlive a restart of n8n.
-	emulator = await startEmulator({ replyTokenTtlSeconds: 900 });
-	n8n = new N8n({ install: INSTALL, echo: process.env.E2E_ECHO ? process.stderr : undefined });
-	await installCommunityPackage(n8n.userFolder);
-	await n8n.importCredentials([exampleCredential(emulator, 'workplaceBotApi'), exampleCredential(emulator, 'workplaceTaskProjectsApi')]);
-	const all = [BY_LINK, IN_CHAT, TRIGGER];
-	await n8n.importWorkflows(all);
-	for (const workflow of all) await n8n.cli(publishCommand(workflow.id));
-	await n8n.start();
-	rest = new N8nRest(n8n.url);
-	// n8n 1.x answers readiness before its REST routes are mounted.
-	await until('the owner setup route', async () => (await rest.setupOwner(), true), 120_000);
-	await rest.login();
-	triggerUrl = productionWebhookUrl(n8n.url, TRIGGER);
-	await waitForTriggerWebhook(triggerUrl);
-}, 600_000);
-
-afterAll(async () => {
-	await n8n?.stop().catch(() => undefined);
-	await emulator?.close().catch(() => undefined);
-	if (n8n) rmSync(n8n.userFolder, { recursive: true, force: true });
-}, 120_000);
-
 test(`${AT_ONCE} executions wait at once; two people tap each question's link at the same moment: each resumes once, none lost`, async () => {
 	const numbers = range(1, AT_ONCE);
-	await askAll(n8n.url, BY_LINK, numbers);
+	await askAll(bed.n8n.url, BY_LINK, numbers);
 	const waiting = await executionsIn(BY_LINK.id, 'waiting', AT_ONCE);
-	const questions = await questionsPosted(emulator, 'Link request', numbers);
+	const questions = await questionsPosted(bed.emulator, 'Link request', numbers);
 	expect(new Set([...questions.values()].map(executionOfQuestion))).toEqual(new Set(waiting.map((e) => String(e.id))));
 
 	// Even requests are approved, odd ones declined; somchai and pimchanok tap together.
 	const label = (n: number) => (n % 2 === 0 ? 'Approve' : 'Decline');
 	const taps = await Promise.all(
-		numbers.flatMap((n) => [somchai, pimchanok].map((uid) => tapOrError(emulator, { seq: questions.get(n)!.seq, label: label(n), uid }))),
+		numbers.flatMap((n) => [somchai, pimchanok].map((uid) => tapOrError(bed.emulator, { seq: questions.get(n)!.seq, label: label(n), uid }))),
 	);
 	const tapped = expectTapped(taps);
 	const done = await executionsIn(BY_LINK.id, 'success', AT_ONCE);
 
 	// Outside n8n: one task per request with its answer, none missing, none twice.
-	expect(tasksTitled(emulator, 'Link request')).toEqual(numbers.map((n) => taskTitle('Link request', n, n % 2 === 0, 'link')).sort());
+	expect(tasksTitled(bed.emulator, 'Link request')).toEqual(numbers.map((n) => taskTitle('Link request', n, n % 2 === 0, 'link')).sort());
 	// Inside n8n: each execution ran Record once.
-	for (const e of done) expect((await executionDetail(rest, String(e.id))).runs.Record).toBe(1);
+	for (const e of done) expect((await executionDetail(bed.rest, String(e.id))).runs.Record).toBe(1);
 
 	// Every tap opened the confirm page (GET 200) and POSTed it; what the second tapper saw is reported.
 	expect(tapped.map((t) => t.opened?.status)).toEqual(Array(AT_ONCE * 2).fill(200));
 	expect(tapped.every((t) => t.form?.method === 'post' && t.submitted !== undefined)).toBe(true);
 	const perQuestion = numbers.map((_, i) => [tapped[2 * i], tapped[2 * i + 1]].filter((t) => t.submitted!.body.includes(ANSWERED_PAGE)).length);
 	console.log(
-		`${AT_ONCE} waiting at once, two simultaneous taps each: ${done.length} executions succeeded, ${tasksTitled(emulator, 'Link request').length} tasks; ` +
+		`${AT_ONCE} waiting at once, two simultaneous taps each: ${done.length} executions succeeded, ${tasksTitled(bed.emulator, 'Link request').length} tasks; ` +
 			`taps told "answer recorded" per question: ${JSON.stringify(tally(perQuestion.map(String)))}; ` +
 			`(n8n ${INSTALL.version}) second-tap pages: ${JSON.stringify(tally(tapped.map((t) => `${t.submitted!.status}${t.submitted!.body.includes(ANSWERED_PAGE) ? ' recorded' : ' other'}`)))}`,
 	);
@@ -154,29 +131,29 @@ test(`${AT_ONCE} executions wait at once; two people tap each question's link at
 	linkRecordedPerQuestion.push(...perQuestion);
 
 	// Later, a third tap on each (the other button) is a second answer: it changes nothing.
-	const late = expectTapped(await Promise.all(numbers.map((n) => tapOrError(emulator, { seq: questions.get(n)!.seq, label: label(n + 1), uid: somchai }))));
+	const late = expectTapped(await Promise.all(numbers.map((n) => tapOrError(bed.emulator, { seq: questions.get(n)!.seq, label: label(n + 1), uid: somchai }))));
 	for (const t of late) expect(t.submitted?.body ?? t.opened?.body).not.toContain(ANSWERED_PAGE);
-	expect(tasksTitled(emulator, 'Link request')).toHaveLength(AT_ONCE);
-	expect(await rest.executions(BY_LINK.id)).toHaveLength(AT_ONCE);
+	expect(tasksTitled(bed.emulator, 'Link request')).toHaveLength(AT_ONCE);
+	expect(await bed.rest.executions(BY_LINK.id)).toHaveLength(AT_ONCE);
 });
 
 test(`${AT_ONCE} in-chat questions wait at once: a stranger's taps are refused in the chat, the approver's conflicting double taps resume each once, none lost`, async () => {
 	const numbers = range(101, AT_ONCE);
-	await askAll(n8n.url, IN_CHAT, numbers);
+	await askAll(bed.n8n.url, IN_CHAT, numbers);
 	await executionsIn(IN_CHAT.id, 'waiting', AT_ONCE);
-	const questions = await questionsPosted(emulator, 'Chat request', numbers);
+	const questions = await questionsPosted(bed.emulator, 'Chat request', numbers);
 	for (const q of questions.values()) {
-		expect(emulator.messaging.records.find((r) => r.seq === q.seq)?.messages).toBeDefined();
+		expect(bed.emulator.messaging.records.find((r) => r.seq === q.seq)?.messages).toBeDefined();
 	}
 
-	const stranger = expectTapped(await Promise.all(numbers.map((n) => tapOrError(emulator, { seq: questions.get(n)!.seq, label: 'Approve', uid: STRANGER, url: triggerUrl, timeoutMs: TRIGGER_TIMEOUT_MS }))));
+	const stranger = expectTapped(await Promise.all(numbers.map((n) => tapOrError(bed.emulator, { seq: questions.get(n)!.seq, label: 'Approve', uid: STRANGER, url: bed.triggerUrl(TRIGGER), timeoutMs: TRIGGER_TIMEOUT_MS }))));
 	expect(stranger.map((t) => t.delivery?.status ?? t.delivery?.error)).toEqual(Array(AT_ONCE).fill(200));
 	expect(await repliesTo(stranger)).toEqual(Array(AT_ONCE).fill(REPLIES.notAllowed));
-	expect((await rest.executions(IN_CHAT.id)).filter((e) => e.status === 'waiting')).toHaveLength(AT_ONCE);
+	expect((await bed.rest.executions(IN_CHAT.id)).filter((e) => e.status === 'waiting')).toHaveLength(AT_ONCE);
 
 	// The approver taps Approve and Decline of every question at the same moment: one answer wins.
 	const both = expectTapped(
-		await Promise.all(numbers.flatMap((n) => ['Approve', 'Decline'].map((label) => tapOrError(emulator, { seq: questions.get(n)!.seq, label, uid: APPROVER, url: triggerUrl, timeoutMs: TRIGGER_TIMEOUT_MS })))),
+		await Promise.all(numbers.flatMap((n) => ['Approve', 'Decline'].map((label) => tapOrError(bed.emulator, { seq: questions.get(n)!.seq, label, uid: APPROVER, url: bed.triggerUrl(TRIGGER), timeoutMs: TRIGGER_TIMEOUT_MS })))),
 	);
 	expect(both.map((t) => t.delivery?.status ?? t.delivery?.error)).toEqual(Array(AT_ONCE * 2).fill(200));
 	const replies = await repliesTo(both);
@@ -187,11 +164,11 @@ test(`${AT_ONCE} in-chat questions wait at once: a stranger's taps are refused i
 	let pending = numbers.filter((_, i) => unsure(replies[2 * i]) && unsure(replies[2 * i + 1]));
 	const retried = [...pending];
 	for (let round = 0; round < 3 && pending.length > 0; round++) {
-		const again = await repliesTo(expectTapped(await Promise.all(pending.map((n) => tapOrError(emulator, { seq: questions.get(n)!.seq, label: 'Approve', uid: APPROVER, url: triggerUrl, timeoutMs: TRIGGER_TIMEOUT_MS })))));
+		const again = await repliesTo(expectTapped(await Promise.all(pending.map((n) => tapOrError(bed.emulator, { seq: questions.get(n)!.seq, label: 'Approve', uid: APPROVER, url: bed.triggerUrl(TRIGGER), timeoutMs: TRIGGER_TIMEOUT_MS })))));
 		pending = pending.filter((_, k) => unsure(again[k]));
 	}
 	await executionsIn(IN_CHAT.id, 'success', AT_ONCE);
-	const tasks = tasksTitled(emulator, 'Chat request');
+	const tasks = tasksTitled(bed.emulator, 'Chat request');
 	console.log(
 		`${AT_ONCE * 2} simultaneous approver taps (n8n ${INSTALL.version}): ${tasks.length} tasks, replies ${JSON.stringify(tally(replies))}, ` +
 			`${retried.length} tapped again after "could not / may not have been recorded"`,
@@ -208,11 +185,11 @@ test(`${AT_ONCE} in-chat questions wait at once: a stranger's taps are refused i
 		if (told) expect(mine[0]).toBe(taskTitle('Chat request', n, told === 'Answer recorded: approved', APPROVER));
 	});
 	// A tap after the answer is told the question is closed, and changes nothing.
-	const late = expectTapped(await Promise.all(numbers.map((n) => tapOrError(emulator, { seq: questions.get(n)!.seq, label: 'Approve', uid: APPROVER, url: triggerUrl, timeoutMs: TRIGGER_TIMEOUT_MS }))));
+	const late = expectTapped(await Promise.all(numbers.map((n) => tapOrError(bed.emulator, { seq: questions.get(n)!.seq, label: 'Approve', uid: APPROVER, url: bed.triggerUrl(TRIGGER), timeoutMs: TRIGGER_TIMEOUT_MS }))));
 	expect(await repliesTo(late)).toEqual(Array(AT_ONCE).fill(REPLIES.closed));
-	expect(tasksTitled(emulator, 'Chat request')).toEqual(tasks);
+	expect(tasksTitled(bed.emulator, 'Chat request')).toEqual(tasks);
 	// The answers were relayed, not run as events: the trigger's own workflow never ran.
-	expect(await rest.executions(TRIGGER.id)).toEqual([]);
+	expect(await bed.rest.executions(TRIGGER.id)).toEqual([]);
 });
 
 // Measured 2026-11-25 before the node's fix: on 2.41.1 both simultaneous taps of 20 of 20 questions
@@ -237,51 +214,47 @@ test('of two simultaneous answers, only the one that counted is told it was reco
 test('executions waiting while n8n restarts still resume afterwards, by link and in the chat', async () => {
 	const links = range(201, 5);
 	const chats = range(301, 5);
-	await askAll(n8n.url, BY_LINK, links);
-	await askAll(n8n.url, IN_CHAT, chats);
-	const linkQuestions = await questionsPosted(emulator, 'Link request', links);
-	const chatQuestions = await questionsPosted(emulator, 'Chat request', chats);
+	await askAll(bed.n8n.url, BY_LINK, links);
+	await askAll(bed.n8n.url, IN_CHAT, chats);
+	const linkQuestions = await questionsPosted(bed.emulator, 'Link request', links);
+	const chatQuestions = await questionsPosted(bed.emulator, 'Chat request', chats);
 	const waitingIds = new Set([...linkQuestions.values(), ...chatQuestions.values()].map(executionOfQuestion));
 	await executionsIn(BY_LINK.id, 'waiting', 5, waitingIds);
 	await executionsIn(IN_CHAT.id, 'waiting', 5, waitingIds);
 
-	const port = n8n.port;
-	await n8n.stop();
 	// The links name this address: n8n comes back on the same port.
-	await n8n.start(port);
-	await until('the login route', async () => (await rest.login(), true), 120_000);
-	await waitForTriggerWebhook(triggerUrl);
+	await bed.restart();
 
-	const byLink = expectTapped(await Promise.all(links.map((n) => tapOrError(emulator, { seq: linkQuestions.get(n)!.seq, label: 'Approve', uid: somchai }))));
+	const byLink = expectTapped(await Promise.all(links.map((n) => tapOrError(bed.emulator, { seq: linkQuestions.get(n)!.seq, label: 'Approve', uid: somchai }))));
 	for (const t of byLink) expect(t.submitted?.body).toContain(ANSWERED_PAGE);
-	const inChat = expectTapped(await Promise.all(chats.map((n) => tapOrError(emulator, { seq: chatQuestions.get(n)!.seq, label: 'Decline', uid: APPROVER, url: triggerUrl, timeoutMs: TRIGGER_TIMEOUT_MS }))));
+	const inChat = expectTapped(await Promise.all(chats.map((n) => tapOrError(bed.emulator, { seq: chatQuestions.get(n)!.seq, label: 'Decline', uid: APPROVER, url: bed.triggerUrl(TRIGGER), timeoutMs: TRIGGER_TIMEOUT_MS }))));
 	expect(await repliesTo(inChat)).toEqual(Array(5).fill('Answer recorded: declined'));
 
 	await executionsIn(BY_LINK.id, 'success', 5, waitingIds);
 	await executionsIn(IN_CHAT.id, 'success', 5, waitingIds);
-	const tasks = [...tasksTitled(emulator, 'Link request'), ...tasksTitled(emulator, 'Chat request')];
+	const tasks = [...tasksTitled(bed.emulator, 'Link request'), ...tasksTitled(bed.emulator, 'Chat request')];
 	for (const n of links) expect(tasks.filter((t) => t === taskTitle('Link request', n, true, 'link'))).toHaveLength(1);
 	for (const n of chats) expect(tasks.filter((t) => t === taskTitle('Chat request', n, false, APPROVER))).toHaveLength(1);
-	for (const id of waitingIds) expect((await executionDetail(rest, id)).runs.Record).toBe(1);
+	for (const id of waitingIds) expect((await executionDetail(bed.rest, id)).runs.Record).toBe(1);
 	console.log(`restart while 10 executions waited: ${links.length} resumed by link, ${chats.length} in the chat after n8n came back`);
 });
 
 // A question the emulator recorded twice would mean the node sent it twice.
 test('every question was posted once', () => {
-	const questions = emulator.messages({ route: '/bot/v2/message/push' });
+	const questions = bed.emulator.messages({ route: '/bot/v2/message/push' });
 	const texts = questions.map((q: MessageRecord) => (q.messages?.at(-1) as { template: { text: string } }).template.text);
 	expect(new Set(texts).size).toBe(texts.length);
 	expect(texts).toHaveLength(AT_ONCE * 2 + 10);
 });
 
 test('on the play page, a click on a question\'s button answers it as a tap on the phone does (link and in the chat); screenshot', async () => {
-	emulator.messaging.records.length = 0;
-	emulator.messaging.taps.length = 0;
-	emulator.setConfig({ webhookUrl: triggerUrl });
-	await askAll(n8n.url, BY_LINK, [401]);
-	await askAll(n8n.url, IN_CHAT, [402]);
-	const link = (await questionsPosted(emulator, 'Link request', [401])).get(401)!;
-	const chat = (await questionsPosted(emulator, 'Chat request', [402])).get(402)!;
+	bed.emulator.messaging.records.length = 0;
+	bed.emulator.messaging.taps.length = 0;
+	bed.emulator.setConfig({ webhookUrl: bed.triggerUrl(TRIGGER) });
+	await askAll(bed.n8n.url, BY_LINK, [401]);
+	await askAll(bed.n8n.url, IN_CHAT, [402]);
+	const link = (await questionsPosted(bed.emulator, 'Link request', [401])).get(401)!;
+	const chat = (await questionsPosted(bed.emulator, 'Chat request', [402])).get(402)!;
 	const ids = new Set([executionOfQuestion(link), executionOfQuestion(chat)]);
 	await executionsIn(BY_LINK.id, 'waiting', 1, ids);
 	await executionsIn(IN_CHAT.id, 'waiting', 1, ids);
@@ -291,7 +264,7 @@ test('on the play page, a click on a question\'s button answers it as a tap on t
 		const { page } = browser;
 		page.setDefaultTimeout(120_000);
 		await step(page, 'play-page-n8n-link', async () => {
-			await page.goto(`${emulator.url}/__emulator/`);
+			await page.goto(`${bed.emulator.url}/__emulator/`);
 			await page.selectOption('#uid', somchai);
 			await page.locator(`.entry[data-seq="${link.seq}"] .card-button`, { hasText: 'Approve' }).click();
 			await page.locator('.entry.person .bubble.tapped', { hasText: 'GET 200, POST 200' }).waitFor();
@@ -305,8 +278,8 @@ test('on the play page, a click on a question\'s button answers it as a tap on t
 		});
 		await executionsIn(BY_LINK.id, 'success', 1, ids);
 		await executionsIn(IN_CHAT.id, 'success', 1, ids);
-		expect(tasksTitled(emulator, 'Link request')).toContain(taskTitle('Link request', 401, true, 'link'));
-		expect(tasksTitled(emulator, 'Chat request')).toContain(taskTitle('Chat request', 402, true, APPROVER));
+		expect(tasksTitled(bed.emulator, 'Link request')).toContain(taskTitle('Link request', 401, true, 'link'));
+		expect(tasksTitled(bed.emulator, 'Chat request')).toContain(taskTitle('Chat request', 402, true, APPROVER));
 		if (INSTALL.version.startsWith('2.')) await page.screenshot({ path: path.join(ROOT, 'docs', 'emulator-play-page-n8n.png'), fullPage: true });
 	} finally {
 		await browser.close();

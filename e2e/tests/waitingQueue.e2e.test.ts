@@ -1,22 +1,17 @@
 /**
  * Send and Wait for Response in queue mode, as production runs it: a private
- * PostgreSQL 15 and Redis, n8n main (webhooks, waiting webhooks, the Workplace
+ * PostgreSQL 17 and Redis, n8n main (webhooks, waiting webhooks, the Workplace
  * Trigger) and TWO `n8n worker`s (the executions). Executions wait for a
  * person, then the emulator answers them as people do (e2e/lib/waiting.ts):
  * links opened and confirmed, postbacks delivered signed to the trigger, which
  * relays them to its own instance. Every answer must resume its execution
  * once, on a worker, and leave exactly one task at the emulator.
  */
-import { rmSync } from 'node:fs';
-
 import { SEED_USER_IDS } from '../../emulator/bot/seed';
-import { startEmulator, type Emulator, type TapResult } from '../../emulator/server';
-import { exampleCredential } from '../../testbed/examples';
-import { N8n, N8nRest, freePort, installCommunityPackage, until } from '../../testbed/n8n';
-import { Postgres } from '../lib/postgres';
-import { Redis } from '../lib/redis';
+import type { TapResult } from '../../emulator/server';
+import { until, type N8n } from '../../testbed/n8n';
+import { e2eTestbed, matchesIn } from '../lib/testbed';
 import { askAll, executionDetail, executionOfQuestion, questionWorkflow, questionsPosted, tapOrError, taskTitle, tasksTitled, triggerWorkflow } from '../lib/waiting';
-import { productionWebhookUrl, waitForTriggerWebhook } from '../../testbed/n8nWebhooks';
 
 const AT_ONCE = 20;
 const WORKERS = 2;
@@ -25,22 +20,22 @@ const BY_LINK = questionWorkflow('wpWaitQueueLink1', 'Queue link request', {});
 const IN_CHAT = questionWorkflow('wpWaitQueueChat1', 'Queue chat request', { options: { answerInChat: true, approvers: nattaya } });
 const TRIGGER = triggerWorkflow('wpWaitQueueTrig1');
 
-let emulator: Emulator | undefined;
-let postgres: Postgres | undefined;
-let redis: Redis | undefined;
-let main: N8n | undefined;
-const workers: N8n[] = [];
-let rest: N8nRest;
-let triggerUrl: string;
+// The queue bed sets WEBHOOK_URL, as production needs it: the workers build the resume URLs, which must name main.
+const bed = e2eTestbed({
+	emulator: { replyTokenTtlSeconds: 900 },
+	credentials: ['workplaceBotApi', 'workplaceTaskProjectsApi'],
+	workflows: [BY_LINK, IN_CHAT, TRIGGER],
+	publish: true,
+	queue: { workers: WORKERS, concurrency: 10 },
+});
 
 /** The trigger answers a tap after relaying it and replying in the chat; on two shared cores that can take a while. */
 const TRIGGER_TIMEOUT_MS = 180_000;
 const range = (from: number, count: number) => Array.from({ length: count }, (_, i) => from + i);
-const lines = (output: string[], pattern: RegExp) => [...output.join('').matchAll(new RegExp(pattern.source, 'g'))];
 
 async function executionsIn(workflowId: string, status: string, count: number) {
 	return until(`${count} ${status} executions of ${workflowId}`, async () => {
-		const list = await rest.executions(workflowId);
+		const list = await bed.rest.executions(workflowId);
 		const bad = list.find((e) => !['new', 'running', 'waiting', status].includes(e.status));
 		if (bad) throw new Error(`execution ${bad.id} ended ${bad.status}`);
 		const matching = list.filter((e) => e.status === status);
@@ -55,89 +50,54 @@ function expectTapped(results: Array<TapResult | { error: string }>): TapResult[
 
 async function repliesTo(taps: TapResult[]): Promise<string[]> {
 	return until(`${taps.length} replies in the chat`, async () => {
-		const replies = new Map(emulator!.messages({ route: '/bot/v1/message/text' }).map((r) => [r.target.replyToken, r.text ?? '']));
+		const replies = new Map(bed.emulator.messages({ route: '/bot/v1/message/text' }).map((r) => [r.target.replyToken, r.text ?? '']));
 		const texts = taps.map((t) => replies.get(t.delivery?.replyToken ?? ''));
 		return texts.every((t) => t !== undefined) ? (texts as string[]) : undefined;
 	}, 120_000);
 }
 
-beforeAll(async () => {
-	emulator = await startEmulator({ replyTokenTtlSeconds: 900 });
-	postgres = new Postgres();
-	await postgres.start();
-	redis = new Redis();
-	await redis.start();
-	const echo = process.env.E2E_ECHO ? process.stderr : undefined;
-	// The workers build the resume URLs: as in production, WEBHOOK_URL tells every process main's address.
-	const port = await freePort();
-	const env = { ...redis.queueEnv, ...postgres.n8nEnv, N8N_PORT: String(port), WEBHOOK_URL: `http://localhost:${port}/` };
-	main = new N8n({ env, echo });
-	for (let n = 0; n < WORKERS; n++) workers.push(new N8n({ userFolder: main.userFolder, env, echo }));
-	await installCommunityPackage(main.userFolder);
-	await main.importCredentials([exampleCredential(emulator, 'workplaceBotApi'), exampleCredential(emulator, 'workplaceTaskProjectsApi')]);
-	const all = [BY_LINK, IN_CHAT, TRIGGER];
-	await main.importWorkflows(all);
-	for (const workflow of all) await main.cli(['publish:workflow', `--id=${workflow.id}`]);
-	await main.start(port);
-	await Promise.all(workers.map((worker) => worker.startWorker(10)));
-	rest = new N8nRest(main.url);
-	await rest.setupOwner();
-	await rest.login();
-	triggerUrl = productionWebhookUrl(main.url, TRIGGER);
-	await waitForTriggerWebhook(triggerUrl);
-}, 600_000);
-
-afterAll(async () => {
-	for (const worker of workers) await worker.stop().catch(() => undefined);
-	await main?.stop().catch(() => undefined);
-	await redis?.stop().catch(() => undefined);
-	await postgres?.stop().catch(() => undefined);
-	await emulator?.close().catch(() => undefined);
-	if (main) rmSync(main.userFolder, { recursive: true, force: true });
-}, 120_000);
-
 test(`${AT_ONCE} executions wait at once in queue mode; each link tapped resumes its execution once, on the workers`, async () => {
 	const numbers = range(1, AT_ONCE);
-	const outputBefore = [main!, ...workers].map((n) => n.output.length);
-	await askAll(main!.url, BY_LINK, numbers);
+	const outputBefore = [bed.n8n, ...bed.workers].map((n) => n.output.length);
+	await askAll(bed.url, BY_LINK, numbers);
 	const waiting = await executionsIn(BY_LINK.id, 'waiting', AT_ONCE);
-	const questions = await questionsPosted(emulator!, 'Queue link request', numbers);
+	const questions = await questionsPosted(bed.emulator, 'Queue link request', numbers);
 	const ids = new Set(waiting.map((e) => String(e.id)));
 	expect(new Set([...questions.values()].map(executionOfQuestion))).toEqual(ids);
 
-	const taps = expectTapped(await Promise.all(numbers.map((n) => tapOrError(emulator!, { seq: questions.get(n)!.seq, label: n % 3 === 0 ? 'Decline' : 'Approve', uid: somchai }))));
+	const taps = expectTapped(await Promise.all(numbers.map((n) => tapOrError(bed.emulator, { seq: questions.get(n)!.seq, label: n % 3 === 0 ? 'Decline' : 'Approve', uid: somchai }))));
 	for (const t of taps) expect(t.submitted?.status).toBe(200);
 	const done = await executionsIn(BY_LINK.id, 'success', AT_ONCE);
-	expect(tasksTitled(emulator!, 'Queue link request')).toEqual(numbers.map((n) => taskTitle('Queue link request', n, n % 3 !== 0, 'link')).sort());
-	for (const e of done) expect((await executionDetail(rest, String(e.id))).runs.Record).toBe(1);
+	expect(tasksTitled(bed.emulator, 'Queue link request')).toEqual(numbers.map((n) => taskTitle('Queue link request', n, n % 3 !== 0, 'link')).sort());
+	for (const e of done) expect((await executionDetail(bed.rest, String(e.id))).runs.Record).toBe(1);
 
 	// Main enqueued; the workers ran every execution, the resumed part included; main ran none.
 	const since = (n: N8n, index: number) => n.output.slice(outputBefore[index]);
-	const finished = workers.map((w, k) => lines(since(w, k + 1), /Worker finished execution (\d+) \(job \d+\)/).map((m) => m[1]));
+	const finished = bed.workers.map((w, k) => matchesIn(since(w, k + 1), /Worker finished execution (\d+) \(job \d+\)/).map((m) => m[1]));
 	const perExecution = new Map<string, number>();
 	for (const id of finished.flat()) perExecution.set(id, (perExecution.get(id) ?? 0) + 1);
 	// Each execution ran as two jobs: up to the wait, and from the answer on.
 	expect([...ids].map((id) => [id, perExecution.get(id)])).toEqual([...ids].map((id) => [id, 2]));
 	for (const jobs of finished) expect(jobs.length).toBeGreaterThan(0);
-	expect(lines(main!.output, /Worker (started|finished) execution/)).toHaveLength(0);
+	expect(matchesIn(bed.n8n.output, /Worker (started|finished) execution/)).toHaveLength(0);
 	console.log(`queue mode: ${AT_ONCE} waiting at once, ${taps.length} link taps → ${done.length} executions succeeded, jobs finished per worker ${finished.map((f) => f.length).join(' + ')}`);
 });
 
 test('in-chat answers in queue mode: the trigger on main relays the approver\'s tap to its own instance; a stranger is refused', async () => {
 	const numbers = range(101, 5);
-	await askAll(main!.url, IN_CHAT, numbers);
+	await askAll(bed.url, IN_CHAT, numbers);
 	await executionsIn(IN_CHAT.id, 'waiting', numbers.length);
-	const questions = await questionsPosted(emulator!, 'Queue chat request', numbers);
+	const questions = await questionsPosted(bed.emulator, 'Queue chat request', numbers);
 
-	const stranger = expectTapped(await Promise.all(numbers.map((n) => tapOrError(emulator!, { seq: questions.get(n)!.seq, label: 'Approve', uid: pimchanok, url: triggerUrl, timeoutMs: TRIGGER_TIMEOUT_MS }))));
+	const stranger = expectTapped(await Promise.all(numbers.map((n) => tapOrError(bed.emulator, { seq: questions.get(n)!.seq, label: 'Approve', uid: pimchanok, url: bed.triggerUrl(TRIGGER), timeoutMs: TRIGGER_TIMEOUT_MS }))));
 	expect(await repliesTo(stranger)).toEqual(Array(numbers.length).fill('You are not one of the people who may answer this question.'));
-	expect((await rest.executions(IN_CHAT.id)).filter((e) => e.status === 'waiting')).toHaveLength(numbers.length);
+	expect((await bed.rest.executions(IN_CHAT.id)).filter((e) => e.status === 'waiting')).toHaveLength(numbers.length);
 
-	const approver = expectTapped(await Promise.all(numbers.map((n) => tapOrError(emulator!, { seq: questions.get(n)!.seq, label: 'Approve', uid: nattaya, url: triggerUrl, timeoutMs: TRIGGER_TIMEOUT_MS }))));
+	const approver = expectTapped(await Promise.all(numbers.map((n) => tapOrError(bed.emulator, { seq: questions.get(n)!.seq, label: 'Approve', uid: nattaya, url: bed.triggerUrl(TRIGGER), timeoutMs: TRIGGER_TIMEOUT_MS }))));
 	expect(await repliesTo(approver)).toEqual(Array(numbers.length).fill('Answer recorded: approved'));
 	await executionsIn(IN_CHAT.id, 'success', numbers.length);
-	expect(tasksTitled(emulator!, 'Queue chat request')).toEqual(numbers.map((n) => taskTitle('Queue chat request', n, true, nattaya)).sort());
-	expect(await rest.executions(TRIGGER.id)).toEqual([]);
-	const printed = [main!, ...workers].map((n) => n.output.join('')).join('');
-	expect(printed.includes(emulator!.credentials.clientSecret)).toBe(false);
+	expect(tasksTitled(bed.emulator, 'Queue chat request')).toEqual(numbers.map((n) => taskTitle('Queue chat request', n, true, nattaya)).sort());
+	expect(await bed.rest.executions(TRIGGER.id)).toEqual([]);
+	const printed = bed.printed();
+	expect(printed.includes(bed.emulator.credentials.clientSecret)).toBe(false);
 });

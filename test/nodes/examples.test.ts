@@ -21,8 +21,8 @@ const all = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
 // n8n's AI nodes are not in the harness: those examples run in real n8n (needsAiNodes).
 const examples = all.filter((file) => !needsAiNodes(read(file)));
 
-it('only the AI Agent example is left to real n8n', () => {
-	expect(all.filter((file) => needsAiNodes(read(file)))).toEqual(['ai-agent-task-approval.json']);
+it('only the examples built on n8n\'s AI nodes (AI Agent, MCP Server Trigger) are left to real n8n', () => {
+	expect(all.filter((file) => needsAiNodes(read(file)))).toEqual(['ai-agent-task-approval.json', 'mcp-server-tools.json']);
 });
 
 const bed = suiteTestbed();
