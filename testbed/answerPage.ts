@@ -41,3 +41,17 @@ export async function answerByLink(url: string, fields: Record<string, string | 
 	if (page.status !== 200 || !page.body.includes('<form')) return page;
 	return await postForm(url, { ...hiddenFields(page.body), ...fields }, { multipart });
 }
+
+/**
+ * The parameters of n8n's If node (version 2) that sends an answered item on
+ * its first output when the person approved (`data.approved`), else on its
+ * second (a declined answer, or a wait that ran out without one).
+ */
+export const IF_APPROVED_PARAMETERS = {
+	conditions: {
+		options: { caseSensitive: true, leftValue: '', typeValidation: 'strict' },
+		conditions: [{ id: 'approved', leftValue: '={{ $json.data ? $json.data.approved : false }}', rightValue: true, operator: { type: 'boolean', operation: 'true', singleValue: true } }],
+		combinator: 'and',
+	},
+	options: {},
+};

@@ -6,6 +6,7 @@
  */
 import type { MessageRecord } from '../../emulator/bot/state';
 import type { Emulator } from '../../emulator/server';
+import { IF_APPROVED_PARAMETERS } from '../../testbed/answerPage';
 import { chainWorkflow } from '../../testbed/chainWorkflow';
 import { byId } from '../../testbed/locator';
 import { type N8nRest, until } from '../../testbed/n8n';
@@ -19,19 +20,7 @@ import { BOT, noOp, webhookStart, workplaceNode } from './workflows';
  * Wait parameters (Answer in Chat, a limit).
  */
 export function loopWorkflow(id: string, path: string, ask: Record<string, unknown> = {}) {
-	const approved = {
-		name: 'Approved?',
-		type: 'n8n-nodes-base.if',
-		typeVersion: 2,
-		parameters: {
-			conditions: {
-				options: { caseSensitive: true, leftValue: '', typeValidation: 'strict' },
-				conditions: [{ id: 'approved', leftValue: '={{ $json.data ? $json.data.approved : false }}', rightValue: true, operator: { type: 'boolean', operation: 'true', singleValue: true } }],
-				combinator: 'and',
-			},
-			options: {},
-		},
-	};
+	const approved = { name: 'Approved?', type: 'n8n-nodes-base.if', typeVersion: 2, parameters: IF_APPROVED_PARAMETERS };
 	const parameters = {
 		resource: 'message',
 		operation: 'sendAndWait',

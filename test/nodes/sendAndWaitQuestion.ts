@@ -7,6 +7,7 @@
 import type { INode, INodeParameters } from 'n8n-workflow';
 
 import { SEED_GROUP_IDS, SEED_TOPIC_IDS } from '../../emulator/bot/seed';
+import { IF_APPROVED_PARAMETERS } from '../../testbed/answerPage';
 import { HarnessNodeTypes, readCommunityPackage, type WorkflowJson } from '../../testbed/engine';
 import { NODE_TYPE, singleNodeWorkflow } from '../../testbed/testbed';
 import { ROOT } from '../../testbed/root';
@@ -47,14 +48,7 @@ export function loopWorkflow(parameters: INodeParameters): WorkflowJson {
 			type: 'n8n-nodes-base.if',
 			typeVersion: 2,
 			position: [400, 0],
-			parameters: {
-				conditions: {
-					options: { caseSensitive: true, leftValue: '', typeValidation: 'strict' },
-					conditions: [{ id: 'c1', leftValue: '={{ $json.data.approved }}', rightValue: true, operator: { type: 'boolean', operation: 'true', singleValue: true } }],
-					combinator: 'and',
-				},
-				options: {},
-			},
+			parameters: IF_APPROVED_PARAMETERS,
 		},
 		noOp('Again', 600),
 		noOp('After', 600),
