@@ -40,7 +40,7 @@ export const CHAT_REPLIES = {
 export type RelayOutcome = Exclude<keyof typeof CHAT_REPLIES, 'notOurs'>;
 
 /** What the waiting node answers, by the JSON `outcome` and status it sends. */
-const NODE_OUTCOMES: Readonly<Record<string, { status: number; outcome: RelayOutcome }>> = {
+export const NODE_OUTCOMES: Readonly<Record<string, { status: number; outcome: RelayOutcome }>> = {
 	answered: { status: 200, outcome: 'answered' },
 	notAllowed: { status: 403, outcome: 'notAllowed' },
 	alreadyAnswered: { status: 409, outcome: 'alreadyAnswered' },
