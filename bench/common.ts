@@ -92,6 +92,11 @@ export async function setUpEngine(access: EmulatorAccess, binaryDataMode: Binary
 	helper.set(emulatorCredential(access, 'bot'));
 }
 
+/** The node types of the package setUpEngine loaded (for pollers, list searches and credential tests). */
+export function loadedNodeTypes(): ReturnType<typeof loadCommunityPackage>['nodeTypes'] {
+	return nodeTypes;
+}
+
 /** Removes the n8n user folder and binary store the harness made in the temp folder. */
 export function tearDownEngine(): void {
 	harness?.cleanup();

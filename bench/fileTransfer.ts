@@ -16,6 +16,7 @@ import type { EmulatorAccess } from '../emulator/clientCredentials';
 import type { WorkflowJson } from '../testbed/engine';
 import { CREDENTIALS } from '../testbed/testbed';
 import { byId } from '../testbed/locator';
+import { MAX_DOWNLOAD_SIZE_MB } from '../shared/maxDownloadSize';
 
 /** A knowledge file by its knowledge base and id. */
 export interface FileRef {
@@ -41,7 +42,8 @@ function step(operation: string, nodeName: string, x0: number, file: FileRef, pa
 /** Manual Trigger → Download `source` (node "Download"), and the same → Replace `target` with it (node "Replace"). */
 export function transferWorkflows(source: FileRef, target: FileRef = REPLACE_TARGET): { downloadOnly: WorkflowJson; roundTrip: WorkflowJson } {
 	const trigger: INode = { id: 't', name: 'Manual Trigger', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} };
-	const download = step('download', 'Download', 200, source);
+	// Files larger than any the service keeps (1 GB), to see memory against size: the largest Max Download Size there is.
+	const download = step('download', 'Download', 200, source, { options: { maxDownloadSize: MAX_DOWNLOAD_SIZE_MB } });
 	const replace = step('replace', 'Replace', 400, target);
 	return {
 		downloadOnly: { name: 'download', nodes: [trigger, download], connections: { 'Manual Trigger': { main: [[{ node: 'Download', type: 'main', index: 0 }]] } } },

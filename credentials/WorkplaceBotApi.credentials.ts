@@ -9,7 +9,8 @@ import type {
 import { createHash } from 'crypto';
 
 import { baseUrlProperty, CREDENTIAL_ICON } from '../shared/credentialIconAndBaseUrl';
-import { requestToken, TOKEN_TIMEOUT_MS, type PlainAnswer, type Send } from '../shared/transport/botToken';
+import { requestToken } from '../shared/transport/botToken';
+import { viaHttpRequest } from '../shared/transport/boundedRequest';
 
 /**
  * Token requests in flight in this process, by credential identity. Executions
@@ -18,22 +19,6 @@ import { requestToken, TOKEN_TIMEOUT_MS, type PlainAnswer, type Send } from '../
  * token. A settled request is dropped at once: a stored token is n8n's to keep.
  */
 const tokensInFlight = new Map<string, Promise<Record<string, string>>>();
-
-/** n8n's httpRequest as the token request's Send: no redirect followed, every status an answer. */
-function sendWith(helper: IHttpRequestHelper): Send {
-	return async (request) =>
-		(await helper.helpers.httpRequest({
-			method: request.method,
-			url: request.url,
-			headers: request.headers,
-			body: request.body,
-			json: true,
-			disableFollowRedirect: true,
-			returnFullResponse: true,
-			ignoreHttpStatusErrors: true,
-			timeout: TOKEN_TIMEOUT_MS,
-		})) as PlainAnswer;
-}
 
 /**
  * Bot interface: OAuth 2.0 client credentials. The token comes from
@@ -127,7 +112,8 @@ export class WorkplaceBotApi implements ICredentialType {
 			.digest('hex');
 		let pending = tokensInFlight.get(key);
 		if (!pending) {
-			pending = requestToken(sendWith(this), credentials);
+			// n8n's httpRequest on the package's one request path: no redirect followed, the whole answer bounded in time and size.
+			pending = requestToken(viaHttpRequest(async (options) => await this.helpers.httpRequest(options)), credentials);
 			tokensInFlight.set(key, pending);
 			const settled = () => {
 				if (tokensInFlight.get(key) === pending) tokensInFlight.delete(key);

@@ -126,6 +126,14 @@ export type FaultAction =
 	/** 200, application/json, a body that is not valid JSON. */
 	| { kind: 'malformedJson'; body?: string }
 	| { kind: 'redirect'; status?: number; location: string }
+	/** A hostile service (common/hostile.ts): a list page that is never the last, new items on every page; `meta` endless names a billion pages, none names none. */
+	| { kind: 'endlessList'; pageSize?: number; meta?: 'none' | 'endless' }
+	/** The real answer's headers at once, then its body `bytesPerStep` bytes (default 1) every `intervalMs` (default 100). */
+	| { kind: 'trickle'; intervalMs?: number; bytesPerStep?: number }
+	/** A 200 download of `bytes`, made as it is sent, with its Content-Length or (contentLength false) without. */
+	| { kind: 'oversize'; bytes: number; contentLength?: boolean; contentType?: string }
+	/** A JSON answer (status default 200) of `inflatedBytes` (default 256 MiB) gzip-encoded to about a thousandth of that. */
+	| { kind: 'gzipBomb'; inflatedBytes?: number; status?: number }
 	/**
 	 * In-process only (not from the admin route): the handler answers as usual, then
 	 * `run` changes the state (e.g. deletes an item between two list pages), and the

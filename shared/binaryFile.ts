@@ -9,6 +9,7 @@ import type { IBinaryData, IExecuteFunctions, IPollFunctions } from 'n8n-workflo
 
 import type { FilePart, CountedBody } from './transport';
 import { invalid } from './validation';
+import { ownEntry } from './ownEntry';
 
 export interface BinaryFile {
 	property: string;
@@ -20,10 +21,17 @@ export interface BinaryFile {
 	part(field: string): FilePart;
 }
 
+/** The binary field `property` of item i: one of the item's own fields (a name such as "toString" is none); `field` names it in errors. */
+export function ownBinary(ctx: IExecuteFunctions, i: number, property: string, field: string): IBinaryData {
+	const held = ctx.getInputData()[i]?.binary;
+	const binary = held ? ownEntry(held, property) : undefined;
+	if (!binary) throw invalid(ctx, i, field, `the item has no binary field "${property}"`);
+	return binary;
+}
+
 /** The binary property `property` of item i, checked to exist and not be empty; `field` names it in errors. */
 export async function binaryFile(ctx: IExecuteFunctions, i: number, property: string, field: string): Promise<BinaryFile> {
-	const binary = ctx.getInputData()[i]?.binary?.[property];
-	if (!binary) throw invalid(ctx, i, field, `the item has no binary field "${property}"`);
+	const binary = ownBinary(ctx, i, property, field);
 	const fileName = binary.fileName || 'file';
 	const mimeType = binary.mimeType || undefined;
 	const size = await binarySize(ctx, binary);

@@ -5,6 +5,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { invalid } from './invalid';
+import { nameN8nDrops } from './ownEntry';
 import { pathSafeIdProblem } from './pathSafeId';
 import { beyondExactIds, positiveId } from './positiveId';
 
@@ -34,6 +35,14 @@ export function requiredText(
 		throw invalid(ctx, i, field, `must be at most ${max} characters (got ${[...value].length})`);
 	}
 	return value;
+}
+
+/** The name of the binary field an output goes in: required, and one n8n keeps when it passes the item on. */
+export function outputBinaryField(ctx: IExecuteFunctions, i: number, parameter: string, field: string): string {
+	const name = requiredText(ctx, i, parameter, field);
+	const problem = nameN8nDrops(name);
+	if (problem) throw invalid(ctx, i, field, problem);
+	return name;
 }
 
 /** A numeric service id (knowledge bases, knowledge files): digits only, so it can never alter a path. */

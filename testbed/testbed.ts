@@ -429,19 +429,10 @@ export class Testbed extends EmulatorBed {
 
 	/** An active workflow of the Workplace Knowledge Trigger with `parameters`, polled on demand (secrets checked in every answer). */
 	knowledgePoller(parameters: INodeParameters): Poller {
-		const kb = CREDENTIALS.knowledgeBase;
 		const poller = this.engine.modules.engine.createPoller({
 			nodeTypes: this.nodeTypes,
 			credentialsHelper: this.credentialsHelper,
-			node: {
-				id: 'knowledge-trigger',
-				name: 'Workplace Knowledge Trigger',
-				type: KNOWLEDGE_TRIGGER_TYPE,
-				typeVersion: 1,
-				position: [0, 0],
-				parameters,
-				credentials: { [kb.type]: { id: kb.id, name: kb.name } },
-			},
+			node: knowledgeTriggerNode(parameters),
 		});
 		const secrets = this.secrets;
 		return {
@@ -476,6 +467,20 @@ export function emulatorCredential(emulator: EmulatorAccess, api: keyof typeof C
 
 export function botCredentialData(emulator: EmulatorAccess): ICredentialDataDecryptedObject {
 	return emulatorCredential(emulator, 'bot').data;
+}
+
+/** The Workplace Knowledge Trigger with `parameters` and the test bed's knowledge base credential, as a poller polls it. */
+export function knowledgeTriggerNode(parameters: INodeParameters): INode {
+	const kb = CREDENTIALS.knowledgeBase;
+	return {
+		id: 'knowledge-trigger',
+		name: 'Workplace Knowledge Trigger',
+		type: KNOWLEDGE_TRIGGER_TYPE,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters,
+		credentials: { [kb.type]: { id: kb.id, name: kb.name } },
+	};
 }
 
 export function singleNodeWorkflow(parameters: INodeParameters, options: RunNodeOptions = {}): WorkflowJson {

@@ -6,7 +6,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Socket } from 'node:net';
 import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { apiErrorBody, apiOf } from './apiErrors';
+import { endlessListPage, gzipBomb, oversizedDownload, trickle } from './hostile';
 import type { FaultAction, FaultRule, RequestLogEntry } from '../types';
 
 export type { FaultAction, FaultRule } from '../types';
@@ -84,7 +86,7 @@ export function ruleFromJson(input: unknown): FaultRule {
 	const o = input as Record<string, unknown>;
 	const action = o.action as FaultAction | undefined;
 	if (!action || typeof action !== 'object' || typeof action.kind !== 'string') throw new Error('fault rule needs action.kind');
-	const kinds = ['status', 'stall', 'delay', 'reset', 'resetMidBody', 'truncate', 'malformedJson', 'redirect'];
+	const kinds = ['status', 'stall', 'delay', 'reset', 'resetMidBody', 'truncate', 'malformedJson', 'redirect', 'endlessList', 'trickle', 'oversize', 'gzipBomb'];
 	if (!kinds.includes(action.kind)) throw new Error(`unknown fault kind ${action.kind}`);
 	let path: FaultRule['path'];
 	if (typeof o.path === 'string') path = o.path;
@@ -130,7 +132,7 @@ function discard(payload: unknown): void {
 
 /** Faults that need the real response to work on. */
 function needsRealBody(action: FaultAction): boolean {
-	return action.kind === 'truncate' || action.kind === 'resetMidBody';
+	return action.kind === 'truncate' || action.kind === 'resetMidBody' || action.kind === 'trickle';
 }
 
 /** Whether the fault runs before the handler (otherwise at send time). */
@@ -216,6 +218,21 @@ export async function applyBefore(
 		return true;
 	}
 	switch (action.kind) {
+		case 'endlessList':
+		case 'gzipBomb': {
+			const answer = action.kind === 'endlessList' ? endlessListPage(request, action) : await gzipBomb(action);
+			reply.code(answer.status).headers(answer.headers).send(answer.body);
+			return true;
+		}
+		case 'oversize': {
+			// Written here, not through fastify: a client that stops reading is the point, and its going away is no error.
+			const answer = oversizedDownload(action);
+			reply.hijack();
+			if (entry) entry.status = answer.status;
+			reply.raw.writeHead(answer.status, answer.headers);
+			pipeline(answer.body, reply.raw).catch(() => undefined);
+			return true;
+		}
 		case 'delay':
 			await sleep(action.ms);
 			return false;
@@ -276,6 +293,12 @@ export async function applyOnSend(
 			discard(payload);
 			takeOverConnection(request, action);
 			return forever();
+		case 'trickle': {
+			const all = isStream(payload) ? await readFirst(payload, Number.MAX_SAFE_INTEGER) : Buffer.from((payload ?? '') as string | Buffer);
+			if (entry) entry.status = reply.statusCode;
+			trickle(reply.raw, reply.statusCode, reply.getHeaders(), all, action);
+			return forever();
+		}
 		case 'truncate':
 		case 'resetMidBody': {
 			const res = reply.raw;

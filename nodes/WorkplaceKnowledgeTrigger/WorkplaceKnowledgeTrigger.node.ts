@@ -8,6 +8,10 @@ import { credentialTest } from '../../shared/methods/credentialTest';
 import { searchKnowledgeBases } from '../../shared/methods/listSearch';
 import { positiveId } from '../../shared/positiveId';
 import { invalidSetting } from '../../shared/invalid';
+import { maxDownloadBytes, maxDownloadSizeOption } from '../../shared/maxDownloadSize';
+import { hasOwnEntry, nameN8nDrops } from '../../shared/ownEntry';
+import { numberValue } from '../../shared/numberValue';
+import { DEFAULT_RETRY_POLICY, DEFAULT_TIMEOUT_MS, type SendOptions } from '../../shared/transport';
 import { BASE_EVENTS, compare, FILE_EVENTS, readRecordedState, recordState, type Change, type ChangeEvent, type ListedBase } from './changes';
 import { listAll, listOne } from './listing';
 
@@ -53,6 +57,37 @@ function newestFile(listed: ListedBase[]): { base: ListedBase; file: IDataObject
 	return newest;
 }
 
+/** What a poll does with the files it reports: download them (Include File Content) into `property`, at most `maxBytes` each. */
+interface Content {
+	include: boolean;
+	property: string;
+	maxBytes: number;
+}
+
+/** The longest Timeout the option takes, as the Workplace node's: an hour. */
+const MAX_TIMEOUT_MS = 3_600_000;
+
+/** The poll's requests: the default retries, and the Timeout option (each request's whole answer within it). */
+function pollSending(ctx: IPollFunctions, options: IDataObject): SendOptions {
+	const raw = options.timeout;
+	if (raw === undefined || raw === null || raw === '') return { settings: { policy: DEFAULT_RETRY_POLICY, timeoutMs: DEFAULT_TIMEOUT_MS } };
+	const ms = numberValue(raw);
+	if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 1000 || ms > MAX_TIMEOUT_MS) {
+		throw invalidSetting(ctx, 'Timeout', `must be a number of ms between 1000 and ${MAX_TIMEOUT_MS} (got ${JSON.stringify(raw)})`);
+	}
+	return { settings: { policy: DEFAULT_RETRY_POLICY, timeoutMs: Math.round(ms) } };
+}
+
+/** Include File Content, Put Output File in Field and Max Download Size, checked before anything is sent. */
+function contentOptions(ctx: IPollFunctions, options: IDataObject): Content {
+	const property = typeof options.binaryPropertyName === 'string' && options.binaryPropertyName.trim() !== '' ? options.binaryPropertyName : 'data';
+	const dropped = nameN8nDrops(property);
+	if (dropped) throw invalidSetting(ctx, 'Put Output File in Field', dropped);
+	const maxBytes = maxDownloadBytes(options[maxDownloadSizeOption.name]);
+	if (typeof maxBytes !== 'number') throw invalidSetting(ctx, maxDownloadSizeOption.displayName, maxBytes.problem);
+	return { include: options.includeContent === true, property, maxBytes };
+}
+
 /**
  * A manual run's sample of one event: the change `compare` reports when the
  * listing is set against a recorded state made for it (without the file or base
@@ -92,8 +127,9 @@ function sampleChange(listed: ListedBase[], event: ChangeEvent, scope: string): 
 async function toItem(
 	ctx: IPollFunctions,
 	change: Change,
-	content: { include: boolean; property: string },
+	content: Content,
 	simplify: boolean,
+	sending: SendOptions,
 ): Promise<INodeExecutionData> {
 	const json: IDataObject = { event: change.event };
 	if (change.file) {
@@ -108,7 +144,7 @@ async function toItem(
 	if (change.changes) json.changes = change.changes;
 	const item: INodeExecutionData = { json };
 	if (content.include && change.file && (change.event === 'fileAdded' || change.event === 'fileReplaced')) {
-		const { binary } = await downloadFile(ctx, change.knowledgeBaseId, Number(change.file.id));
+		const { binary } = await downloadFile(ctx, change.knowledgeBaseId, Number(change.file.id), content.maxBytes, sending);
 		item.binary = { [content.property]: binary };
 	}
 	return item;
@@ -192,12 +228,21 @@ export class WorkplaceKnowledgeTrigger implements INodeType {
 						default: false,
 						description: 'Whether to download added and replaced files into a binary field (streamed, one request per file)',
 					},
+					{ ...maxDownloadSizeOption, description: `With Include File Content: ${maxDownloadSizeOption.description ?? ''}` },
 					{
 						displayName: 'Put Output File in Field',
 						name: 'binaryPropertyName',
 						type: 'string',
 						default: 'data',
 						description: 'The name of the output binary field for the file\'s content',
+					},
+					{
+						displayName: 'Timeout',
+						name: 'timeout',
+						type: 'number',
+						typeOptions: { minValue: 1000, maxValue: MAX_TIMEOUT_MS },
+						default: DEFAULT_TIMEOUT_MS,
+						description: 'Time in ms each request of a poll may take, its whole answer included (a file\'s content gets a second more for every 64 KB that arrives)',
 					},
 				],
 			},
@@ -209,19 +254,19 @@ export class WorkplaceKnowledgeTrigger implements INodeType {
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const knowledgeId = watchedBase(this);
 		const watchesAll = knowledgeId === undefined;
-		const wanted = new Set((this.getNodeParameter('events', []) as string[]).filter((e): e is ChangeEvent => e in EVENT_NAMES));
+		const wanted = new Set((this.getNodeParameter('events', []) as string[]).filter((e): e is ChangeEvent => hasOwnEntry(EVENT_NAMES, e)));
 		if (!watchesAll) for (const event of BASE_EVENTS) wanted.delete(event);
 		if (wanted.size === 0) {
 			throw invalidSetting(this, 'Events', watchesAll ? 'choose at least one' : `choose at least one of ${FILE_EVENTS.map((e) => EVENT_NAMES[e]).join(', ')} (knowledge base events need Watch: All Knowledge Bases)`);
 		}
 		const options = this.getNodeParameter('options', {}) as IDataObject;
-		const property = typeof options.binaryPropertyName === 'string' && options.binaryPropertyName.trim() !== '' ? options.binaryPropertyName : 'data';
-		const content = { include: options.includeContent === true, property };
+		const content = contentOptions(this, options);
+		const sending = pollSending(this, options);
 		const simplify = this.getNodeParameter('simplify', true) !== false;
 		const scope = watchesAll ? 'all' : `knowledgeBase:${knowledgeId}`;
 
 		// A listing that is not complete throws here, before the state is read or written.
-		const listed = watchesAll ? await listAll(this) : await listOne(this, knowledgeId);
+		const listed = watchesAll ? await listAll(this, sending) : await listOne(this, knowledgeId, sending);
 
 		if (this.getMode() === 'manual') {
 			// One sample per chosen event, from the newest file (or its base), each as a real item of that event.
@@ -229,7 +274,7 @@ export class WorkplaceKnowledgeTrigger implements INodeType {
 			for (const event of SAMPLE_ORDER.filter((e) => wanted.has(e))) {
 				const change = sampleChange(listed, event, scope);
 				if (!change) continue;
-				const item = await toItem(this, change, content, simplify);
+				const item = await toItem(this, change, content, simplify, sending);
 				// First, so the editor's output shows at once that this is a sample.
 				item.json = { sample: true, ...item.json };
 				samples.push(item);
@@ -247,7 +292,7 @@ export class WorkplaceKnowledgeTrigger implements INodeType {
 		const changes = compare(before, listed, watchesAll).filter((change) => wanted.has(change.event));
 		// Items (and their downloads) first: a failure here also leaves the state as it was.
 		const items: INodeExecutionData[] = [];
-		for (const change of changes) items.push(await toItem(this, change, content, simplify));
+		for (const change of changes) items.push(await toItem(this, change, content, simplify, sending));
 		staticData[STATE_KEY] = after as unknown as IDataObject;
 		return items.length > 0 ? [items] : null;
 	}

@@ -10,8 +10,9 @@ import { baseMimeType, fileNameFromDisposition, storeBinary } from '../binaryFil
 import { ownEntry } from '../ownEntry';
 import { EXTENSION_MIME_TYPES } from './file';
 
-export function downloadRequest(knowledgeId: number, fileId: number): StreamRequest {
-	return { api: 'knowledgeBase', method: 'GET', path: ['knowledge', knowledgeId, 'files', fileId, 'download'], stream: true };
+/** A file's content as a stream, at most `maxBytes` (Max Download Size; the transport's default when not given). */
+export function downloadRequest(knowledgeId: number, fileId: number, maxBytes?: number): StreamRequest {
+	return { api: 'knowledgeBase', method: 'GET', path: ['knowledge', knowledgeId, 'files', fileId, 'download'], stream: true, ...(maxBytes === undefined ? {} : { maxBytes }) };
 }
 
 export interface DownloadedFile {
@@ -62,8 +63,13 @@ export async function storeDownload(
 	return { originalName: fileName, fileName: binary.fileName ?? fallback, mimeType, size: body.counter.bytes, sha256: body.counter.sha256 ?? null, binary };
 }
 
-/** Downloads a file and stores it as a binary (the trigger's path; Download goes through the router). */
-export async function downloadFile(ctx: IPollFunctions, knowledgeId: number, fileId: number): Promise<DownloadedFile> {
-	const response = await apiRequest(ctx, downloadRequest(knowledgeId, fileId));
-	return await storeDownload(ctx, response, knowledgeId, fileId);
+/**
+ * Downloads a file, at most `maxBytes`, and stores it as a binary (the
+ * trigger's path; Download goes through the router). `sending`: the poll's
+ * request settings.
+ */
+export async function downloadFile(ctx: IPollFunctions, knowledgeId: number, fileId: number, maxBytes: number, sending: SendOptions = {}): Promise<DownloadedFile> {
+	const request = { ...downloadRequest(knowledgeId, fileId, maxBytes), operation: `Download file ${fileId} of knowledge base ${knowledgeId}` };
+	const response = await apiRequest(ctx, request, sending);
+	return await storeDownload(ctx, response, knowledgeId, fileId, sending);
 }

@@ -1,10 +1,12 @@
 /**
  * The three credentials' tests. n8n runs them from the credential dialog's
  * Test button (the nodes name them in `testedBy`). Each checks the Base URL and
- * the token locally first, then sends one harmless request as the node would:
- * never following a redirect (the credential's headers would go with it), and
- * saying every failure with the node's own messages (transport/errors.ts,
- * failureMessages.ts, baseUrl.ts), so the dialog and a failed run agree.
+ * the token locally first, then sends one harmless request as the node would,
+ * on the one request path (transport/boundedRequest.ts): never following a
+ * redirect (the credential's headers would go with it), the whole answer
+ * within EDITOR_TIMEOUT_MS and MAX_JSON_BYTES, and saying every failure with
+ * the node's own messages (transport/errors.ts, failureMessages.ts,
+ * baseUrl.ts), so the dialog and a failed run agree.
  */
 import type {
 	ICredentialDataDecryptedObject,
@@ -14,7 +16,10 @@ import type {
 } from 'n8n-workflow';
 
 import { parseBaseUrl } from '../transport/baseUrl';
-import { requestToken, TOKEN_TIMEOUT_MS, type PlainAnswer, type PlainRequest, type Send } from '../transport/botToken';
+import { AnswerTooLarge } from '../transport/body';
+import { requestToken } from '../transport/botToken';
+import { boundedRequest, viaLegacyRequest, type Answer, type OutgoingRequest, type Transmit } from '../transport/boundedRequest';
+import { EDITOR_TIMEOUT_MS, sizeText } from '../transport/limits';
 import { SERVICE_APIS } from '../transport/serviceApis';
 import { TokenRequestFailure } from '../transport/tokenRequestFailure';
 import { errorCode } from '../transport/errors';
@@ -30,7 +35,7 @@ interface Probe {
 	api: ServiceApiName;
 	/** What the request proves accepted, for the plain-http warning: "The API key". */
 	secret: string;
-	request(base: string, credentials: ICredentialDataDecryptedObject, send: Send): Promise<PlainRequest>;
+	request(base: string, credentials: ICredentialDataDecryptedObject, transmit: Transmit): Promise<OutgoingRequest>;
 	/** Statuses that prove the credential works. */
 	accepted(status: number): boolean;
 	/** Whether a 2xx body must be JSON (a read of JSON; a sign-in page answering 200 is not the service). */
@@ -40,41 +45,6 @@ interface Probe {
 }
 
 const error = (message: string): INodeCredentialTestResult => ({ status: 'Error', message });
-
-/**
- * n8n's helpers.request (the one helper a credential test has) as a Send: no
- * redirect followed, every status an answer, the body read as text and parsed
- * when it is JSON.
- */
-function sendWith(ctx: ICredentialTestFunctions): Send {
-	return async (request) => {
-		const answer = (await ctx.helpers.request({
-			method: request.method,
-			uri: request.url,
-			qs: request.qs,
-			headers: request.headers,
-			body: request.body,
-			json: false,
-			followRedirect: false,
-			followAllRedirects: false,
-			resolveWithFullResponse: true,
-			simple: false,
-			timeout: TOKEN_TIMEOUT_MS,
-		})) as { statusCode: number; headers?: Record<string, unknown>; body?: unknown };
-		return { statusCode: answer.statusCode, headers: answer.headers ?? {}, body: parseJson(answer.body) };
-	};
-}
-
-/** Text that is JSON, parsed; anything else as it came. */
-function parseJson(body: unknown): unknown {
-	const textBody = Buffer.isBuffer(body) ? body.toString('utf8') : body;
-	if (typeof textBody !== 'string') return textBody;
-	try {
-		return JSON.parse(textBody) as unknown;
-	} catch {
-		return textBody;
-	}
-}
 
 function contentType(headers: Record<string, unknown>): string | undefined {
 	const value = headers['content-type'];
@@ -89,14 +59,18 @@ async function runProbe(ctx: ICredentialTestFunctions, probe: Probe, credential:
 	const problem = SERVICE_APIS[probe.api].check?.(data);
 	if (problem) return error(`${problem} (nothing was sent)`);
 
-	const send = sendWith(ctx);
-	let request: PlainRequest;
-	let answer: PlainAnswer;
+	// n8n's helpers.request, the one helper a credential test has.
+	const transmit = viaLegacyRequest(async (options) => (await ctx.helpers.request(options)) as unknown);
+	let request: OutgoingRequest;
+	let answer: Answer;
 	try {
-		request = await probe.request(base.url, data, send);
-		answer = await send(request);
+		request = await probe.request(base.url, data, transmit);
+		answer = await boundedRequest(transmit, request, { timeoutMs: EDITOR_TIMEOUT_MS });
 	} catch (thrown) {
 		if (thrown instanceof TokenRequestFailure) return error(thrown.message);
+		if (thrown instanceof AnswerTooLarge) {
+			return error(`${WHO}: the service's answer ran past ${sizeText(thrown.limit)} (counted unpacked), far larger than any answer the service gives; it was not read further. Check the Base URL`);
+		}
 		const code = errorCode(thrown);
 		return error(code ? networkMessage(code) : `The service could not be reached (${(thrown as Error).message})`);
 	}
@@ -171,8 +145,8 @@ const BOT: Probe = {
 	secret: 'The client ID and secret',
 	expectsJson: true,
 	accepted: (status) => status >= 200 && status < 300,
-	request: async (base, credentials, send) => {
-		const { accessToken } = await requestToken(send, credentials);
+	request: async (base, credentials, transmit) => {
+		const { accessToken } = await requestToken(transmit, credentials, EDITOR_TIMEOUT_MS);
 		return {
 			method: 'GET',
 			url: `${base}/bot/v1/users`,

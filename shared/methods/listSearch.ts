@@ -1,10 +1,13 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { apiRequest, positionFromToken, positionToken, read, readPage, type ApiRequest } from '../transport';
+import { apiRequest, DEFAULT_RETRY_POLICY, EDITOR_TIMEOUT_MS, positionFromToken, positionToken, read, readPage, type ApiRequest, type SendOptions } from '../transport';
 import { positiveId } from '../positiveId';
 
 const SEARCH_PAGE_SIZE = 100;
+
+/** A person waits for each list in the editor: every answer within EDITOR_TIMEOUT_MS. */
+const IN_THE_EDITOR: SendOptions = { settings: { policy: DEFAULT_RETRY_POLICY, timeoutMs: EDITOR_TIMEOUT_MS } };
 
 /**
  * One page of a list for a resource locator. The service has no name filter, so
@@ -18,7 +21,7 @@ async function searchPage(
 	nameOf: (item: IDataObject) => string,
 	label: (item: IDataObject) => string,
 ): Promise<INodeListSearchResult> {
-	const { items, next } = await readPage(ctx, request, positionFromToken(paginationToken), SEARCH_PAGE_SIZE);
+	const { items, next } = await readPage(ctx, request, positionFromToken(paginationToken), SEARCH_PAGE_SIZE, IN_THE_EDITOR);
 	const needle = filter?.trim().toLowerCase();
 	const results = items
 		.filter((item) => !needle || nameOf(item).toLowerCase().includes(needle) || String(item.id) === needle)
@@ -65,7 +68,7 @@ export async function searchKnowledgeFiles(
 export async function searchUsers(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
 	const username = filter?.trim();
 	if (!username) return { results: [] };
-	const { body } = await apiRequest(this, { api: 'bot', method: 'GET', path: ['bot', 'v1', 'users'], qs: { username } });
+	const { body } = await apiRequest(this, { api: 'bot', method: 'GET', path: ['bot', 'v1', 'users'], qs: { username } }, IN_THE_EDITOR);
 	const results = read
 		.list(read.object(body)?.users)
 		.filter((user) => user.deleted !== true && read.text(user._id) !== undefined)

@@ -1,25 +1,28 @@
 /**
- * Every request of the node passes through apiRequest. It applies the item's
- * timeout, refuses redirects, waits out the run's rate-limit pause, asks for a
- * new bot token one request at a time, counts streamed answers, and after every
- * failure does what afterFailure says: wait and send again, or give up with its
- * message.
+ * Every request to the service's APIs passes through apiRequest, on the one
+ * request path (boundedRequest.ts: the whole answer within its deadline, a
+ * JSON answer at most MAX_JSON_BYTES, a download at most its Max Download
+ * Size, no redirect followed). It waits out the run's rate-limit pause, asks
+ * for a new bot token one request at a time, counts streamed answers, and
+ * after every failure does what afterFailure says: wait and send again, or
+ * give up with its message.
  */
-import type { IHttpRequestOptions } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { afterFailure, type Failure } from './afterFailure';
 import { SERVICE_APIS, credentialFor, type RunCredential } from './serviceApis';
 import { buildPath } from './baseUrl';
-import { countedResponseBody, readErrorBody, type CountedBody } from './body';
-import { asNodeError, errorCode, failureError, isHttpFailure, thrownResponse, unexpectedAnswerError } from './errors';
+import { AnswerTooLarge, downloadFailures, readErrorBody, type CountedBody } from './body';
+import { downloadBody, openAnswer, readAnswer, streamedAnswer, viaHttpRequest, type OutgoingRequest, type StreamedAnswer } from './boundedRequest';
+import { Deadline } from './deadline';
+import { TOKEN_TIMEOUT_MS } from './botToken';
+import { DEFAULT_MAX_DOWNLOAD_BYTES, DEFAULT_TIMEOUT_MS } from './limits';
+import { answerTooLargeError, asNodeError, errorCode, failureError, isHttpFailure, thrownResponse, unexpectedAnswerError } from './errors';
 import { operationAndItem, redirectRefused, redirectTarget, type Unexpected } from './failureMessages';
 import { DEFAULT_RETRY_POLICY, mayHaveReachedService, repeatAnswerMeansDone, type Outcome } from './retry';
 import { tokenFailureIn } from './tokenRequestFailure';
 import { sendWithToken, type TokenFields } from './tokenRefresh';
 import type { ApiRequest, ApiResponse, Context, RequestSettings, SendOptions } from './types';
-
-export const DEFAULT_TIMEOUT_MS = 60_000;
 
 /** The settings of requests no item's settings were handed for (editor lists, polls). */
 const DEFAULT_SETTINGS: RequestSettings = { policy: DEFAULT_RETRY_POLICY, timeoutMs: DEFAULT_TIMEOUT_MS };
@@ -55,44 +58,35 @@ async function waitToRetry(ctx: Context, outcome: Outcome, waitMs: number): Prom
 	else await sleep(waitMs);
 }
 
-async function httpOptions(request: ApiRequest, url: string, timeoutMs: number): Promise<{ options: IHttpRequestOptions; release?: () => Promise<void> }> {
+/**
+ * The request as the request path sends it; the bytes of a file it uploads
+ * (they add to the attempt's time), and what lets go of what sending it opened.
+ */
+async function outgoingRequest(request: ApiRequest, url: string): Promise<{ outgoing: OutgoingRequest; fileBytes: number; release?: () => Promise<void> }> {
+	const outgoing: OutgoingRequest = { method: request.method, url, qs: request.qs };
+	let fileBytes = 0;
 	let release: (() => Promise<void>) | undefined;
-	const options: IHttpRequestOptions = {
-		method: request.method,
-		url,
-		qs: request.qs,
-		json: !request.stream,
-		returnFullResponse: true,
-		// Every status comes back as data, a 401 included: n8n would fetch a token for each
-		// refused request; the transport fetches one for all (tokenRefresh.ts).
-		ignoreHttpStatusErrors: true,
-		// A redirect could carry the credential's headers to another host; never follow one.
-		disableFollowRedirect: true,
-		timeout: timeoutMs,
-	};
-	if (request.stream) {
-		options.encoding = 'stream';
-		// An encoded body's Content-Length is not the length of the bytes handed on; ask for none.
-		options.headers = { 'accept-encoding': 'identity' };
-	}
+	// An encoded body's Content-Length is not the length of the bytes handed on; ask for none.
+	if (request.stream) outgoing.headers = { 'accept-encoding': 'identity' };
 	if (typeof request.body === 'function') {
 		const part = await request.body();
 		release = part.release;
-		options.body = part.body as IHttpRequestOptions['body'];
-		if (part.headers) options.headers = { ...options.headers, ...part.headers };
+		outgoing.body = part.body as OutgoingRequest['body'];
+		fileBytes = part.fileBytes ?? 0;
+		if (part.headers) outgoing.headers = { ...outgoing.headers, ...part.headers };
 	} else if (request.body !== undefined) {
-		options.body = request.body;
+		outgoing.body = request.body;
 	} else if (request.form !== undefined) {
-		options.body = new URLSearchParams(request.form);
-		options.headers = { 'content-type': 'application/x-www-form-urlencoded' };
+		outgoing.body = new URLSearchParams(request.form);
+		outgoing.headers = { 'content-type': 'application/x-www-form-urlencoded' };
 	}
-	return { options, release };
+	return { outgoing, fileBytes, release };
 }
 
 /**
- * What is wrong with a 2xx body the request reads as JSON, if anything: the HTTP
- * client hands on as text a body it could not parse (said to be JSON) or did not
- * try to (another content type, e.g. a sign-in page). An empty body is no answer
+ * What is wrong with a 2xx body the request reads as JSON, if anything: the
+ * request path hands on as text a body it could not parse (said to be JSON or
+ * not: another content type, e.g. a sign-in page). An empty body is no answer
  * to read, not a wrong one (a 204).
  */
 function unexpectedBody(response: ApiResponse): Unexpected | undefined {
@@ -107,49 +101,87 @@ function unexpectedBody(response: ApiResponse): Unexpected | undefined {
 	}
 }
 
-/** One attempt: the answer (with the token it was sent with, '' when none), or how it failed before any answer. */
-type Sent = { response: ApiResponse; token: string } | { failure: Failure; thrown: unknown };
+/** One attempt: the answer with its body still to read (and the token it was sent with, '' when none), or how it failed before any answer. */
+type Sent = { answer: StreamedAnswer; token: string; deadline: Deadline } | { failure: Failure; thrown: unknown };
+
+/** What a thrown error says of an attempt: the token request failed, an answer came after all, or the network failed. */
+function failureOf(thrown: unknown): { failure: Failure; thrown: unknown } | { answer: StreamedAnswer } {
+	const token = tokenFailureIn(thrown);
+	if (token) return { failure: { token: { answer: token.answer, code: token.code } }, thrown };
+	const answered = thrownResponse(thrown);
+	if (answered) return { answer: streamedAnswer(answered) };
+	const code = errorCode(thrown);
+	// Not a network failure (e.g. a token answer without a token): said as it is.
+	if (!code && !isHttpFailure(thrown)) return { failure: { other: true }, thrown };
+	return { failure: { network: code ?? 'ECONNRESET' }, thrown };
+}
 
 async function sendOnce(
 	ctx: Context,
 	run: RunCredential,
 	credential: string,
-	options: IHttpRequestOptions,
+	outgoing: OutgoingRequest,
+	fileBytes: number,
+	json: boolean,
+	timeoutMs: number,
 	tokenFields: TokenFields | undefined,
 	refusedToken: string | undefined,
 ): Promise<Sent> {
-	const send = async () =>
-		(await ctx.helpers.httpRequestWithAuthentication.call(ctx, credential, options, {
-			credentialsDecrypted: run.decrypted,
-		})) as ApiResponse;
+	const transmit = viaHttpRequest(
+		async (options) => await ctx.helpers.httpRequestWithAuthentication.call(ctx, credential, options, { credentialsDecrypted: run.decrypted }),
+	);
+	/** The attempt's deadline, once it is sent. */
+	let current: Deadline | undefined;
+	// An attempt that fetches a token first (n8n's preAuthentication, within the same call) also has the token request's time.
+	const send = async (fetchesToken: boolean) => {
+		const deadline = new Deadline(timeoutMs + (fetchesToken ? TOKEN_TIMEOUT_MS : 0), fileBytes);
+		current = deadline;
+		return { answer: await openAnswer(transmit, outgoing, deadline, json), deadline };
+	};
 	try {
 		if (tokenFields && run.decrypted.data) {
 			const sent = await sendWithToken(run.decrypted.data, tokenFields, send, refusedToken);
-			return { response: sent.result, token: sent.token };
+			return { ...sent.result, token: sent.token };
 		}
-		return { response: await send(), token: '' };
+		return { ...(await send(false)), token: '' };
 	} catch (thrown) {
-		const token = tokenFailureIn(thrown);
-		if (token) return { failure: { token: { answer: token.answer, code: token.code } }, thrown };
-		const answered = thrownResponse(thrown);
-		if (answered) return { response: answered, token: '' };
-		const code = errorCode(thrown);
-		// Not a network failure (e.g. a token answer without a token): said as it is.
-		if (!code && !isHttpFailure(thrown)) return { failure: { other: true }, thrown };
-		return { failure: { network: code ?? 'ECONNRESET' }, thrown };
+		current?.release();
+		const failed = failureOf(thrown);
+		return 'answer' in failed ? { ...failed, token: '', deadline: new Deadline(timeoutMs) } : failed;
 	}
 }
 
-/** A 2xx as the operation gets it: a streamed body counted, a JSON body checked to be JSON. */
-function answered<R extends ApiRequest>(ctx: Context, request: R, response: ApiResponse, attempts: number, itemIndex: number | undefined): ResponseTo<R> {
+/**
+ * A 2xx as the operation gets it: a streamed body counted (against its
+ * Content-Length and Max Download Size, ended at the deadline), a JSON body
+ * read within its limits and checked to be JSON. A body that breaks off or
+ * runs late is a failure like a network one (the retry decision is the same);
+ * one past its size limit fails the item.
+ */
+async function answered<R extends ApiRequest>(
+	ctx: Context,
+	request: R,
+	answer: StreamedAnswer,
+	deadline: Deadline,
+	itemIndex: number | undefined,
+): Promise<{ response: ApiResponse } | { failure: Failure; thrown: unknown }> {
 	if (request.stream) {
-		response.body = countedResponseBody(ctx, response, itemIndex);
-	} else {
-		const unexpected = unexpectedBody(response);
-		if (unexpected) throw unexpectedAnswerError(ctx, request, response, unexpected, 'a JSON answer', itemIndex);
+		const body: CountedBody = downloadBody(answer, deadline, request.maxBytes ?? DEFAULT_MAX_DOWNLOAD_BYTES, downloadFailures(ctx, request, itemIndex));
+		return { response: { ...answer, body } };
 	}
-	response.attempts = attempts;
-	return response as ResponseTo<R>;
+	let response: ApiResponse;
+	try {
+		response = await readAnswer(answer, deadline);
+	} catch (thrown) {
+		if (thrown instanceof AnswerTooLarge) throw answerTooLargeError(ctx, request, answer, thrown.limit, itemIndex);
+		const failed = failureOf(thrown);
+		return 'failure' in failed ? failed : { failure: { other: true }, thrown };
+	} finally {
+		deadline.release();
+	}
+	const unexpected = unexpectedBody(response);
+	if (unexpected) throw unexpectedAnswerError(ctx, request, response, unexpected, 'a JSON answer', itemIndex);
+	return { response };
 }
 
 /** Executes one request, doing after each failure what afterFailure says. Non-2xx answers become NodeApiError. */
@@ -173,39 +205,48 @@ export async function apiRequest<R extends ApiRequest>(ctx: Context, request: R,
 	let uncertainAttempt: string | undefined;
 
 	for (let attempt = 1; ; attempt++) {
-		const { options, release } = await httpOptions(request, url, timeoutMs);
+		const { outgoing, fileBytes, release } = await outgoingRequest(request, url);
 		await afterPause(ctx);
-		let sent: Awaited<ReturnType<typeof sendOnce>>;
+		let sent: Sent;
 		try {
-			sent = await sendOnce(ctx, run, api.credential, options, api.token, refusedToken);
+			sent = await sendOnce(ctx, run, api.credential, outgoing, fileBytes, !request.stream, timeoutMs, api.token, refusedToken);
 		} finally {
 			await release?.();
 		}
 		let failure: Failure;
-		if ('response' in sent) {
-			const { response } = sent;
-			const status = response.statusCode;
+		let thrown: unknown;
+		if ('answer' in sent) {
+			const { answer, deadline } = sent;
+			const status = answer.statusCode;
 			// A refused token: once more with a new one (fetched by one request of the run for all).
 			if (status === 401 && api.token && refusedToken === undefined) {
-				if (request.stream) await readErrorBody(response.body);
+				await readErrorBody(answer.body, deadline);
+				deadline.release();
 				refusedToken = sent.token;
 				attempt--;
 				continue;
 			}
-			if (status >= 200 && status < 300) return answered(ctx, request, response, attempt, itemIndex);
-			if (status >= 300 && status < 400) {
+			if (status >= 200 && status < 300) {
+				const read = await answered(ctx, request, answer, deadline, itemIndex);
+				if ('response' in read) return { ...read.response, attempts: attempt } as ResponseTo<R>;
+				({ failure, thrown } = read);
+			} else if (status >= 300 && status < 400) {
+				answer.body.destroy();
+				deadline.release();
 				// Not the service's error, so not a NodeApiError.
-				const text = redirectRefused(operationAndItem(request.operation, itemIndex), status, redirectTarget(response.headers.location, url));
+				const text = redirectRefused(operationAndItem(request.operation, itemIndex), status, redirectTarget(answer.headers.location, url));
 				throw new NodeOperationError(ctx.getNode(), text.message, { description: text.description, itemIndex });
+			} else {
+				const body = await readErrorBody(answer.body, deadline);
+				deadline.release();
+				if (uncertainAttempt !== undefined && repeatAnswerMeansDone(request, status)) {
+					// An earlier attempt did it; its answer was lost. Done, and said so by the operation.
+					return { ...answer, body, attempts: attempt, doneByEarlierAttempt: uncertainAttempt } as ResponseTo<R>;
+				}
+				failure = { status, body, retryAfter: answer.headers['retry-after'] };
 			}
-			const body = request.stream ? await readErrorBody(response.body) : response.body;
-			if (uncertainAttempt !== undefined && repeatAnswerMeansDone(request, status)) {
-				// An earlier attempt did it; its answer was lost. Done, and said so by the operation.
-				return { ...response, body, attempts: attempt, doneByEarlierAttempt: uncertainAttempt } as ResponseTo<R>;
-			}
-			failure = { status, body, retryAfter: response.headers['retry-after'] };
 		} else {
-			failure = sent.failure;
+			({ failure, thrown } = sent);
 		}
 
 		const next = afterFailure(request, failure, { number: attempt, elapsedMs: Date.now() - started, itemIndex, unauthorizedHint: api.unauthorizedHint }, policy);
@@ -217,7 +258,7 @@ export async function apiRequest<R extends ApiRequest>(ctx: Context, request: R,
 			await waitToRetry(ctx, next.outcome, next.retryAfterMs);
 			continue;
 		}
-		if ('asThrown' in next) throw asNodeError(ctx, 'thrown' in sent ? sent.thrown : undefined, itemIndex);
+		if ('asThrown' in next) throw asNodeError(ctx, thrown, itemIndex);
 		throw failureError(ctx, next.error, next.details, itemIndex);
 	}
 }

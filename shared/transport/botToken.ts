@@ -2,42 +2,32 @@
  * The bot's access token request (OAuth 2.0 client credentials,
  * POST {base}/oauth/token), shared by the Workplace Bot API credential's
  * preAuthentication and its credential test, each sending through its own n8n
- * helper. Failures say what happened with the token endpoint's own message, never
- * anything of the request (which carries the client secret).
+ * helper on the one request path (boundedRequest.ts). Failures say what
+ * happened with the token endpoint's own message, never anything of the
+ * request (which carries the client secret).
  */
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 import { parseBaseUrl } from './baseUrl';
+import { AnswerTooLarge } from './body';
+import { boundedRequest, type Answer, type Transmit } from './boundedRequest';
 import { TokenRequestFailure } from './tokenRequestFailure';
 import { errorCode } from './errors';
 import { object, text } from './jsonValues';
+import { sizeText } from './limits';
 import { tokenLifetime } from './tokenLifetime';
 import { networkMessage, redirectRefused, redirectTarget } from './failureMessages';
 
-/** One request as the credential code sends it: never following a redirect, every status an answer. */
-export interface PlainRequest {
-	method: 'GET' | 'POST';
-	url: string;
-	headers: Record<string, string>;
-	qs?: Record<string, string | number>;
-	body?: string;
-}
-
-export interface PlainAnswer {
-	statusCode: number;
-	headers: Record<string, unknown>;
-	body: unknown;
-}
-
-/** Sends a PlainRequest; throws only when no answer came (network, TLS). */
-export type Send = (request: PlainRequest) => Promise<PlainAnswer>;
-
+/** How long a token request may take in all, its whole answer included. */
 export const TOKEN_TIMEOUT_MS = 30_000;
 
 const PREFIX = 'Could not obtain a bot access token: ';
 
 /** A token request that got no answer: the network code kept for the transport's retry decision. */
 export function tokenNetworkFailure(error: unknown): TokenRequestFailure {
+	if (error instanceof AnswerTooLarge) {
+		return new TokenRequestFailure(`${PREFIX}the token endpoint's answer ran past ${sizeText(error.limit)} (counted unpacked), far larger than a token; it was not read further`);
+	}
 	const code = errorCode(error);
 	return new TokenRequestFailure(`${PREFIX}${code ? networkMessage(code) : 'the token endpoint could not be reached'}`, undefined, code);
 }
@@ -54,21 +44,29 @@ export function tokenRefusal(status: number, body: unknown, headers: Record<stri
 	return new TokenRequestFailure(`${PREFIX}${reason}${said ? ` (${said})` : ''}`, { status, retryAfter: headers['retry-after'] });
 }
 
-/** POST {base}/oauth/token; what the credential stores of the answer. */
-export async function requestToken(send: Send, credentials: ICredentialDataDecryptedObject): Promise<Record<string, string>> {
+/**
+ * POST {base}/oauth/token through `transmit` (the n8n helper of whoever asks),
+ * its whole answer within `timeoutMs`; what the credential stores of the answer.
+ */
+export async function requestToken(
+	transmit: Transmit,
+	credentials: ICredentialDataDecryptedObject,
+	timeoutMs = TOKEN_TIMEOUT_MS,
+): Promise<Record<string, string>> {
 	const base = parseBaseUrl(credentials.baseUrl);
 	if ('problem' in base) throw new TokenRequestFailure(`${PREFIX}${base.problem}`);
 	const basic = Buffer.from(`${String(credentials.clientId ?? '')}:${String(credentials.clientSecret ?? '')}`).toString('base64');
 	const scope = String(credentials.scope ?? '').trim() || 'bot profile';
 	const url = `${base.url}/oauth/token`;
-	let response: PlainAnswer;
+	let response: Answer;
 	try {
-		response = await send({
-			method: 'POST',
+		const request = {
+			method: 'POST' as const,
 			url,
 			headers: { Authorization: `Basic ${basic}`, 'Content-Type': 'application/x-www-form-urlencoded' },
 			body: new URLSearchParams({ grant_type: 'client_credentials', scope }).toString(),
-		});
+		};
+		response = await boundedRequest(transmit, request, { timeoutMs });
 	} catch (error) {
 		throw tokenNetworkFailure(error);
 	}

@@ -8,7 +8,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { toJsonObject } from './errorBody';
 import { inCauses } from './errorCauses';
-import { consequenceOf, notTheJsonExpected, operationAndItem, TLS_CODE, type ErrorText, type Unexpected } from './failureMessages';
+import { answerTooLarge, consequenceOf, notTheJsonExpected, operationAndItem, TLS_CODE, type ErrorText, type Unexpected } from './failureMessages';
 import type { ApiRequest, ApiResponse, Context } from './types';
 
 /** The network failure code (ECONNRESET, a TLS code, ...) of an error or of what caused it. */
@@ -77,4 +77,16 @@ export function unexpectedAnswerError(
 	const who = operationAndItem(request.operation, itemIndex);
 	const text = notTheJsonExpected(who, response.statusCode, contentTypeOf(response.headers), unexpected, expected, consequenceOf(request));
 	return new NodeApiError(ctx.getNode(), { message: text.message } as JsonObject, { ...text, itemIndex });
+}
+
+/** A 2xx JSON answer past MAX_JSON_BYTES: nothing of it is used; whether the request may have changed something is said. */
+export function answerTooLargeError(
+	ctx: Context,
+	request: ApiRequest,
+	response: Pick<ApiResponse, 'statusCode'>,
+	limit: number,
+	itemIndex: number | undefined,
+): NodeApiError {
+	const text = answerTooLarge(operationAndItem(request.operation, itemIndex), limit, consequenceOf(request));
+	return new NodeApiError(ctx.getNode(), { message: text.message } as JsonObject, { ...text, httpCode: String(response.statusCode), itemIndex });
 }

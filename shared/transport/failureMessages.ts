@@ -9,6 +9,7 @@ import type { IHttpRequestMethods } from 'n8n-workflow';
 
 import { parseErrorBody, type ParsedError } from './errorBody';
 import { ownEntry } from '../ownEntry';
+import { SLOWEST_TRANSFER_BYTES_PER_SECOND, sizeText } from './limits';
 
 export interface ErrorText {
 	message: string;
@@ -238,4 +239,38 @@ export function listChanged(who: string, page: number, change: string): string {
 /** A list page identical to the one before it. */
 export function repeatedPage(who: string, page: number, previous: number, length: number): string {
 	return `${who}: page ${page} repeats page ${previous} (the same ${length} item${length === 1 ? '' : 's'}), as if the service ignored the page asked for; the node stopped instead of reading the same items again`;
+}
+
+/** A 2xx JSON answer past its size limit (MAX_JSON_BYTES, counted after decompression). */
+export function answerTooLarge(who: string, limit: number, consequence: string): ErrorText {
+	return {
+		message: `${who}: the service's answer ran past ${sizeText(limit)} (counted unpacked), far larger than any answer the service gives, so the node stopped reading it; ${consequence}`,
+		description: 'Nothing from the answer was used. A broken service or a proxy in front of it answers like this; check the Base URL, or try again later.',
+	};
+}
+
+/** A download larger than Max Download Size: announced so by its Content-Length (nothing read), or counted while it streamed. */
+export function downloadTooLarge(who: string, limit: number, announced?: number): ErrorText {
+	return {
+		message:
+			announced === undefined
+				? `${who}: the download ran past Max Download Size (${sizeText(limit)}); it was stopped there and nothing was stored`
+				: `${who}: the file is ${sizeText(announced)}, larger than Max Download Size (${sizeText(limit)}); nothing was downloaded`,
+		description:
+			'The service accepts uploads of at most 100 MB, so none of its files should be larger. If this file is expected, raise Max Download Size in the options.',
+	};
+}
+
+/** A download not complete at its deadline. */
+export function downloadLate(who: string, received: number, timeoutMs: number): ErrorText {
+	return {
+		message: `${who}: the download was not complete within the Timeout (${seconds(timeoutMs)}, and a second more for every ${sizeText(SLOWEST_TRANSFER_BYTES_PER_SECOND)} that arrived) after ${received.toLocaleString('en-US')} bytes; nothing was stored`,
+		description: 'The service sent the file too slowly to finish in time. Run the node again, or raise Timeout in the options for a slow link.',
+	};
+}
+
+/** A list that went past the most pages or items a list is read to. */
+export function listTooLong(who: string, cap: { pages: number } | { items: number }): string {
+	const past = 'pages' in cap ? `${cap.pages.toLocaleString('en-US')} pages` : `${cap.items.toLocaleString('en-US')} items`;
+	return `${who}: the list went on past ${past}, the most the node reads of one list, and the service still offered more; the node stopped reading rather than hold a list without end`;
 }

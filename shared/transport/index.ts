@@ -3,10 +3,20 @@
  * describe requests as data (ApiRequest); apiRequest (apiRequest.ts) executes them.
  */
 export { buildPath, parseBaseUrl } from './baseUrl';
-export { incompleteBodyError, ByteCounter, CountedBody, type BinaryStream } from './body';
+export { AnswerTooLarge, incompleteBodyError, ByteCounter, CountedBody, type BinaryStream } from './body';
 export { SERVICE_APIS, type ServiceApi } from './serviceApis';
 export { TokenRequestFailure } from './tokenRequestFailure';
-export { apiRequest, DEFAULT_TIMEOUT_MS, type ResponseTo } from './apiRequest';
+export { apiRequest, type ResponseTo } from './apiRequest';
+export { boundedRequest, viaHttpRequest, viaLegacyRequest, type Answer, type Bounds, type OutgoingRequest, type Transmit } from './boundedRequest';
+export { DeadlinePassed } from './deadline';
+export {
+	DEFAULT_MAX_DOWNLOAD_BYTES,
+	DEFAULT_TIMEOUT_MS,
+	EDITOR_TIMEOUT_MS,
+	MAX_JSON_BYTES,
+	MAX_LIST_ITEMS,
+	MAX_LIST_PAGES,
+} from './limits';
 export { goneOnRepeat, type Effect, type ErrorText } from './failureMessages';
 export { parseErrorBody } from './errorBody';
 export { asNodeError } from './errors';
@@ -14,6 +24,7 @@ export { multipartBody, type FilePart } from './multipart';
 export {
 	LIST_READS,
 	ListChangedError,
+	ListTooLongError,
 	paginate,
 	positionFromToken,
 	positionToken,

@@ -69,5 +69,5 @@ export function multipartBody(fields: Array<[string, string]>, file?: FilePart):
 	const release = async () => {
 		await Promise.all(streamed.opened.splice(0).map(async (iterator) => await iterator.return?.().catch(() => undefined)));
 	};
-	return { body: form, release };
+	return { body: form, release, fileBytes: file.size };
 }

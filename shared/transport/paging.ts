@@ -5,7 +5,9 @@
  * on is pageRules.ts's decision. A list that changes while it is read (page
  * numbers shift, so an item would be skipped or read twice) is read again from
  * its first page, up to LIST_READS times in all; a list search, which reads one
- * page per step of the editor, fails saying so.
+ * page per step of the editor, fails saying so. No list is read past
+ * MAX_LIST_PAGES pages or MAX_LIST_ITEMS items (limits.ts): a service that
+ * offers pages without end fails the read instead of filling memory.
  */
 import type { IDataObject } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
@@ -15,7 +17,8 @@ import { asNodeError, unexpectedAnswerError } from './errors';
 import { afterPage, listChange, pageSignature, pageSizeFor, readPageMeta, type ListShape, type PageMeta } from './pageRules';
 import { list, object } from './jsonValues';
 import type { ApiRequest, Context, SendOptions } from './types';
-import { listChanged, repeatedPage, operationAndItem } from './failureMessages';
+import { listChanged, listTooLong, repeatedPage, operationAndItem } from './failureMessages';
+import { listCapReached } from './limits';
 
 /** Where a list stands before a page is read. */
 export interface ListPosition {
@@ -34,6 +37,9 @@ export const LIST_READS = 3;
 
 /** A list that changed while it was read; paginate reads it again, a list search reports it. */
 export class ListChangedError extends NodeOperationError {}
+
+/** A list that went on past MAX_LIST_PAGES or MAX_LIST_ITEMS; nothing of it is returned. */
+export class ListTooLongError extends NodeOperationError {}
 
 export interface Page {
 	items: IDataObject[];
@@ -57,8 +63,10 @@ export async function readPage(
 	/** Ids read on earlier pages, when the caller keeps them; a page repeating any is a changed list. */
 	earlierIds?: Set<string>,
 ): Promise<Page> {
-	const qs = { ...request.qs, 'pagination[page]': at.page, 'pagination[pageSize]': pageSize };
 	const { itemIndex } = sending;
+	const cap = listCapReached(at);
+	if (cap) throw new ListTooLongError(ctx.getNode(), listTooLong(operationAndItem(request.operation, itemIndex), cap), { itemIndex });
+	const qs = { ...request.qs, 'pagination[page]': at.page, 'pagination[pageSize]': pageSize };
 	const response = await apiRequest(ctx, { ...request, qs }, sending);
 	const body = object(response.body);
 	if (!body || !Array.isArray(body.data)) {

@@ -34,13 +34,13 @@ export function needsToken(data: ICredentialDataDecryptedObject, fields: TokenFi
  * is emptied, so n8n's preAuthentication fetches one before sending and writes
  * it into `data`. Requests of the run that come meanwhile wait in sendWithToken.
  */
-async function sendFetchingToken<T>(data: ICredentialDataDecryptedObject, fields: TokenFields, send: () => Promise<T>): Promise<T> {
+async function sendFetchingToken<T>(data: ICredentialDataDecryptedObject, fields: TokenFields, send: (fetchesToken: boolean) => Promise<T>): Promise<T> {
 	let done!: () => void;
 	const pending = new Promise<void>((resolve) => (done = resolve));
 	fetching.set(data, pending);
 	data[fields.expirable] = '';
 	try {
-		return await send();
+		return await send(true);
 	} finally {
 		if (fetching.get(data) === pending) fetching.delete(data);
 		done();
@@ -49,7 +49,8 @@ async function sendFetchingToken<T>(data: ICredentialDataDecryptedObject, fields
 
 /**
  * How to send one attempt: fetching a token first when none is usable and no
- * other request is fetching one, else as it is (after any fetch under way).
+ * other request is fetching one, else as it is (after any fetch under way);
+ * `send` is told whether the token is fetched within it.
  * `refused` is the token of an attempt the service just refused with a 401:
  * when the credential still holds that token, a new one is fetched; when another
  * request has replaced it meanwhile, the new one is used without asking again.
@@ -57,7 +58,7 @@ async function sendFetchingToken<T>(data: ICredentialDataDecryptedObject, fields
 export async function sendWithToken<T>(
 	data: ICredentialDataDecryptedObject,
 	fields: TokenFields,
-	send: () => Promise<T>,
+	send: (fetchesToken: boolean) => Promise<T>,
 	refused?: string,
 ): Promise<{ result: T; token: string }> {
 	// Waits while another request of the run fetches a token; no await when none does, so the
@@ -66,13 +67,13 @@ export async function sendWithToken<T>(
 	const stale = refused !== undefined && currentToken(data, fields) === refused;
 	if (stale || needsToken(data, fields)) {
 		let token = '';
-		const result = await sendFetchingToken(data, fields, async () => {
-			const answer = await send();
+		const result = await sendFetchingToken(data, fields, async (fetchesToken) => {
+			const answer = await send(fetchesToken);
 			token = currentToken(data, fields);
 			return answer;
 		});
 		return { result, token };
 	}
 	const token = currentToken(data, fields);
-	return { result: await send(), token };
+	return { result: await send(false), token };
 }

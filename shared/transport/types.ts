@@ -2,13 +2,13 @@
  * What an operation hands the transport (ApiRequest) and what it gets back
  * (ApiResponse), and the service's APIs a request can go to.
  */
-import type { IDataObject, IExecuteFunctions, IHttpRequestMethods, ILoadOptionsFunctions, IPollFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, IHttpRequestMethods, ILoadOptionsFunctions, IPollFunctions, IWebhookFunctions } from 'n8n-workflow';
 
 import type { Effect, ErrorText } from './failureMessages';
 import type { RetryPolicy } from './retry';
 
-/** Who sends requests: an operation's run, an editor list, or a polling trigger's poll. */
-export type Context = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
+/** Who sends requests: an operation's run, an editor list, a polling trigger's poll, or a webhook's call (the Workplace Trigger's reply in the chat). */
+export type Context = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions | IWebhookFunctions;
 
 export type ServiceApiName = 'knowledgeBase' | 'taskProjects' | 'bot';
 
@@ -45,6 +45,12 @@ export interface ApiRequest {
 	 */
 	stream?: boolean;
 	/**
+	 * The most bytes a streamed answer may have (Max Download Size): a larger
+	 * Content-Length fails before anything is read, a body that runs past it
+	 * fails while it streams. DEFAULT_MAX_DOWNLOAD_BYTES when not given.
+	 */
+	maxBytes?: number;
+	/**
 	 * What a refusal means for this operation, by status: text that leads the
 	 * error, the service's own following in brackets (e.g. 403 on a group look-up:
 	 * not a member), or a function that rewords the error as the node would say
@@ -59,6 +65,8 @@ export type StreamRequest = ApiRequest & { stream: true };
 export interface BodyPart {
 	body: unknown;
 	headers?: Record<string, string>;
+	/** Bytes of a file in the body (an upload): the attempt gets the time they take (limits.ts, attemptTimeMs). */
+	fileBytes?: number;
 	/**
 	 * Lets go of what sending the body opened and did not read to its end (the
 	 * HTTP client stops reading a body when the answer comes first, and never

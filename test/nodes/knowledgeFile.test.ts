@@ -443,7 +443,8 @@ describe('Knowledge File → Replace', () => {
 
 		it('an item without the binary field, or a binary without a name', async () => {
 			const missing = await bed.runNode(replaceParams, { items: [{ json: {} }] });
-			expect(missing.error?.message).toMatch(/binary file 'data', but none was found \[item 0\]/);
+			// The node's own form, as for every other binary field (the item's own fields only: "toString" is none).
+			expect(missing.error?.message).toBe('Invalid "Input Binary Field" in item 0: the item has no binary field "data"');
 			const nameless = await storedBinary(Buffer.from('a,b\n'), undefined, 'text/csv');
 			const unnamed = await bed.runNode(replaceParams, { items: [{ json: {}, binary: { data: nameless } }] });
 			expect(unnamed.error?.message).toMatch(/^Invalid "File Name" in item 0: the binary field "data" has no file name/);

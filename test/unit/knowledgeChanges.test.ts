@@ -50,8 +50,13 @@ describe('compare', () => {
 });
 
 describe('recorded state', () => {
-	it('keeps only the compared fields', () => {
-		expect(recordState('all', [base(1, [file(7)])])).toEqual({ scope: 'all', bases: { 1: { name: 'KB 1', files: { 7: ['2024-01-10T10:00:00.000Z', 10, 'f7.csv', 'active'] } } } });
+	it('keeps only the compared fields, as [id, …] pairs', () => {
+		expect(recordState('all', [base(1, [file(7)])])).toEqual({ scope: 'all', bases: [['1', { name: 'KB 1', files: [['7', ['2024-01-10T10:00:00.000Z', 10, 'f7.csv', 'active']]] }]] });
+	});
+
+	it('reads a state kept as objects keyed by ids (the form before) by its own entries', () => {
+		const before = { scope: 'all', bases: { 1: { name: 'KB 1', files: { 7: ['2024-01-10T10:00:00.000Z', 10, 'f7.csv', 'active'] } } } };
+		expect(readRecordedState(JSON.parse(JSON.stringify(before)), 'all')).toEqual(recordState('all', [base(1, [file(7)])]));
 	});
 
 	it('is read only for the scope it was recorded for (another knowledge base starts afresh)', () => {

@@ -1,7 +1,8 @@
 import type { StreamRequest } from '../../../../shared/transport';
-import { knowledgeBaseLocator } from '../../../../shared/descriptions';
+import { knowledgeBaseLocator, optionsCollection } from '../../../../shared/descriptions';
+import { itemMaxDownloadBytes, maxDownloadSizeOption } from '../../../../shared/maxDownloadSize';
 import type { OperationDefinition } from '../types';
-import { requiredText } from '../../../../shared/validation';
+import { outputBinaryField } from '../../../../shared/validation';
 import { fileIds, knowledgeFileLocator } from '../../../../shared/knowledgeFile/file';
 import { downloadRequest, storeDownload } from '../../../../shared/knowledgeFile/fileContent';
 import { sendingItem } from '../requestSettings';
@@ -22,15 +23,16 @@ export const download: OperationDefinition<StreamRequest> = {
 			required: true,
 			hint: 'The name of the output binary field to put the file in',
 		},
+		optionsCollection([maxDownloadSizeOption]),
 	],
 	request(i) {
 		const { knowledgeId, fileId } = fileIds(this, i);
-		requiredText(this, i, 'binaryPropertyName', 'Put Output File in Field');
-		return downloadRequest(knowledgeId, fileId);
+		outputBinaryField(this, i, 'binaryPropertyName', 'Put Output File in Field');
+		return downloadRequest(knowledgeId, fileId, itemMaxDownloadBytes(this, i));
 	},
 	async output(response, i) {
 		const { knowledgeId, fileId } = fileIds(this, i);
-		const property = requiredText(this, i, 'binaryPropertyName', 'Put Output File in Field');
+		const property = outputBinaryField(this, i, 'binaryPropertyName', 'Put Output File in Field');
 		const { binary, originalName, size, mimeType, sha256 } = await storeDownload(this, response, knowledgeId, fileId, sendingItem(this, i));
 		// The file item's fields a download knows (named as in every node's file item), and the content's checksum.
 		return [

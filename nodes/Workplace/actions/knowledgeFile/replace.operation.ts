@@ -2,7 +2,7 @@ import { createHash } from 'crypto';
 import type { IBinaryData, IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { apiRequest, ByteCounter, multipartBody, read, type ApiRequest } from '../../../../shared/transport';
-import { binarySize, heldBytes } from '../../../../shared/binaryFile';
+import { binarySize, heldBytes, ownBinary } from '../../../../shared/binaryFile';
 import { knowledgeBaseLocator, optionsCollection } from '../../../../shared/descriptions';
 import type { OperationDefinition } from '../types';
 import { sendingItem } from '../requestSettings';
@@ -61,7 +61,7 @@ async function matchesStored(ctx: IExecuteFunctions, i: number, stored: IDataObj
 	const put = sent.put!;
 	if (read.number(read.object(stored.meta)?.size) !== put.upload.size) return false;
 	const property = requiredText(ctx, i, 'binaryPropertyName', 'Input Binary Field');
-	const binary = ctx.helpers.assertBinaryData(i, property);
+	const binary = ownBinary(ctx, i, property, 'Input Binary Field');
 	let local: string | undefined;
 	if (binary.id) {
 		const counter = storedBinaryCounter(ctx, i, put.upload.size);
@@ -136,7 +136,7 @@ export const replace: OperationDefinition<ReplaceRequest> = {
 		const { knowledgeId, fileId } = fileIds(this, i);
 		const property = requiredText(this, i, 'binaryPropertyName', 'Input Binary Field');
 		const options = this.getNodeParameter('options', i, {}) as IDataObject;
-		const binary: IBinaryData = this.helpers.assertBinaryData(i, property);
+		const binary: IBinaryData = ownBinary(this, i, property, 'Input Binary Field');
 
 		const override = options.fileName;
 		if (override !== undefined && typeof override !== 'string') throw invalid(this, i, 'File Name', 'expected text');
