@@ -8,10 +8,10 @@
  * person in the chat what became of the tap. Runs after the trigger's
  * signature check, on verified events only.
  */
-import type { IDataObject, IHttpRequestOptions, IWebhookFunctions } from 'n8n-workflow';
+import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
-import { buildPath, parseBaseUrl } from '../transport/baseUrl';
-import { ownEntry } from '../ownEntry';
+import { apiRequest, boundedRequest, DEFAULT_RETRY_POLICY, multipartBody, viaHttpRequest } from '../transport';
+import { keyedTable, ownEntry } from '../ownEntry';
 import { parseAnswerPostback, postbackSigned, relayBody, relayTarget, type Choice, type RelayedAnswer } from './chatAnswer';
 import { botSigningSecret } from './keys';
 
@@ -39,14 +39,17 @@ export const CHAT_REPLIES = {
 
 export type RelayOutcome = Exclude<keyof typeof CHAT_REPLIES, 'notOurs'>;
 
-/** What the waiting node answers, by the JSON `outcome` and status it sends. */
-export const NODE_OUTCOMES: Readonly<Record<string, { status: number; outcome: RelayOutcome }>> = {
-	answered: { status: 200, outcome: 'answered' },
-	notAllowed: { status: 403, outcome: 'notAllowed' },
-	alreadyAnswered: { status: 409, outcome: 'alreadyAnswered' },
-	expired: { status: 410, outcome: 'expired' },
-	closed: { status: 410, outcome: 'closed' },
-};
+/**
+ * What the waiting node answers, by the JSON `outcome` and status it sends.
+ * Keyed by text from an answer, so it has no prototype (looked up with ownEntry too).
+ */
+export const NODE_OUTCOMES: Readonly<Record<string, { status: number; outcome: RelayOutcome }>> = keyedTable([
+	['answered', { status: 200, outcome: 'answered' }],
+	['notAllowed', { status: 403, outcome: 'notAllowed' }],
+	['alreadyAnswered', { status: 409, outcome: 'alreadyAnswered' }],
+	['expired', { status: 410, outcome: 'expired' }],
+	['closed', { status: 410, outcome: 'closed' }],
+]);
 
 /**
  * How the waiting node's answer reads: its JSON `outcome` with the status it
@@ -75,37 +78,41 @@ export function relayErrorOutcome(error: unknown): RelayOutcome {
 	return codes.some((code) => typeof code === 'string' && NOT_SENT_CODES.has(code)) ? 'failed' : 'uncertain';
 }
 
+/**
+ * The reply in the chat, to the service's bot API on the request path every
+ * request to the service takes (its deadline, size cap, retry decision: a POST
+ * is sent again only when it cannot have reached the service).
+ */
 async function replyInChat(ctx: IWebhookFunctions, replyToken: unknown, text: string): Promise<void> {
 	if (typeof replyToken !== 'string' || replyToken === '') return;
-	const credentials = await ctx.getCredentials('workplaceBotApi');
-	const base = parseBaseUrl(credentials.baseUrl);
-	if (!('url' in base)) throw new Error(base.problem);
-	const form = new FormData();
-	form.append('message', text);
-	form.append('replyToken', replyToken);
-	const options: IHttpRequestOptions = {
-		method: 'POST',
-		url: base.url + buildPath('', ['bot', 'v1', 'message', 'text']),
-		body: form,
-		json: true,
-		disableFollowRedirect: true,
-		timeout: RELAY_TIMEOUT_MS,
-	};
-	await ctx.helpers.httpRequestWithAuthentication.call(ctx, 'workplaceBotApi', options);
+	await apiRequest(
+		ctx,
+		{
+			api: 'bot',
+			method: 'POST',
+			path: ['bot', 'v1', 'message', 'text'],
+			body: async () => multipartBody([['message', text], ['replyToken', replyToken]]),
+			operation: 'Reply in the chat',
+			subject: 'reply',
+			effect: 'delivered',
+		},
+		{ settings: { policy: DEFAULT_RETRY_POLICY, timeoutMs: RELAY_TIMEOUT_MS } },
+	);
 }
 
+/**
+ * The relay to n8n's own waiting webhook, outside the service's APIs, on the
+ * one request path: the whole answer, headers and body, within
+ * RELAY_TIMEOUT_MS (a waiting webhook that trickles its answer or never ends
+ * it is let go of then), a JSON answer of bounded size, no redirect followed.
+ */
 async function relay(ctx: IWebhookFunctions, target: URL, answer: RelayedAnswer, secret: string): Promise<RelayOutcome> {
 	try {
-		const response = (await ctx.helpers.httpRequest({
-			method: 'POST',
-			url: target.toString(),
-			body: relayBody(answer, secret),
-			json: true,
-			returnFullResponse: true,
-			ignoreHttpStatusErrors: true,
-			disableFollowRedirect: true,
-			timeout: RELAY_TIMEOUT_MS,
-		})) as { statusCode: number; body: unknown };
+		const response = await boundedRequest(
+			viaHttpRequest(async (options) => await ctx.helpers.httpRequest(options)),
+			{ method: 'POST', url: target.toString(), body: relayBody(answer, secret) },
+			{ timeoutMs: RELAY_TIMEOUT_MS },
+		);
 		return relayOutcome(response.statusCode, response.body);
 	} catch (error) {
 		ctx.logger.warn(`Workplace Trigger "${ctx.getNode().name}" could not pass an answer on: ${(error as Error).message}`);

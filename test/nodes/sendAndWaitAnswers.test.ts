@@ -9,6 +9,8 @@
  * a server with the package loaded anew is n8n after a restart.
  */
 import { createHmac } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 
 import type { IDataObject } from 'n8n-workflow';
 
@@ -380,6 +382,63 @@ describe('answers relayed from the chat (issue 30, items 1, 4 and 8)', () => {
 		expect(await send(relayBody(listed, secret()))).toMatchObject({ status: 403, body: { outcome: 'refused' } });
 		expect(store.status(id)).toBe('waiting');
 	});
+
+	/**
+	 * An n8n whose waiting webhook takes the relay and then answers a byte a
+	 * second without end (`trickle`), or never answers at all (`silent`): the
+	 * trigger's address base points at it.
+	 */
+	async function stalledN8n(mode: 'trickle' | 'silent'): Promise<{ url: string; posts: string[]; close(): Promise<void> }> {
+		const posts: string[] = [];
+		const timers = new Set<NodeJS.Timeout>();
+		const server = createServer((req, res) => {
+			posts.push(`${req.method} ${req.url}`);
+			req.resume();
+			if (mode === 'silent') return;
+			res.writeHead(200, { 'content-type': 'application/json' });
+			const timer = setInterval(() => res.write(' '), 1000);
+			timers.add(timer);
+			res.on('close', () => clearInterval(timer));
+		});
+		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+		const { port } = server.address() as AddressInfo;
+		return {
+			url: `http://127.0.0.1:${port}`,
+			posts,
+			async close() {
+				for (const timer of timers) clearInterval(timer);
+				server.closeAllConnections();
+				await new Promise((resolve) => server.close(resolve));
+			},
+		};
+	}
+
+	test.each([
+		['trickles its answer a byte a second', 'trickle'],
+		['never answers', 'silent'],
+	] as const)(
+		'a relay to a waiting webhook that %s ends within the relay\'s deadline and tells the person it is uncertain, never "recorded" (issue 30, items 5 and 7)',
+		async (_, mode) => {
+			const { store } = await n8n();
+			const { id } = await store.start(questionWorkflow(inChat()));
+			const stalled = await stalledN8n(mode);
+			try {
+				const relay = await trigger(stalled.url);
+				const started = Date.now();
+				const reply = await tap(relay, 'Approve', APPROVER);
+				const tookMs = Date.now() - started;
+				expect(reply).toBe('Your answer may not have been recorded. Tap again if the question is still open.');
+				expect(stalled.posts).toEqual([expect.stringMatching(/^POST \/webhook-waiting\/.*answer=chat/)]);
+				// The relay's deadline (15 s) covers the whole answer, not a silent socket only; the rest is the tap's own round trips.
+				expect(tookMs).toBeGreaterThanOrEqual(15_000);
+				expect(tookMs).toBeLessThan(25_000);
+				expect(store.status(id)).toBe('waiting');
+			} finally {
+				await stalled.close();
+			}
+		},
+		45_000,
+	);
 
 	test('the same node asking again: a tap on the earlier question\'s button is no longer open after a restart; the new question takes the approver\'s tap', async () => {
 		const { store, server } = await n8n();
