@@ -8,7 +8,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { ownEntry } from '../ownEntry';
+import { keyedTable, nameN8nDrops, ownEntry } from '../ownEntry';
 
 export const FIELD_TYPES = ['text', 'textarea', 'number', 'email', 'date', 'dropdown', 'checkbox'] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
@@ -17,9 +17,6 @@ const isFieldType = (value: unknown): value is FieldType => (FIELD_TYPES as read
 /** Characters an answer may have: a textarea's (Free Text's), any other field's. */
 export const TEXTAREA_MAX = 20_000;
 export const FIELD_MAX = 1_000;
-
-/** Item fields n8n leaves out when it copies an item (n8n-workflow's deepCopy): a form field of that label would vanish. */
-const DROPPED_BY_N8N = ['__proto__', 'constructor', 'prototype'];
 
 export interface FormField {
 	label: string;
@@ -33,9 +30,6 @@ export interface FormField {
 /** The single field of Free Text; its answer is `data.text`. */
 export const FREE_TEXT_FIELD: FormField = { label: 'Response', type: 'textarea', required: true, placeholder: '', options: [] };
 
-/** A table keyed by labels or field names: no prototype, so only what was put in it is found. */
-export const labelTable = <T>(): Record<string, T> => Object.create(null) as Record<string, T>;
-
 /** The Custom Form fields parameter read as fields, or the problem with entry n (1-based). */
 export function readFormFields(values: unknown): { fields: FormField[] } | { problem: string } {
 	const entries = Array.isArray(values) ? (values as IDataObject[]) : [];
@@ -45,7 +39,7 @@ export function readFormFields(values: unknown): { fields: FormField[] } | { pro
 	for (const [n, entry] of entries.entries()) {
 		const label = typeof entry?.fieldLabel === 'string' ? entry.fieldLabel.trim() : '';
 		if (label === '') return { problem: `field ${n + 1} needs a label` };
-		if (DROPPED_BY_N8N.includes(label)) return { problem: `field ${n + 1} cannot be labelled "${label}": n8n leaves a field of that name out of items; choose another label` };
+		if (nameN8nDrops(label)) return { problem: `field ${n + 1} cannot be labelled "${label}": n8n leaves a field of that name out of items; choose another label` };
 		if (seen.has(label)) return { problem: `two fields are labelled "${label}"` };
 		seen.add(label);
 		const type = entry.fieldType ?? 'text';
@@ -80,8 +74,8 @@ export function submitted(body: IDataObject, n: number): string[] {
  * wrong with it, by field label.
  */
 export function readSubmission(fields: FormField[], body: IDataObject): { data: IDataObject } | { problems: Record<string, string> } {
-	const data = labelTable<IDataObject[string]>();
-	const problems = labelTable<string>();
+	const data = keyedTable<IDataObject[string]>();
+	const problems = keyedTable<string>();
 	fields.forEach((field, n) => {
 		const raw = submitted(body, n);
 		const max = field.type === 'textarea' ? TEXTAREA_MAX : FIELD_MAX;

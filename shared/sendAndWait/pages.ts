@@ -7,7 +7,8 @@
  * HTML out, every value escaped.
  */
 import type { FormField } from './form';
-import { fieldName, FIELD_MAX, labelTable, TEXTAREA_MAX } from './form';
+import { keyedTable } from '../ownEntry';
+import { fieldName, FIELD_MAX, TEXTAREA_MAX } from './form';
 import { TOKEN_FIELD } from './confirmation';
 
 export function escapeHtml(text: string): string {
@@ -90,8 +91,8 @@ export function formPage(
 	options: { title: string; description: string; buttonLabel: string },
 	fields: FormField[],
 	token: string,
-	given: Record<string, string[]> = labelTable(),
-	problems: Record<string, string> = labelTable(),
+	given: Record<string, string[]> = keyedTable(),
+	problems: Record<string, string> = keyedTable(),
 ): string {
 	const controls = fields
 		.map((field, n) => {

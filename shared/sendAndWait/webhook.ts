@@ -24,9 +24,10 @@
  */
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
+import { keyedTable } from '../ownEntry';
 import { mayAnswer, parseApprovers, questionOfPath, verifyRelayedAnswer } from './chatAnswer';
 import { confirmationToken, crossSite, ownOrigins, tokenMatches, TOKEN_FIELD, type Bound } from './confirmation';
-import { FREE_TEXT_FIELD, labelTable, readFormFields, readSubmission, submitted, TEXTAREA_MAX, type FormField } from './form';
+import { fieldName, FREE_TEXT_FIELD, readFormFields, readSubmission, submitted, TEXTAREA_MAX, type FormField } from './form';
 import { botSigningSecret } from './keys';
 import {
 	alreadyAnsweredPage,
@@ -137,8 +138,8 @@ function formOptions(ctx: IWebhookFunctions) {
 
 /** What the form's fields were given, to refill it after a refused submission (never more than a field takes). */
 function givenValues(fields: FormField[], body: IDataObject): Record<string, string[]> {
-	const given = labelTable<string[]>();
-	fields.forEach((_, n) => (given[`field-${n}`] = submitted(body, n).map((v) => v.slice(0, TEXTAREA_MAX))));
+	const given = keyedTable<string[]>();
+	fields.forEach((_, n) => (given[fieldName(n)] = submitted(body, n).map((v) => v.slice(0, TEXTAREA_MAX))));
 	return given;
 }
 
