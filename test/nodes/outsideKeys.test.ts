@@ -145,6 +145,9 @@ const TABLES: Table[] = [
 				const token = hiddenFields(page.body);
 				const empty = await post(link, { ...token, ...Object.fromEntries(labels.map((_, n) => [`field-${n}`, ''])) }, { multipart: true });
 				expect([empty.status, errorsShown(empty.body)]).toEqual([400, labels.map(() => 'This field is required')]);
+				// Only the last field left empty: its problem alone is shown (the other labels find no problem of theirs).
+				const lastEmpty = await post(link, { ...token, ...Object.fromEntries(labels.map((label, n) => [`field-${n}`, n === labels.length - 1 ? '' : label])) }, { multipart: true });
+				expect([lastEmpty.status, errorsShown(lastEmpty.body)]).toEqual([400, ['This field is required']]);
 				const filled = await post(link, { ...token, ...Object.fromEntries(labels.map((label, n) => [`field-${n}`, `${label} answer`])) }, { multipart: true });
 				expect(filled.status).toBe(200);
 				await server.settled();
