@@ -60,16 +60,22 @@ async function tapData(uid: string, data: string): Promise<string> {
 	return await replyTo((delivery.events[0] as { replyToken: string }).replyToken);
 }
 
+/** A loop's execution started with `text`, its first question's Approve link, and the confirmation page that link opens. */
+async function firstApprovePage(workflow: typeof BY_LINK, text: string) {
+	const id = await startLoop(bed.url, bed.rest, workflow, text);
+	const [question] = await asked(bed.emulator, id, 1);
+	const approve = buttonsOf(question).Approve.linkUri as string;
+	const page = await openLink(approve);
+	expect(page.status).toBe(200);
+	return { id, approve, page };
+}
+
 afterAll(() => {
 	console.log(`answers refused as not counting: ${tally.refused}; answers that resumed an execution: ${tally.resumed}`);
 });
 
 test('by link: the same node asks again; after a restart the earlier question\'s link and its page\'s token answer nothing; the new question takes its answer (issue 30, item 1)', async () => {
-	const id = await startLoop(bed.url, bed.rest, BY_LINK, 'Rotate the keys?');
-	const [first] = await asked(bed.emulator, id, 1);
-	const approveA = buttonsOf(first).Approve.linkUri as string;
-	const pageA = await openLink(approveA);
-	expect(pageA.status).toBe(200);
+	const { id, approve: approveA, page: pageA } = await firstApprovePage(BY_LINK, 'Rotate the keys?');
 	expect((await postForm(approveA, hiddenFields(pageA.body))).body).toContain(RECORDED);
 	tally.resumed++;
 	const [, second] = await asked(bed.emulator, id, 2);
@@ -159,11 +165,7 @@ test('a page on another site, in Chromium, posting to a link answers nothing; th
 });
 
 test('a limit set by an expression ends when the question was sent: an answer after it is not recorded (issue 30, item 3)', async () => {
-	const id = await startLoop(bed.url, bed.rest, DEADLINE, 'Approve within 6 seconds?');
-	const [question] = await asked(bed.emulator, id, 1);
-	const approve = buttonsOf(question).Approve.linkUri as string;
-	const page = await openLink(approve);
-	expect(page.status).toBe(200);
+	const { id, approve, page } = await firstApprovePage(DEADLINE, 'Approve within 6 seconds?');
 	await new Promise((resolve) => setTimeout(resolve, 8_000));
 	const late = await postForm(approve, hiddenFields(page.body));
 	tally.refused++;
