@@ -10,42 +10,34 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 
 import { SEED_GROUP_IDS } from '../../emulator/bot/seed';
+import { chainWorkflow, MANUAL_START } from '../../testbed/chainWorkflow';
 import { byId } from '../../testbed/locator';
 import { ROOT } from '../../testbed/root';
 import { cutOff, launchChromium, RESULTS_DIR, signInToEditor, step, type Chromium } from '../lib/browser';
 import { e2eTestbed } from '../lib/testbed';
-import { BOT } from '../lib/workflows';
+import { BOT, workplaceNode } from '../lib/workflows';
 
 const SCREENSHOTS = process.env.SCREENSHOTS ? path.join(ROOT, 'docs', 'images') : RESULTS_DIR;
-const NODE_ID = '5a0d0000-0000-4c55-9e0e-1d2a4b9f7001';
-const WORKFLOW = {
-	id: 'wpSendAndWaitPanel',
-	name: 'Send and Wait: the panel',
-	nodes: [
-		{ id: '5a0d0000-0000-4c55-9e0e-1d2a4b9f7000', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+const WORKFLOW = chainWorkflow('wpSendAndWaitPanel', 'Send and Wait: the panel', [
+	MANUAL_START,
+	workplaceNode(
+		'Ask the team lead',
+		BOT,
 		{
-			id: NODE_ID,
-			name: 'Ask the team lead',
-			type: 'n8n-nodes-workplace.workplace',
-			typeVersion: 3,
-			position: [220, 0],
-			parameters: {
-				resource: 'message',
-				operation: 'sendAndWait',
-				sendTo: 'group',
-				groupId: byId(SEED_GROUP_IDS.incidentRoom),
-				topicId: byId(''),
-				message: 'Deploy release 2.4 to production?',
-				responseType: 'approval',
-				approvalOptions: { values: { approvalType: 'double', approveLabel: 'Ship it', disapproveLabel: 'Not yet' } },
-				options: { answerInChat: true, approvers: '', limitWaitTime: { values: { limitType: 'afterTimeInterval', resumeAmount: 2, resumeUnit: 'hours' } } },
-			},
-			credentials: BOT,
+			resource: 'message',
+			operation: 'sendAndWait',
+			sendTo: 'group',
+			groupId: byId(SEED_GROUP_IDS.incidentRoom),
+			topicId: byId(''),
+			message: 'Deploy release 2.4 to production?',
+			responseType: 'approval',
+			approvalOptions: { values: { approvalType: 'double', approveLabel: 'Ship it', disapproveLabel: 'Not yet' } },
+			options: { answerInChat: true, approvers: '', limitWaitTime: { values: { limitType: 'afterTimeInterval', resumeAmount: 2, resumeUnit: 'hours' } } },
 		},
-	],
-	connections: { Start: { main: [[{ node: 'Ask the team lead', type: 'main', index: 0 }]] } },
-	settings: {},
-};
+		3,
+	),
+]);
+const NODE_ID = WORKFLOW.nodes[1].id;
 
 const bed = e2eTestbed({ credentials: ['workplaceBotApi'], workflows: [WORKFLOW] });
 let browser: Chromium;
