@@ -6,7 +6,7 @@
 import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { botSigningSecret } from '../../shared/sendAndWait/chatAnswer';
+import { botSigningSecret } from '../../shared/sendAndWait/keys';
 import { MAX_EVENTS_PER_CALL, MAX_NESTING, nestedDeeperThan } from './bodyLimits';
 import { eventTime, readEvents } from './events';
 import { eventKey, freshness, seenEvents } from './replay';
