@@ -714,6 +714,8 @@ export interface RunWorkflowOptions {
 	startNodeName?: string;
 	mode?: WorkflowExecuteMode;
 	executionId?: string;
+	/** The n8n address the run's URLs use (resume URLs among them); default http://localhost:5678. */
+	baseUrl?: string;
 	/**
 	 * 'stack' (default): seed nodeExecutionStack and call processRunExecutionData (what
 	 * n8n's NodeTestHarness does) – supports triggerItems.
@@ -790,6 +792,7 @@ function prepareExecution(opts: RunWorkflowOptions) {
 		hooks,
 		executionId,
 		workflowId,
+		baseUrl: opts.baseUrl,
 	});
 	return { mode, workflow, additionalData, executionOrder };
 }
@@ -831,26 +834,47 @@ export async function runWorkflow(opts: RunWorkflowOptions): Promise<RunWorkflow
 }
 
 /**
+ * Goes on with an execution's data as n8n does when it resumes it: the engine
+ * continues from the data's node execution stack, under the same execution id.
+ */
+export async function continueWorkflow(opts: RunWorkflowOptions & { data: IRunExecutionData }): Promise<RunWorkflowResult> {
+	const { mode, workflow, additionalData, executionOrder } = prepareExecution(opts);
+	const run = await new WorkflowExecute(additionalData, mode, opts.data).processRunExecutionData(workflow);
+	return summarize(run, executionOrder);
+}
+
+/**
+ * What n8n's waiting webhook does to a waiting execution's data before the
+ * waiting node's webhook runs (WaitingWebhooks.getWebhookExecutionData): the
+ * wait is ended, the waiting node disabled (so, resumed, it passes its answer
+ * on as its output instead of running again) and its own run taken off.
+ * Returns the waiting node's name.
+ */
+export function openWaitingData(data: IRunExecutionData): string {
+	const entry = data.executionData?.nodeExecutionStack[0];
+	const waitingNode = data.resultData.lastNodeExecuted;
+	if (!entry || !waitingNode) throw new UnexpectedError('The execution is not waiting at a node');
+	entry.node = { ...entry.node, disabled: true };
+	data.waitTill = undefined;
+	data.resultData.runData[waitingNode]?.pop();
+	return waitingNode;
+}
+
+/**
  * Resumes an execution that a node put to wait (Send and Wait), as n8n's
  * waiting webhook does once the node's webhook has answered with `answer`: the
  * waiting node's run is dropped, the node is disabled so it passes `answer`
  * on as its output, and the engine goes on from it.
  */
 export async function resumeWorkflow(opts: RunWorkflowOptions & { waiting: RunWorkflowResult; answer: INodeExecutionData[] }): Promise<RunWorkflowResult> {
-	const { mode, workflow, additionalData, executionOrder } = prepareExecution(opts);
 	const data = opts.waiting.run.data;
-	const entry = data.executionData?.nodeExecutionStack[0];
-	if (!data.waitTill || !entry) throw new UnexpectedError('The execution is not waiting');
-	data.waitTill = undefined;
-	entry.node = { ...entry.node, disabled: true };
-	entry.data = { main: [opts.answer] };
-	const waitingNode = data.resultData.lastNodeExecuted as string;
-	data.resultData.runData[waitingNode].pop();
-	const run = await new WorkflowExecute(additionalData, mode, data).processRunExecutionData(workflow);
-	return summarize(run, executionOrder);
+	if (!data.waitTill) throw new UnexpectedError('The execution is not waiting');
+	openWaitingData(data);
+	data.executionData!.nodeExecutionStack[0].data = { main: [opts.answer] };
+	return await continueWorkflow({ ...opts, data });
 }
 
-function summarize(run: IRun, executionOrder: string[]): RunWorkflowResult {
+export function summarize(run: IRun, executionOrder: string[]): RunWorkflowResult {
 	const nodes: Record<string, NodeRunSummary[]> = {};
 	for (const [nodeName, tasks] of Object.entries(run.data.resultData.runData)) {
 		nodes[nodeName] = tasks.map((task, runIndex) => ({

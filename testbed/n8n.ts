@@ -280,6 +280,18 @@ export class N8n {
 		await waitFor(`${this.url}/healthz/readiness`, child, 180_000, () => this.output.join(''));
 	}
 
+	/**
+	 * `n8n webhook` (queue mode): a webhook process on a free port, serving
+	 * production and waiting webhooks beside main; resolves once it answers
+	 * readiness. Give it its own N8n on the main's user folder.
+	 */
+	async startWebhookProcess(): Promise<void> {
+		this.port = await freePort();
+		this.url = `http://localhost:${this.port}`;
+		const child = await this.spawn(['webhook'], { N8N_PORT: String(this.port) });
+		await waitFor(`${this.url}/healthz/readiness`, child, 180_000, () => this.output.join(''));
+	}
+
 	/** Stops every process this instance started (SIGTERM, then SIGKILL after 15 s). */
 	async stop(): Promise<void> {
 		await Promise.all(this.processes.map((child) => stopProcess(child, 15_000)));

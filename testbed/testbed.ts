@@ -32,6 +32,7 @@ import type { EmulatorConfig } from '../emulator/types';
 import type { BinaryMode, HarnessEnv, HarnessNodeTypes, InMemoryCredentialsHelper, Poller, RunWorkflowResult, WorkflowJson } from './engine';
 import { httpRequest, startRecordingServer, type Answer, type HttpOptions, type HttpReply, type Recorded, type RecordingServer } from './httpClient';
 import type { WebhookServer } from './webhookServer';
+import type { ExecutionStore, WaitingWebhookServer } from './waitingWebhooks';
 import { ROOT } from './root';
 
 /**
@@ -44,6 +45,7 @@ function engineModules() {
 	return {
 		engine: require('./engine') as typeof import('./engine'),
 		webhookServer: require('./webhookServer') as typeof import('./webhookServer'),
+		waitingWebhooks: require('./waitingWebhooks') as typeof import('./waitingWebhooks'),
 		logger: require('@n8n/backend-common') as typeof import('@n8n/backend-common'),
 		di: require('@n8n/di') as typeof import('@n8n/di'),
 		workflow: require('n8n-workflow') as typeof import('n8n-workflow'),
@@ -401,8 +403,25 @@ export class Testbed extends EmulatorBed {
 		return this.credentialsHelper.credentialTypes.getByName(name);
 	}
 
+	/**
+	 * n8n's database of executions, for executions a node puts to wait: start one
+	 * with `store.start(workflow)`, answer it through `waitingWebhooks(store)`.
+	 */
+	executionStore(): ExecutionStore {
+		return new this.engine.modules.waitingWebhooks.ExecutionStore(this.nodeTypes, this.credentialsHelper);
+	}
+
+	/**
+	 * One n8n process serving the waiting webhooks of `store`'s executions
+	 * (testbed/waitingWebhooks.ts), on n8n 2.41.1's terms or (version 1) 1.85.4's;
+	 * `nodeTypes`: the package as this process loaded it (default: the bed's).
+	 */
+	async waitingWebhooks(store: ExecutionStore, options: { version?: 1 | 2; nodeTypes?: HarnessNodeTypes; port?: number } = {}): Promise<WaitingWebhookServer> {
+		return await this.engine.modules.waitingWebhooks.startWaitingWebhooks({ store, ...options });
+	}
+
 	/** A local HTTP server whose requests run `webhookNode` of `workflow` as n8n's webhook server does. */
-	async startWebhook(workflow: WorkflowJson, webhookNode: string, options: { activate?: boolean; waitingExecutionId?: string } = {}): Promise<WebhookServer> {
+	async startWebhook(workflow: WorkflowJson, webhookNode: string, options: { activate?: boolean; waitingExecutionId?: string; baseUrl?: string } = {}): Promise<WebhookServer> {
 		return await this.engine.modules.webhookServer.startWebhookServer({
 			workflow,
 			webhookNode,

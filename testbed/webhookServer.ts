@@ -59,13 +59,15 @@ export interface WebhookServerOptions {
 	 * (workflowData) starts nothing here: the test resumes the waiting run with it.
 	 */
 	waitingExecutionId?: string;
+	/** The n8n address the node's own URLs use (its webhook URL among them); default http://localhost:5678. */
+	baseUrl?: string;
 }
 
 /**
  * Request as n8n's webhook server hands it to nodes: the fields n8n-workflow declares on
  * IncomingMessage (contentType, encoding, rawBody, readRawBody), parsed body, query, params.
  */
-type WebhookRequest = IncomingMessage & { body?: unknown; query: IDataObject; params: IDataObject };
+export type WebhookRequest = IncomingMessage & { body?: unknown; query: IDataObject; params: IDataObject };
 
 /**
  * n8n 2.41's rawBodyReader middleware (cli/src/middlewares/body-parser.ts, with
@@ -73,7 +75,7 @@ type WebhookRequest = IncomingMessage & { body?: unknown; query: IDataObject; pa
  * from the header, and a lazy readRawBody() that gunzips/inflates per
  * Content-Encoding and keeps the bytes in `rawBody`.
  */
-function attachRawBodyReader(req: WebhookRequest) {
+export function attachRawBodyReader(req: WebhookRequest) {
 	const header = req.headers['content-type'];
 	if (header) {
 		const [type, ...parameters] = header.split(';');
@@ -97,7 +99,7 @@ function attachRawBodyReader(req: WebhookRequest) {
 	};
 }
 
-class UnprocessableRequest extends Error {}
+export class UnprocessableRequest extends Error {}
 
 const stripBom = (text: string) => (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
 
@@ -121,7 +123,7 @@ function isParsableContentType(contentType: string | undefined): boolean {
  * n8n's general body parser). Not mirrored: multipart (formidable) and XML
  * (xml2js), which no node of this package receives.
  */
-async function parseRequestBody(req: WebhookRequest, node: INode): Promise<void> {
+export async function parseRequestBody(req: WebhookRequest, node: INode): Promise<void> {
 	const options = node.parameters.options as IDataObject | undefined;
 	if (node.typeVersion === 1 && options?.binaryData) return;
 	const { contentType } = req;
@@ -230,6 +232,7 @@ export async function startWebhookServer(options: WebhookServerOptions): Promise
 			hooks,
 			executionId,
 			workflowId: workflow.id,
+			baseUrl: options.baseUrl,
 		});
 		additionalData.httpRequest = req as never;
 		additionalData.httpResponse = res as never;

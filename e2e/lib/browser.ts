@@ -5,7 +5,7 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, selectors, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, selectors, type BrowserContext, type Locator, type Page } from 'playwright-core';
 
 import { OWNER } from '../../testbed/n8n';
 import { ROOT } from '../../testbed/root';
@@ -104,4 +104,47 @@ export async function signInToEditor(page: Page, n8nUrl: string): Promise<void> 
 	await page.getByTestId('form-submit-button').click();
 	await page.waitForURL((address) => !address.pathname.startsWith('/signin'));
 	await dismissDialogs(page);
+}
+
+/**
+ * Texts the panel shows cut short: a label or hint ending in an ellipsis because
+ * it overflows its box, or an empty field's placeholder wider than the field.
+ */
+export async function cutOff(scope: Locator): Promise<string[]> {
+	return await scope.evaluate((root) => {
+		interface Shown {
+			children: { length: number };
+			textContent: string | null;
+			scrollWidth: number;
+			clientWidth: number;
+			offsetParent: unknown;
+			tagName: string;
+			placeholder?: string;
+			value?: string;
+		}
+		interface Style {
+			textOverflow: string;
+			font: string;
+			paddingLeft: string;
+			paddingRight: string;
+		}
+		const browser = globalThis as unknown as {
+			getComputedStyle(element: Shown): Style;
+			document: { createElement(tag: 'canvas'): { getContext(kind: '2d'): { font: string; measureText(text: string): { width: number } } } };
+		};
+		const measure = browser.document.createElement('canvas').getContext('2d');
+		const cut: string[] = [];
+		for (const element of (root as unknown as { querySelectorAll(selector: string): Iterable<Shown> }).querySelectorAll('*')) {
+			if (element.offsetParent === null) continue;
+			const style = browser.getComputedStyle(element);
+			const text = (element.textContent ?? '').trim();
+			if (element.children.length === 0 && text !== '' && style.textOverflow === 'ellipsis' && element.scrollWidth > element.clientWidth + 1) cut.push(text);
+			if (element.tagName === 'INPUT' && element.placeholder && !element.value) {
+				measure.font = style.font;
+				const room = element.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+				if (measure.measureText(element.placeholder).width > room + 1) cut.push(element.placeholder);
+			}
+		}
+		return cut;
+	});
 }

@@ -55,8 +55,12 @@ export interface E2eTestbedOptions {
 	publish?: boolean | string[];
 	/** false: n8n is not started with the bed; `server()` starts it (suites that run `n8n execute` first). */
 	start?: boolean;
-	/** Queue mode: PostgreSQL 17, Redis, main and this many workers, each running this many jobs at once. */
-	queue?: { workers: number; concurrency: number };
+	/**
+	 * Queue mode: PostgreSQL 17, Redis, main and this many workers, each running
+	 * this many jobs at once; and `webhooks` webhook processes (`n8n webhook`)
+	 * serving webhooks and waiting webhooks beside main.
+	 */
+	queue?: { workers: number; concurrency: number; webhooks?: number };
 }
 
 /** The n8n a suite runs: e2e/'s (2.41.1), or with E2E_N8N_VERSION=1.85.4 the one in e2e/versions/1.85.4. */
@@ -85,6 +89,8 @@ export class E2eTestbed {
 	private emulatorInstance?: Emulator;
 	private mainInstance?: N8n;
 	readonly workers: N8n[] = [];
+	/** Queue mode's webhook processes (their `url` once started). */
+	readonly webhookProcesses: N8n[] = [];
 	postgres?: Postgres;
 	redis?: Redis;
 	private session?: N8nRest;
@@ -141,6 +147,7 @@ export class E2eTestbed {
 		this.mainInstance = main;
 		// The workers load the community package from main's user folder; the data is in PostgreSQL.
 		for (let n = 0; n < (options.queue?.workers ?? 0); n++) this.workers.push(new N8n({ ...common, userFolder: main.userFolder }));
+		for (let n = 0; n < (options.queue?.webhooks ?? 0); n++) this.webhookProcesses.push(new N8n({ ...common, userFolder: main.userFolder }));
 		await installCommunityPackage(main.userFolder);
 		const credentials = (options.credentials ?? ['workplaceKnowledgeBaseApi', 'workplaceTaskProjectsApi', 'workplaceBotApi']).map((credential) =>
 			typeof credential === 'function' ? credential(this.emulator) : exampleCredential(this.emulator, credential),
@@ -160,6 +167,7 @@ export class E2eTestbed {
 		if (!this.running) {
 			await this.n8n.start(this.port);
 			await Promise.all(this.workers.map((worker) => worker.startWorker(this.options.queue?.concurrency)));
+			await Promise.all(this.webhookProcesses.map((process) => process.startWebhookProcess()));
 			this.running = true;
 			this.session ??= new N8nRest(this.n8n.url);
 			await this.session.signIn();
@@ -172,7 +180,7 @@ export class E2eTestbed {
 	async stopN8n(): Promise<void> {
 		this.running = false;
 		// Each on its own, so one failing stop still lets the others run.
-		for (const worker of this.workers) await worker.stop().catch(() => undefined);
+		for (const worker of [...this.webhookProcesses, ...this.workers]) await worker.stop().catch(() => undefined);
 		await this.mainInstance?.stop().catch(() => undefined);
 	}
 
@@ -201,9 +209,9 @@ export class E2eTestbed {
 		return productionWebhookUrl(this.url, workflow);
 	}
 
-	/** Everything the n8n processes printed (main and workers). */
+	/** Everything the n8n processes printed (main, workers, webhook processes). */
 	printed(): string {
-		return [this.n8n, ...this.workers].map((n) => n.output.join('')).join('');
+		return [this.n8n, ...this.workers, ...this.webhookProcesses].map((n) => n.output.join('')).join('');
 	}
 
 	/** A body's X-Eko-Signature as the service makes it: base64 HMAC-SHA256 keyed with the bot's client secret. */

@@ -15,6 +15,7 @@
 import { randomUUID } from 'node:crypto';
 
 import { SCRIPTED_MODEL, messageText, type ChatCompletionRequest, type ScriptedTurn } from '../../emulator/openAiCompatibleModel/chatCompletions';
+import { answerByLink } from '../../testbed/answerPage';
 import { exampleWorkflows } from '../../testbed/examples';
 import { until } from '../../testbed/n8n';
 import { clearMessageRecords, messageRecords } from '../lib/emulatorAdmin';
@@ -113,7 +114,8 @@ test('approved in the chat\'s link: the gated tool runs and the agent reports th
 	expect(tasksTitled(title)).toEqual([]);
 	const allow = buttons.actions[0].linkUri;
 	expect((await fetch(allow)).status).toBe(200);
-	expect((await fetch(allow, { method: 'POST' })).status).toBe(200);
+	// Confirmed on the link's page, as the person does (the page's form carries its token).
+	expect((await answerByLink(allow)).status).toBe(200);
 	const execution = await ended(executionId);
 	expect(execution.status).toBe('success');
 	const tasks = tasksTitled(title);
@@ -126,7 +128,7 @@ test('refused: the agent is told, and the tool never runs', async () => {
 	const title = 'Delete the production cluster';
 	const { id: executionId, buttons } = await askAgent(title);
 	const refuse = buttons.actions[1].linkUri;
-	expect((await fetch(refuse, { method: 'POST' })).status).toBe(200);
+	expect((await answerByLink(refuse)).status).toBe(200);
 	const execution = await ended(executionId);
 	expect(execution.status).toBe('success');
 	expect(tasksTitled(title)).toEqual([]);

@@ -12,7 +12,7 @@ import { selectors, type Locator, type Page } from 'playwright-core';
 
 import { redactedHeader } from '../../emulator/common/requestLog';
 import type { ResourceDefinition } from '../../nodes/Workplace/actions/types';
-import { dismissDialogs, launchChromium, signInToEditor, step, type Chromium } from '../lib/browser';
+import { cutOff, dismissDialogs, launchChromium, signInToEditor, step, type Chromium } from '../lib/browser';
 import { EXAMPLE_CREDENTIALS, exampleWorkflows } from '../../testbed/examples';
 import { ROOT } from '../../testbed/root';
 import { e2eTestbed } from '../lib/testbed';
@@ -383,49 +383,6 @@ describe('the panels a newcomer reads (issue 33)', () => {
 		});
 	});
 });
-
-/**
- * Texts the panel shows cut short: a label or hint ending in an ellipsis because
- * it overflows its box, or an empty field's placeholder wider than the field.
- */
-async function cutOff(scope: Locator): Promise<string[]> {
-	return await scope.evaluate((root) => {
-		interface Shown {
-			children: { length: number };
-			textContent: string | null;
-			scrollWidth: number;
-			clientWidth: number;
-			offsetParent: unknown;
-			tagName: string;
-			placeholder?: string;
-			value?: string;
-		}
-		interface Style {
-			textOverflow: string;
-			font: string;
-			paddingLeft: string;
-			paddingRight: string;
-		}
-		const browser = globalThis as unknown as {
-			getComputedStyle(element: Shown): Style;
-			document: { createElement(tag: 'canvas'): { getContext(kind: '2d'): { font: string; measureText(text: string): { width: number } } } };
-		};
-		const measure = browser.document.createElement('canvas').getContext('2d');
-		const cut: string[] = [];
-		for (const element of (root as unknown as { querySelectorAll(selector: string): Iterable<Shown> }).querySelectorAll('*')) {
-			if (element.offsetParent === null) continue;
-			const style = browser.getComputedStyle(element);
-			const text = (element.textContent ?? '').trim();
-			if (element.children.length === 0 && text !== '' && style.textOverflow === 'ellipsis' && element.scrollWidth > element.clientWidth + 1) cut.push(text);
-			if (element.tagName === 'INPUT' && element.placeholder && !element.value) {
-				measure.font = style.font;
-				const room = element.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
-				if (measure.measureText(element.placeholder).width > room + 1) cut.push(element.placeholder);
-			}
-		}
-		return cut;
-	});
-}
 
 /** Switches an output panel to its JSON view. */
 async function showJson(output: Locator): Promise<void> {

@@ -16,6 +16,7 @@ import path from 'node:path';
 
 import { SEED_GROUP_IDS, SEED_TOPIC_IDS, SEED_USER_IDS } from '../../emulator/bot/seed';
 import { relayBody } from '../../shared/sendAndWait/chatAnswer';
+import { answerByLink, openLink, postForm } from '../../testbed/answerPage';
 import { launchChromium, RESULTS_DIR, step } from '../lib/browser';
 import { chainWorkflow } from '../../testbed/chainWorkflow';
 import { byId } from '../../testbed/locator';
@@ -144,15 +145,21 @@ async function resumedWith(id: string): Promise<Array<Record<string, unknown>>> 
 }
 
 const get = async (url: string) => {
-	const response = await fetch(url, { redirect: 'manual' });
-	return { status: response.status, text: await response.text(), headers: response.headers };
+	const page = await openLink(url);
+	return { status: page.status, text: page.body, headers: page.headers };
 };
-/** Sends a form as a browser does: url-encoded (the confirmation page), or multipart (the answer forms). */
+/**
+ * Answers as a person on the link's page does: opens it (its token), then sends
+ * its form url-encoded (the confirmation page), or multipart (the answer forms).
+ */
 const post = async (url: string, form: Record<string, string | string[]> = {}, multipart = false) => {
-	const body = multipart ? new FormData() : new URLSearchParams();
-	for (const [k, v] of Object.entries(form)) for (const one of [v].flat()) body.append(k, one);
-	const response = await fetch(url, { method: 'POST', body, redirect: 'manual' });
-	return { status: response.status, text: await response.text() };
+	const answer = await answerByLink(url, form, multipart);
+	return { status: answer.status, text: answer.body };
+};
+/** Sends a form with no page opened first (a post of another site, a forged or stale one): no token. */
+const postBlind = async (url: string, form: Record<string, string | string[]> = {}) => {
+	const answer = await postForm(url, form);
+	return { status: answer.status, text: answer.body };
 };
 
 test('approval by link: the question carries signed links; a GET (a link preview) decides nothing; the POST approves; a second answer changes nothing', async () => {
@@ -177,8 +184,9 @@ test('approval by link: the question carries signed links; a GET (a link preview
 		const preview = await get(approve.toString());
 		expect(preview.status).toBe(200);
 		expect(preview.headers.get('content-type')).toContain('text/html');
-		expect(preview.headers.get('referrer-policy')).toBe('no-referrer');
-		expect(preview.text).toContain('<form method="post" action="">');
+		// Its address carries the link's signature: the page sends a referrer to its own origin only.
+		expect(preview.headers.get('referrer-policy')).toBe('same-origin');
+		expect(preview.text).toContain('<form method="post" action=""><input type="hidden" name="confirmation" value="');
 		expect(preview.text).toContain('Deploy release 2.4 to production?');
 	}
 	expect(await statusOf(id)).toBe('waiting');
@@ -186,7 +194,7 @@ test('approval by link: the question carries signed links; a GET (a link preview
 		// A tampered link is refused by n8n itself.
 		const tampered = new URL(decline);
 		tampered.searchParams.set('approved', 'true');
-		expect((await post(tampered.toString())).status).toBe(401);
+		expect((await postBlind(tampered.toString())).status).toBe(401);
 		expect(await statusOf(id)).toBe('waiting');
 	}
 
@@ -221,7 +229,7 @@ test('free text: the button opens a form; an empty answer is refused; the typed 
 	const form = await get(link);
 	expect(form.status).toBe(200);
 	expect(form.text).toContain('Why the delay?');
-	expect(form.text).toContain('<textarea id="field-0" name="field-0" required>');
+	expect(form.text).toContain('<textarea id="field-0" name="field-0" maxlength="20000" required>');
 	const empty = await post(link, { 'field-0': '  ' }, true);
 	expect(empty.status).toBe(400);
 	expect(empty.text).toContain('This field is required');
@@ -260,7 +268,7 @@ test('answer in chat: postback buttons; a stranger is told they may not answer; 
 	]);
 	const [approve, decline] = buttons.actions.map((a) => a.data as string);
 	const nodeId = WORKFLOWS.inChat.nodes[1].id;
-	expect(approve).toMatch(new RegExp(`^n8n-answer\\|approve\\|/webhook-waiting/${id}/${nodeId}\\?answer=chat&question=[0-9a-f]{16}${SIGNED ? '&signature=[0-9a-f]{64}' : ''}$`));
+	expect(approve).toMatch(new RegExp(`^n8n-answer\\|approve\\|/webhook-waiting/${id}/${nodeId}\\?answer=chat&question=[\\w-]{22}${SIGNED ? '&signature=[0-9a-f]{64}' : ''}\\|[\\w-]{22}$`));
 	expect(decline.startsWith('n8n-answer|decline|')).toBe(true);
 	const resumeUrl = `${bed.n8n.url}${approve.split('|')[2]}`;
 

@@ -3,34 +3,15 @@ import type {
 	INodeExecutionData,
 	INodeType,
 	INodeTypeDescription,
-	IWebhookDescription,
 	IWebhookFunctions,
 	IWebhookResponseData,
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { describeResources } from './actions/resources';
-import { sendAndWaitWebhook } from './actions/message/sendAndWait/webhook';
-import { router } from './actions/router';
+import { router, webhookRouter } from './actions/router';
 import { credentialTest, listSearch } from '../../shared/methods';
-
-/**
- * Message → Send and Wait for Response: the waiting node's answer address,
- * `<waiting base>/<execution>/<node id>`, as n8n's own chat nodes declare it.
- * n8n serves a restart webhook only while an execution waits at this node and
- * registers nothing for it on activation, so there is no webhook lifecycle
- * (webhookMethods) to implement: the service never learns this address.
- */
-const answerWebhook = (httpMethod: 'GET' | 'POST'): IWebhookDescription => ({
-	name: 'default',
-	httpMethod,
-	responseMode: 'onReceived',
-	responseData: '',
-	path: '={{ $nodeId }}',
-	restartWebhook: true,
-	isFullPath: true,
-});
-const ANSWER_WEBHOOKS = [answerWebhook('GET'), answerWebhook('POST')];
+import { sendAndWaitWebhooks } from '../../shared/sendAndWait';
 
 export class Workplace implements INodeType {
 	description: INodeTypeDescription = {
@@ -69,14 +50,15 @@ export class Workplace implements INodeType {
 				displayOptions: { show: { resource: ['task', 'topic'] } },
 			},
 		],
-		webhooks: ANSWER_WEBHOOKS,
+		// Where a waiting operation (Send and Wait) takes its answers; webhook() runs the chosen operation's.
+		webhooks: sendAndWaitWebhooks,
 		properties: describeResources(),
 	};
 
 	methods = { listSearch, credentialTest };
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		return await sendAndWaitWebhook.call(this);
+		return await webhookRouter.call(this);
 	}
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

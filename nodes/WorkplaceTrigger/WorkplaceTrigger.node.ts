@@ -9,9 +9,9 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { credentialTest } from '../../shared/methods/credentialTest';
-import { relayAnswers } from './answerRelay';
+import { relayAnswers } from '../../shared/sendAndWait';
 import { boundedEvents, screenReplays, signatureRefusal, signingSecret, type Refusal } from './callChecks';
-import { eventsToItems } from './events';
+import { eventsToItems, normaliseEvent } from './events';
 
 type ServerResponse = ReturnType<IWebhookFunctions['getResponseObject']>;
 
@@ -158,8 +158,9 @@ export class WorkplaceTrigger implements INodeType {
 		// Replays are refused before anything acts on an event, answers to questions included.
 		const windowMinutes = this.getNodeParameter('replayWindowMinutes', 5) as number;
 		const screened = screenReplays(this, events, typeof windowMinutes === 'number' ? windowMinutes : 5);
-		// Answers to Send and Wait questions go to their waiting executions, not to this workflow.
-		const forWorkflow = await relayAnswers(this, screened.events, verify);
+		// Answers to Send and Wait questions go to their waiting executions, not to this workflow;
+		// only from verified calls (an unverified tap could be anyone's).
+		const forWorkflow = verify ? await relayAnswers(this, screened.events, (event) => normaliseEvent(event, true)) : screened.events;
 		const wanted = this.getNodeParameter('events', ['*']) as string[];
 		const items = eventsToItems(forWorkflow, wanted, { version: this.getNode().typeVersion, verified: verify });
 		const webhookResponse: IDataObject = { received: events.length, accepted: items.length };

@@ -6,7 +6,7 @@
 import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { botSigningSecret } from '../../shared/sendAndWait/chatAnswer';
+import { botSigningSecret } from '../../shared/sendAndWait/keys';
 import { MAX_EVENTS_PER_CALL, MAX_NESTING, nestedDeeperThan } from './bodyLimits';
 import { eventTime, readEvents } from './events';
 import { eventKey, freshness, seenEvents } from './replay';
@@ -32,17 +32,29 @@ export type Refusal = { status: number; message: string; headers?: Record<string
 /**
  * The signature decision, made before anything whose cost the caller controls:
  * undefined when the call is proven signed, else a 401 (500 when the trigger has
- * no secret). A body that cannot even be read (a broken Content-Encoding) is not
+ * no secret, 503 when its credential could not be read). A body that cannot even be read (a broken Content-Encoding) is not
  * proven signed either.
  */
 export async function signatureRefusal(context: IWebhookFunctions): Promise<Refusal | undefined> {
+	// Not thrown on: n8n would record a failed execution for every caller.
+	const name = context.getNode().name;
+	const noSecret: Refusal = { status: 500, message: 'The trigger cannot verify signatures: it has no Workplace Bot API credential with a client secret' };
+	if (context.getNode().credentials?.workplaceBotApi === undefined) {
+		context.logger.error(`Workplace Trigger "${name}" cannot verify signatures: no Workplace Bot API credential is selected`);
+		return noSecret;
+	}
 	let secret: string;
 	try {
-		secret = await signingSecret(context);
+		secret = botSigningSecret(await context.getCredentials('workplaceBotApi'));
 	} catch (error) {
-		// Not thrown on: n8n would record a failed execution for every caller.
-		context.logger.error(`Workplace Trigger "${context.getNode().name}" cannot verify signatures: ${(error as Error).message}`);
-		return { status: 500, message: 'The trigger cannot verify signatures: it has no Workplace Bot API credential with a client secret' };
+		// A credential is selected but could not be read (n8n's database unreachable, say): a passing
+		// failure, told as such so the sender may try again, not as a missing secret.
+		context.logger.error(`Workplace Trigger "${name}" could not read its Workplace Bot API credential: ${(error as Error).message}`);
+		return { status: 503, message: 'The trigger could not read its Workplace Bot API credential to verify the signature; try again', headers: { 'retry-after': '5' } };
+	}
+	if (secret === '') {
+		context.logger.error(`Workplace Trigger "${name}" cannot verify signatures: its Workplace Bot API credential has no client secret`);
+		return noSecret;
 	}
 	const req = context.getRequestObject();
 	const unauthorised = (message: string): Refusal => ({ status: 401, message, headers: { 'www-authenticate': 'X-Eko-Signature' } });

@@ -1,62 +1,79 @@
 /**
- * Answers given in the chat (Send and Wait with Answer in Chat): the contract
- * between the waiting Workplace node, which sends postback buttons, and the
- * Workplace Trigger, which receives the taps and relays them to the waiting
- * execution. Pure: the nodes read parameters and send requests, this shapes
- * and checks.
+ * Answers given in the chat (Answer in Chat): the contract between the waiting
+ * Workplace node, which sends postback buttons, and the Workplace Trigger, which
+ * receives the taps and passes them on to the waiting execution. Pure.
  *
- * A button's postback data is `n8n-answer|<choice>|<path>`: the choice
- * (`approve` or `decline`) and the path and query of the waiting node's resume
- * URL on the n8n instance that sent the question (`/webhook-waiting/<execution>/<node>?…`,
- * signed by n8n where n8n signs it). The trigger POSTs the answer to that path
- * on its own instance, as JSON `{ answer, signature }`, `signature` being the
- * hex HMAC-SHA256 of `JSON.stringify(answer)` with the bot credential's signing
- * secret; the waiting node accepts nothing else as an answer from the chat.
+ * A button's postback data is `n8n-answer|<choice>|<path>|<signature>`: the
+ * choice (`approve` or `decline`), the path and query of the waiting node's
+ * resume URL for chat answers (`/webhook-waiting/<execution>/<node>?answer=chat&question=…`,
+ * signed by n8n where n8n signs it), and the node's signature of both (keys.ts,
+ * purpose `postback`): the trigger passes on only what a Workplace node with the
+ * same bot credential made, and only to its own n8n instance. It POSTs
+ * `{ answer, signature }`, `signature` being the relay signature (purpose
+ * `relay`) of `JSON.stringify(answer)`; the waiting node takes nothing else as
+ * an answer from the chat, and checks every field's type once the signature holds.
  */
-import { createHmac, timingSafeEqual } from 'crypto';
+import { sign, signedBy } from './keys';
 
 export const ANSWER_PREFIX = 'n8n-answer';
 export const CHOICES = ['approve', 'decline'] as const;
 export type Choice = (typeof CHOICES)[number];
+const isChoice = (value: unknown): value is Choice => value === 'approve' || value === 'decline';
 
 /** A relayed answer older than this is refused (a copy sent again later answers nothing). */
 export const RELAY_MAX_AGE_MS = 10 * 60 * 1000;
+/** The postback signature's length in bytes: 128 bits keeps the data short. */
+const POSTBACK_SIGNATURE_BYTES = 16;
+/** Longest text a relayed answer's fields may hold (a path, a user id, a name). */
+const FIELD_MAX = 2048;
 
-/** The postback data of an answer button. */
-export function answerPostbackData(choice: Choice, resumeUrl: string): string {
+/** The postback data of an answer button: the choice and the resume path, signed. */
+export function answerPostbackData(choice: Choice, resumeUrl: string, secret: string): string {
 	const url = new URL(resumeUrl);
-	return `${ANSWER_PREFIX}|${choice}|${url.pathname}${url.search}`;
+	const path = `${url.pathname}${url.search}`;
+	return `${ANSWER_PREFIX}|${choice}|${path}|${sign(secret, 'postback', `${choice}|${path}`, POSTBACK_SIGNATURE_BYTES)}`;
 }
 
-/** An answer button's data read back; undefined for any other postback. */
-export function parseAnswerPostback(data: unknown): { choice: Choice; path: string } | undefined {
-	if (typeof data !== 'string') return undefined;
-	const [prefix, choice, ...rest] = data.split('|');
-	const path = rest.join('|');
-	if (prefix !== ANSWER_PREFIX || !(CHOICES as readonly string[]).includes(choice) || path === '') return undefined;
-	return { choice: choice as Choice, path };
+/** An answer button's data read back (not yet checked); undefined for any other postback. */
+export function parseAnswerPostback(data: unknown): { choice: Choice; path: string; signature: string } | undefined {
+	if (typeof data !== 'string' || data.length > FIELD_MAX) return undefined;
+	const parts = data.split('|');
+	if (parts[0] !== ANSWER_PREFIX || parts.length < 3 || !isChoice(parts[1])) return undefined;
+	const signature = parts.length > 3 ? parts[parts.length - 1] : '';
+	const path = parts.slice(2, parts.length > 3 ? -1 : undefined).join('|');
+	return path === '' ? undefined : { choice: parts[1], path, signature };
 }
+
+/** Whether a Workplace node with this bot secret made the button. */
+export const postbackSigned = (tapped: { choice: Choice; path: string; signature: string }, secret: string): boolean =>
+	signedBy(secret, 'postback', `${tapped.choice}|${tapped.path}`, tapped.signature, POSTBACK_SIGNATURE_BYTES);
 
 /**
  * Where the trigger relays an answer: the path on the trigger's own instance
- * (the origin of its own webhook URL), or undefined when the path could reach
- * anything else (another host, a scheme, a protocol-relative or backslashed
- * path), does not end in `<execution>/<node>` or lacks the `answer=chat` the
- * waiting node puts in it.
+ * (the origin of its own webhook URL), only when it is a waiting node's
+ * address there (`<waiting base>/<execution>/<node>`, the base read from the
+ * instance's own resume URL) made for chat answers (`answer=chat`); undefined
+ * for anything else (another host, a scheme, a protocol-relative or backslashed
+ * path, a production webhook, a REST path). So even a button whose signature
+ * holds reaches nothing the service could not call on n8n itself.
  */
-export function relayTarget(path: string, ownWebhookUrl: string): URL | undefined {
+export function relayTarget(path: string, own: { webhookUrl: string; waitingBaseUrl: string }): URL | undefined {
 	if (!path.startsWith('/') || path.startsWith('//') || /[\\\s]/.test(path)) return undefined;
-	let own: URL;
+	let origin: URL;
+	let base: URL;
 	let target: URL;
 	try {
-		own = new URL(ownWebhookUrl);
-		target = new URL(path, own.origin);
+		origin = new URL(own.webhookUrl);
+		base = new URL(own.waitingBaseUrl);
+		target = new URL(path, origin.origin);
 	} catch {
 		return undefined;
 	}
-	if (own.protocol !== 'http:' && own.protocol !== 'https:') return undefined;
-	if (target.origin !== own.origin || target.username !== '' || target.password !== '') return undefined;
-	if (!/\/[^/]+\/[^/]+$/.test(target.pathname) || target.pathname.includes('/../')) return undefined;
+	if (origin.protocol !== 'http:' && origin.protocol !== 'https:') return undefined;
+	if (target.origin !== origin.origin || target.username !== '' || target.password !== '') return undefined;
+	const basePath = base.pathname.replace(/\/+$/, '');
+	const rest = target.pathname.startsWith(`${basePath}/`) ? target.pathname.slice(basePath.length + 1) : undefined;
+	if (rest === undefined || !/^[^/]+\/[^/]+$/.test(rest) || rest.split('/').some((segment) => segment === '..' || segment === '.')) return undefined;
 	// Only the address the waiting node made for chat answers (its resume URL with answer=chat).
 	if (target.searchParams.get('answer') !== 'chat') return undefined;
 	return target;
@@ -65,9 +82,9 @@ export function relayTarget(path: string, ownWebhookUrl: string): URL | undefine
 /** What the trigger relays: who tapped what, when, for which waiting node (the resume path). */
 export interface RelayedAnswer {
 	choice: Choice;
-	/** The resume path the button carried: binds the answer to one execution and node. */
+	/** The resume path the button carried: binds the answer to one execution, node and question. */
 	path: string;
-	userId: string | number | null;
+	userId: string | null;
 	username: string | null;
 	/** The event's own time (ISO), when it had a readable one. */
 	eventTime: string | null;
@@ -75,9 +92,7 @@ export interface RelayedAnswer {
 	relayedAt: number;
 }
 
-export function signAnswer(answer: RelayedAnswer, secret: string): string {
-	return createHmac('sha256', secret).update(JSON.stringify(answer)).digest('hex');
-}
+export const signAnswer = (answer: RelayedAnswer, secret: string): string => sign(secret, 'relay', JSON.stringify(answer));
 
 /** The relay's body: the answer and its signature. */
 export function relayBody(answer: RelayedAnswer, secret: string): { answer: RelayedAnswer; signature: string } {
@@ -95,29 +110,35 @@ function waitingTarget(pathname: string): string | undefined {
 	}
 }
 
+const textOrNull = (value: unknown): value is string | null => value === null || (typeof value === 'string' && value.length <= FIELD_MAX);
+
 /**
  * The relayed answer in a request body, when it is vouched for with `secret`,
- * fresh, and addressed to the path it was sent to (`requestPath`, the waiting
- * node's own execution and node); else why not.
+ * fresh, well formed, and addressed to the path it was sent to (`requestPath`,
+ * the waiting node's own execution and node); else why not.
  */
-export function verifyRelayedAnswer(
-	body: unknown,
-	secret: string,
-	requestPath: string,
-	now: number,
-): { answer: RelayedAnswer } | { problem: string } {
-	if (!body || typeof body !== 'object') return { problem: 'no answer in the body' };
+export function verifyRelayedAnswer(body: unknown, secret: string, requestPath: string, now: number): { answer: RelayedAnswer } | { problem: string } {
+	if (!body || typeof body !== 'object' || Array.isArray(body)) return { problem: 'no answer in the body' };
 	const { answer, signature } = body as { answer?: unknown; signature?: unknown };
-	if (!answer || typeof answer !== 'object' || typeof signature !== 'string') return { problem: 'no answer in the body' };
-	const a = answer as Record<string, unknown>;
-	if (!(CHOICES as readonly string[]).includes(a.choice as string) || typeof a.path !== 'string' || typeof a.relayedAt !== 'number') {
-		return { problem: 'the answer is incomplete' };
-	}
+	if (!answer || typeof answer !== 'object' || Array.isArray(answer) || typeof signature !== 'string') return { problem: 'no answer in the body' };
 	if (secret === '') return { problem: 'no secret to check the answer with' };
-	const expected = Buffer.from(createHmac('sha256', secret).update(JSON.stringify(answer)).digest('hex'));
-	const given = Buffer.from(signature.toLowerCase());
-	if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { problem: 'the answer\'s signature does not match' };
-	if (Math.abs(now - a.relayedAt) > RELAY_MAX_AGE_MS) return { problem: 'the answer is too old' };
+	if (!signedBy(secret, 'relay', JSON.stringify(answer), signature)) return { problem: 'the answer\'s signature does not match' };
+	// Signed, but checked field by field all the same: a key that leaked must not buy a shape the node does not expect.
+	const a = answer as Record<string, unknown>;
+	const fields = Object.keys(a).sort().join(',');
+	if (
+		fields !== 'choice,eventTime,path,relayedAt,userId,username' ||
+		!isChoice(a.choice) ||
+		typeof a.path !== 'string' ||
+		a.path.length > FIELD_MAX ||
+		typeof a.relayedAt !== 'number' ||
+		!textOrNull(a.userId) ||
+		!textOrNull(a.username) ||
+		!textOrNull(a.eventTime)
+	) {
+		return { problem: 'the answer is not well formed' };
+	}
+	if (!(Math.abs(now - a.relayedAt) <= RELAY_MAX_AGE_MS)) return { problem: 'the answer is too old' };
 	let answerPath: string;
 	try {
 		answerPath = new URL(a.path, 'http://localhost').pathname;
@@ -126,24 +147,23 @@ export function verifyRelayedAnswer(
 	}
 	const own = waitingTarget(requestPath);
 	if (own === undefined || waitingTarget(answerPath) !== own) return { problem: 'the answer is for another question' };
-	return { answer: answer as unknown as RelayedAnswer };
+	return { answer: { choice: a.choice, path: a.path, userId: a.userId as string | null, username: a.username as string | null, eventTime: a.eventTime as string | null, relayedAt: a.relayedAt } };
 }
 
-/**
- * The bot credential's signing secret: its webhook secret when set, else its
- * client secret, as for the service's own `X-Eko-Signature`; '' when neither.
- */
-export function botSigningSecret(credentials: Record<string, unknown>): string {
-	for (const value of [credentials.webhookSecret, credentials.clientSecret]) {
-		if (typeof value === 'string' && value.trim() !== '') return value;
+/** The question a relayed answer's path names (its `question=`). */
+export function questionOfPath(path: string): string | undefined {
+	try {
+		return new URL(path, 'http://localhost').searchParams.get('question') ?? undefined;
+	} catch {
+		return undefined;
 	}
-	return '';
 }
 
-/** Whether a user may answer: anyone when no approvers are named. */
-export function mayAnswer(approvers: string[], userId: string | number | null): boolean {
+/** Whether a user may answer: anyone when no approvers are named, else exactly one of theirs (an id, never a list of them). */
+export function mayAnswer(approvers: string[], userId: unknown): boolean {
 	if (approvers.length === 0) return true;
-	return userId !== null && approvers.includes(String(userId));
+	const id = typeof userId === 'number' && Number.isFinite(userId) ? String(userId) : userId;
+	return typeof id === 'string' && approvers.includes(id);
 }
 
 /** A comma- or space-separated list of user ids, blanks dropped. */

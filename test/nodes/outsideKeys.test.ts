@@ -15,6 +15,10 @@ import { byId } from '../../testbed/locator';
 import { eventsToItems } from '../../nodes/WorkplaceTrigger/events';
 import { uploadMimeType } from '../../nodes/Workplace/actions/knowledgeFile/replace.operation';
 import { networkMessage } from '../../shared/transport/failureMessages';
+import { nameN8nDrops } from '../../shared/ownEntry';
+import { NODE_OUTCOMES, relayOutcome } from '../../shared/sendAndWait/relay';
+import { storedRun } from '../../testbed/waitingWebhooks';
+import { hiddenFields, open, post, questionWorkflow } from './sendAndWaitQuestion';
 
 const bed = suiteTestbed();
 
@@ -118,7 +122,51 @@ const TABLES: Table[] = [
 			expect(item.json).toMatchObject({ type: 'message', userId: null, sourceType: null, data: null });
 		},
 	},
-	// Send and Wait's form tables (field labels, submitted values) belong to shared/sendAndWait/: their rows go here.
+	{
+		table: "Send and Wait's form (Custom Form labels, the submitted form read back as the answer, the page's problems by label), answered through n8n's waiting webhook",
+		async feed(keys) {
+			const store = bed.executionStore();
+			const server = await bed.waitingWebhooks(store);
+			store.publicUrl = server.url;
+			try {
+				const field = (key: string) => ({ fieldLabel: key, fieldType: 'text', requiredField: true });
+				const dropped = keys.filter((key) => nameN8nDrops(key));
+				for (const key of dropped) {
+					const refused = await store.start(questionWorkflow({ responseType: 'customForm', formFields: { values: [field('Name'), field(key)] } }));
+					expect(refused.run.error?.message).toBe(`Invalid "Form Fields" in item 0: field 2 cannot be labelled "${key}": n8n leaves a field of that name out of items; choose another label`);
+				}
+				const labels = keys.filter((key) => !nameN8nDrops(key));
+				const { id } = await store.start(questionWorkflow({ responseType: 'customForm', formFields: { values: labels.map(field) } }));
+				const push = bed.emulator.logFor('POST', '/bot/v2/message/push').at(-1)!;
+				const link = (push.body as { messages: Array<{ template: { actions: IDataObject[] } }> }).messages.at(-1)!.template.actions[0].linkUri as string;
+				const errorsShown = (html: string) => [...html.matchAll(/<div class="error">([^<]*)<\/div>/g)].map((m) => m[1]);
+				const page = await open(link);
+				expect([page.status, errorsShown(page.body)]).toEqual([200, []]);
+				const token = hiddenFields(page.body);
+				const empty = await post(link, { ...token, ...Object.fromEntries(labels.map((_, n) => [`field-${n}`, ''])) }, { multipart: true });
+				expect([empty.status, errorsShown(empty.body)]).toEqual([400, labels.map(() => 'This field is required')]);
+				// Only the last field left empty: its problem alone is shown (the other labels find no problem of theirs).
+				const lastEmpty = await post(link, { ...token, ...Object.fromEntries(labels.map((label, n) => [`field-${n}`, n === labels.length - 1 ? '' : label])) }, { multipart: true });
+				expect([lastEmpty.status, errorsShown(lastEmpty.body)]).toEqual([400, ['This field is required']]);
+				const filled = await post(link, { ...token, ...Object.fromEntries(labels.map((label, n) => [`field-${n}`, `${label} answer`])) }, { multipart: true });
+				expect(filled.status).toBe(200);
+				await server.settled();
+				const answer = storedRun(store, id).nodes.After?.[0].outputs[0][0].json.data as IDataObject;
+				expect(Object.entries(answer).filter(([key]) => key !== 'respondedAt')).toEqual(labels.map((label) => [label, `${label} answer`]));
+			} finally {
+				await server.close();
+			}
+		},
+	},
+	{
+		table: "the relay's table of the waiting node's outcomes (the `outcome` of a waiting webhook's answer)",
+		async feed(keys) {
+			for (const key of keys) {
+				expect(NODE_OUTCOMES[key]).toBeUndefined();
+				for (const status of [200, 403, 404, 409, 410, 500]) expect([status, relayOutcome(status, { outcome: key })]).toEqual([status, relayOutcome(status, { outcome: 'unheard-of' })]);
+			}
+		},
+	},
 ];
 
 it('no table built from outside data answers to an inherited name, or drops one: __proto__, constructor, toString, valueOf', async () => {

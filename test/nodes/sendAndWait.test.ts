@@ -70,7 +70,8 @@ test('Answer in Chat: postback buttons carrying the choice and the resume path, 
 		['postback', 'Approve', 'Approve'],
 		['postback', 'Decline', 'Decline'],
 	]);
-	expect(template.actions[0].data).toMatch(/^n8n-answer\|approve\|\/webhook-waiting\/harness-\d+\/workplace-node\?answer=chat&question=[0-9a-f]{16}&signature=[0-9a-f]{64}$/);
+	// The choice, the resume path for chat answers, and the node's signature of both.
+	expect(template.actions[0].data).toMatch(/^n8n-answer\|approve\|\/webhook-waiting\/harness-\d+\/workplace-node\?answer=chat&question=[\w-]{22}&signature=[0-9a-f]{64}\|[\w-]{22}$/);
 	expect(template.actions[1].data).toMatch(/^n8n-answer\|decline\|/);
 });
 
@@ -78,7 +79,7 @@ test('to a user: a direct message with one link per answer', async () => {
 	await bed.runNode(ask({ sendTo: 'user', userId: { __rl: true, mode: 'id', value: SEED_USER_IDS.nattaya }, responseType: 'freeText' }), { typeVersion: 2 });
 	const [sent] = bed.emulator.logFor('POST', '/bot/v1/direct/message');
 	expect(sent.body).toMatchObject({ uid: SEED_USER_IDS.nattaya, message: { type: 'text' } });
-	expect(((sent.body as IDataObject).message as IDataObject).data).toMatch(/^Deploy release 2\.4\?\n\nRespond: http:\/\/.+\/webhook-waiting\/harness-\d+\/workplace-node\?approved=true&question=[0-9a-f]{16}&signature=[0-9a-f]{64}$/);
+	expect(((sent.body as IDataObject).message as IDataObject).data).toMatch(/^Deploy release 2\.4\?\n\nRespond: http:\/\/.+\/webhook-waiting\/harness-\d+\/workplace-node\?approved=true&question=[\w-]{22}&signature=[0-9a-f]{64}$/);
 });
 
 test('several input items ask one question: the execution waits for one answer', async () => {
@@ -88,7 +89,7 @@ test('several input items ask one question: the execution waits for one answer',
 });
 
 test.each([
-	[{ approvalOptions: { values: { approveLabel: 'Approve this deployment now' } } }, 'Invalid "Approve Button Label" in item 0: must be at most 20 characters (got 27)'],
+	[{ approvalOptions: { values: { approveLabel: 'Approve this deployment now' } } }, 'Invalid "Approve Label" in item 0: must be at most 20 characters (got 27)'],
 	[{ options: { approvers: '1001' } }, 'Invalid "Approvers" in item 0: needs Answer in Chat: a link cannot tell who opened it'],
 	[{ sendTo: 'user', userId: { __rl: true, mode: 'id', value: SEED_USER_IDS.nattaya }, options: { answerInChat: true } }, 'Invalid "Answer in Chat" in item 0: needs a group or topic: the direct message endpoint sends no buttons'],
 	[{ responseType: 'customForm', formFields: { values: [] } }, 'Invalid "Form Fields" in item 0: add at least one field'],
@@ -99,6 +100,65 @@ test.each([
 	expect(run.error?.message).toBe(message);
 	expect(run.result.status).toBe('error');
 	expect(bed.emulator.log.filter((entry) => entry.path.startsWith('/bot/v'))).toEqual([]);
+});
+
+const interval = (resumeAmount: unknown, resumeUnit: unknown) => ({ options: { limitWaitTime: { values: { limitType: 'afterTimeInterval', resumeAmount, resumeUnit } } } });
+test.each([
+	// Limit Wait Time from expressions: inherited names are no unit, and the wait must end where n8n can wait (issue 30, item 6).
+	[interval(1, '={{ "constructor" }}'), 'Invalid "Limit Wait Time" in item 0: Unit must be minutes, hours or days, got "constructor"'],
+	[interval(1, '={{ "valueOf" }}'), 'Invalid "Limit Wait Time" in item 0: Unit must be minutes, hours or days, got "valueOf"'],
+	[interval(1, '={{ "__proto__" }}'), 'Invalid "Limit Wait Time" in item 0: Unit must be minutes, hours or days, got "__proto__"'],
+	[interval('={{ 1e20 }}', 'minutes'), 'Invalid "Limit Wait Time" in item 0: Amount ends the wait on or after 3000-01-01T00:00:00.000Z, which n8n reads as waiting indefinitely; leave Limit Wait Time off for that'],
+	[{ options: { limitWaitTime: { values: { limitType: '={{ "toString" }}', resumeAmount: 1 } } } }, 'Invalid "Limit Wait Time" in item 0: Limit Type must be After Time Interval or At Specified Time, got "toString"'],
+	[{ options: { limitWaitTime: { values: { limitType: 'atSpecifiedTime', maxDateAndTime: '3000-06-01T00:00:00Z' } } } }, 'Invalid "Limit Wait Time" in item 0: Max Date and Time ends the wait on or after 3000-01-01T00:00:00.000Z, which n8n reads as waiting indefinitely; leave Limit Wait Time off for that'],
+	// Labels a person reads to decide (issue 30, item 8).
+	[{ approvalOptions: { values: { approveLabel: 'Approve\u202E' } } }, 'Invalid "Approve Label" in item 0: must not contain bidirectional control characters (they change how the label reads)'],
+	[{ approvalOptions: { values: { approveLabel: '\u202Eenilced' } } }, 'Invalid "Approve Label" in item 0: must not contain bidirectional control characters (they change how the label reads)'],
+	[{ approvalOptions: { values: { approveLabel: '\u200B\u200B\u2060' } } }, 'Invalid "Approve Label" in item 0: must show something: it has only spaces or invisible characters'],
+	[{ approvalOptions: { values: { approvalType: 'double', approveLabel: 'Decline', disapproveLabel: 'Decline' } } }, 'Invalid "Disapprove Label" in item 0: reads the same as the Approve Label ("Decline"): a person could not tell the answers apart'],
+	[{ approvalOptions: { values: { approvalType: 'double', approveLabel: 'Decline', disapproveLabel: 'DECLINE\u200B' } } }, 'Invalid "Disapprove Label" in item 0: reads the same as the Approve Label ("Decline"): a person could not tell the answers apart'],
+	[{ responseType: 'freeText', options: { messageButtonLabel: '\u2066Respond\u2069' } }, 'Invalid "Message Button Label" in item 0: must not contain bidirectional control characters (they change how the label reads)'],
+	// Form labels n8n leaves out of items when it copies them (issue 30, item 6).
+	[{ responseType: 'customForm', formFields: { values: [{ fieldLabel: '__proto__', requiredField: true }] } }, 'Invalid "Form Fields" in item 0: field 1 cannot be labelled "__proto__": n8n leaves a field of that name out of items; choose another label'],
+	[{ responseType: 'customForm', formFields: { values: [{ fieldLabel: 'Name' }, { fieldLabel: 'constructor' }] } }, 'Invalid "Form Fields" in item 0: field 2 cannot be labelled "constructor": n8n leaves a field of that name out of items; choose another label'],
+	[{ responseType: 'customForm', formFields: { values: [{ fieldLabel: 'Team', fieldType: 'toString' }] } }, 'Invalid "Form Fields" in item 0: field "Team" has an unknown type "toString"'],
+])('refused before anything is sent, naming the field: %p', async (parameters, message) => {
+	const run = await bed.runNode(ask(parameters as INodeParameters), { typeVersion: 2 });
+	expect(run.error?.message).toBe(message);
+	expect(run.result.status).toBe('error');
+	expect(bed.emulator.log.filter((entry) => entry.path.startsWith('/bot/v'))).toEqual([]);
+});
+
+test('the question is recorded with the execution, in its custom data: its id (the links\' question) and the end of its wait', async () => {
+	const before = Date.now();
+	const run = await bed.runNode(ask({ options: { limitWaitTime: { values: { limitType: 'afterTimeInterval', resumeAmount: 30, resumeUnit: 'minutes' } } } }), { typeVersion: 2 });
+	const metadata = run.result.run.data.resultData.metadata as Record<string, string>;
+	const [key, record] = Object.entries(metadata)[0];
+	expect(key).toMatch(/^workplaceQuestion_[0-9a-f]{24}$/);
+	const [id, end] = record.split('.');
+	const { template } = (pushes()[0].body as { messages: Template[] }).messages[0];
+	expect(new URL(template.actions[0].linkUri as string).searchParams.get('question')).toBe(id);
+	// One moment decides both: the recorded end is the date n8n waits until.
+	expect(Number(end)).toBe((run.result.run.waitTill as Date).getTime());
+	expect(Number(end)).toBeGreaterThanOrEqual(before + 30 * 60_000);
+});
+
+test('a question that cannot be recorded with the execution (its custom data full: 10 entries taken) is not sent', async () => {
+	const workflow = singleNodeWorkflow(ask(), { typeVersion: 2 });
+	workflow.nodes.splice(1, 0, {
+		id: 'custom-data',
+		name: 'Execution Data',
+		type: 'n8n-nodes-base.executionData',
+		typeVersion: 1.1,
+		position: [100, 0],
+		parameters: { dataToSave: { values: Array.from({ length: 10 }, (_, n) => ({ key: `k${n}`, value: 'v' })) } },
+	});
+	const trigger = workflow.nodes[0].name;
+	workflow.connections = { [trigger]: { main: [[{ node: 'Execution Data', type: 'main', index: 0 }]] }, 'Execution Data': { main: [[{ node: 'Workplace', type: 'main', index: 0 }]] } };
+	const run = await bed.run(workflow);
+	expect(run.status).toBe('error');
+	expect(run.nodes.Workplace[0].error?.message).toBe('Send and Wait could not record its question with the execution: the execution\'s custom data holds at most 10 entries, and they are taken');
+	expect(pushes()).toEqual([]);
 });
 
 test('resumed with the answer, the run goes on with it: the next node gets data.approved', async () => {

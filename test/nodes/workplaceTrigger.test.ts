@@ -392,6 +392,24 @@ describe('Workplace Trigger', () => {
 			expect(server.executions).toHaveLength(0);
 			expect(JSON.stringify(capturedLogs)).not.toContain('rt-ack');
 		});
+
+		it('answers 503, not "no credential", when its credential cannot be read for a moment', async () => {
+			const server = await start();
+			// n8n's credential store failing as a database that is not connected does.
+			const read = jest.spyOn(bed.credentialsHelper, 'getDecrypted').mockRejectedValueOnce(new Error('Driver not Connected'));
+			try {
+				capturedLogs.length = 0;
+				const res = await post(server, { events: [postback('ack')] });
+				expect(res).toEqual({ status: 503, body: { message: expect.stringMatching(/could not read its Workplace Bot API credential/) } });
+				expect(server.executions).toHaveLength(0);
+				expect(JSON.stringify(capturedLogs)).toContain('Driver not Connected');
+				// The next call, with the store back, is verified and runs.
+				expect((await post(server, { events: [postback('ack')] })).status).toBe(200);
+				expect(server.executions).toHaveLength(1);
+			} finally {
+				read.mockRestore();
+			}
+		});
 	});
 
 	describe('replay protection (issue 23, item 2)', () => {

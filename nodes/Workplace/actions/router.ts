@@ -5,7 +5,7 @@
  * paired to their input; with Continue On Fail each failed item becomes an
  * error item paired to the input that failed.
  */
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { apiRequest, SERVICE_APIS, asNodeError, limiterFor, read, type ApiRequest, type ServiceLimiter } from '../../../shared/transport';
@@ -212,4 +212,13 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const hints = operation.hints?.call(ctx, output) ?? [];
 	if (hints.length > 0) ctx.addExecutionHints(...hints);
 	return [output];
+}
+
+/** The node's webhook: the chosen operation's (a waiting operation's answers), found as execute() finds it. */
+export async function webhookRouter(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+	const resource = this.getNodeParameter('resource', '') as string;
+	const operationName = this.getNodeParameter('operation', '') as string;
+	const webhook = findOperation(resource, operationName)?.operation.webhook;
+	if (!webhook) throw new NodeOperationError(this.getNode(), `The operation "${operationName}" of "${resource}" takes no webhook calls`);
+	return await webhook.call(this);
 }

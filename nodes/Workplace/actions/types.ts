@@ -3,6 +3,8 @@ import type {
 	IExecuteFunctions,
 	INodeExecutionData,
 	INodeProperties,
+	IWebhookFunctions,
+	IWebhookResponseData,
 	NodeApiError,
 	NodeExecutionHint,
 } from 'n8n-workflow';
@@ -64,6 +66,13 @@ export interface OperationDefinition<Request extends ApiRequest = ApiRequest> {
 	 * for one answer, as in n8n's chat nodes), and `output` puts it to wait.
 	 */
 	waits?: true;
+	/**
+	 * A waiting operation's webhook: where n8n sends the calls to the waiting
+	 * node (`<waiting base>/<execution>/<node id>`, the node's restart webhooks)
+	 * while the execution waits there. The node's webhook() runs the one of the
+	 * chosen resource and operation, as execute() runs its request.
+	 */
+	webhook?(this: IWebhookFunctions): Promise<IWebhookResponseData>;
 	/** Hints shown with the output once all items ran (e.g. items the service will not use). */
 	hints?(this: IExecuteFunctions, output: INodeExecutionData[]): NodeExecutionHint[];
 }

@@ -2,12 +2,21 @@
  * The answer form of Free Text and Custom Form: its fields as n8n's form
  * fields name them (`fieldLabel`, `fieldType`, `fieldOptions`, `requiredField`,
  * `placeholder`), the submitted form read back as the item's `data` (keyed by
- * label, as n8n's chat nodes do). Pure.
+ * label, as n8n's chat nodes do). Pure. Labels key tables, so every table here
+ * has no prototype (a label `constructor` or `toString` is a label like any
+ * other), and labels n8n drops from items when it copies them are refused.
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import { keyedTable, nameN8nDrops, ownEntry } from '../ownEntry';
+
 export const FIELD_TYPES = ['text', 'textarea', 'number', 'email', 'date', 'dropdown', 'checkbox'] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
+const isFieldType = (value: unknown): value is FieldType => (FIELD_TYPES as readonly unknown[]).includes(value);
+
+/** Characters an answer may have: a textarea's (Free Text's), any other field's. */
+export const TEXTAREA_MAX = 20_000;
+export const FIELD_MAX = 1_000;
 
 export interface FormField {
 	label: string;
@@ -28,26 +37,21 @@ export function readFormFields(values: unknown): { fields: FormField[] } | { pro
 	const fields: FormField[] = [];
 	const seen = new Set<string>();
 	for (const [n, entry] of entries.entries()) {
-		const label = typeof entry.fieldLabel === 'string' ? entry.fieldLabel.trim() : '';
+		const label = typeof entry?.fieldLabel === 'string' ? entry.fieldLabel.trim() : '';
 		if (label === '') return { problem: `field ${n + 1} needs a label` };
+		if (nameN8nDrops(label)) return { problem: `field ${n + 1} cannot be labelled "${label}": n8n leaves a field of that name out of items; choose another label` };
 		if (seen.has(label)) return { problem: `two fields are labelled "${label}"` };
 		seen.add(label);
-		const type = (entry.fieldType ?? 'text') as FieldType;
-		if (!FIELD_TYPES.includes(type)) return { problem: `field "${label}" has an unknown type ${JSON.stringify(entry.fieldType)}` };
-		const optionValues = ((entry.fieldOptions as IDataObject | undefined)?.values ?? []) as IDataObject[];
-		const options = (Array.isArray(optionValues) ? optionValues : [])
-			.map((o) => (typeof o.option === 'string' ? o.option.trim() : ''))
+		const type = entry.fieldType ?? 'text';
+		if (!isFieldType(type)) return { problem: `field "${label}" has an unknown type ${JSON.stringify(entry.fieldType)}` };
+		const optionValues = (entry.fieldOptions as IDataObject | undefined)?.values;
+		const options = (Array.isArray(optionValues) ? (optionValues as IDataObject[]) : [])
+			.map((o) => (typeof o?.option === 'string' ? o.option.trim() : ''))
 			.filter((o) => o !== '');
 		if ((type === 'dropdown' || type === 'checkbox') && options.length === 0) {
 			return { problem: `field "${label}" (${type}) needs at least one option` };
 		}
-		fields.push({
-			label,
-			type,
-			required: entry.requiredField === true,
-			placeholder: typeof entry.placeholder === 'string' ? entry.placeholder : '',
-			options,
-		});
+		fields.push({ label, type, required: entry.requiredField === true, placeholder: typeof entry.placeholder === 'string' ? entry.placeholder : '', options });
 	}
 	return { fields };
 }
@@ -58,24 +62,33 @@ export const fieldName = (n: number) => `field-${n}`;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
-function values(body: IDataObject, n: number): string[] {
-	const value = body[fieldName(n)];
+/** What the form sent for field n, each value as text (a checkbox sends one value per box ticked). */
+export function submitted(body: IDataObject, n: number): string[] {
+	const value = ownEntry(body, fieldName(n));
 	const list = Array.isArray(value) ? value : value === undefined || value === null ? [] : [value];
-	return list.map((v) => String(v));
+	return list.map((v) => (typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : ''));
 }
 
 /**
- * The submitted form (a parsed url-encoded body) as the answer's fields, or
- * what is wrong with it, by field label.
+ * The submitted form (its parsed fields) as the answer's fields, or what is
+ * wrong with it, by field label.
  */
-export function readSubmission(
-	fields: FormField[],
-	body: IDataObject,
-): { data: IDataObject } | { problems: Record<string, string> } {
-	const data: IDataObject = {};
-	const problems: Record<string, string> = {};
+export function readSubmission(fields: FormField[], body: IDataObject): { data: IDataObject } | { problems: Record<string, string> } {
+	const data = keyedTable<IDataObject[string]>();
+	const problems = keyedTable<string>();
 	fields.forEach((field, n) => {
-		const given = values(body, n).map((v) => v.trim());
+		const raw = submitted(body, n);
+		const max = field.type === 'textarea' ? TEXTAREA_MAX : FIELD_MAX;
+		if (raw.length > (field.type === 'checkbox' ? field.options.length : 1)) {
+			problems[field.label] = field.type === 'checkbox' ? 'Choose among the options' : 'Enter one value';
+			return;
+		}
+		// Counted in UTF-16 units, as a form's maxlength is: a huge answer is refused before anything reads it further.
+		if (raw.some((v) => v.length > max)) {
+			problems[field.label] = `At most ${max.toLocaleString('en-US')} characters`;
+			return;
+		}
+		const given = raw.map((v) => v.trim());
 		const first = given[0] ?? '';
 		const empty = field.type === 'checkbox' ? given.length === 0 : first === '';
 		if (empty) {
@@ -110,8 +123,9 @@ export function readSubmission(
 			}
 			default:
 				// Browsers send a textarea's line breaks as CRLF; workflows get plain newlines.
-				data[field.label] = values(body, n)[0].replace(/\r\n?/g, '\n');
+				data[field.label] = raw[0].replace(/\r\n?/g, '\n');
 		}
 	});
-	return Object.keys(problems).length > 0 ? { problems } : { data };
+	// Items are plain objects: the labels become its own fields.
+	return Object.keys(problems).length > 0 ? { problems } : { data: { ...data } };
 }

@@ -1,0 +1,93 @@
+/**
+ * Two n8n processes taking answers for the same waiting executions (issue 30,
+ * items 1 and 5), in queue mode on PostgreSQL and Redis: `n8n start` (main)
+ * and `n8n webhook` (a webhook process) both serve the waiting webhooks, one
+ * `n8n worker` runs the executions. Each question is answered twice at the
+ * same moment, Approve through main and Decline through the webhook process:
+ * exactly one of the two is told "recorded", and it is the one the execution
+ * went on with. A question asked again in the same execution makes the
+ * earlier link no longer open, whichever process gets it.
+ *
+ * n8n 2.41.1 only: n8n 1.x resumes a waiting execution without checking that
+ * it still waits and sends the node's page before it does (docs/security.md).
+ */
+import { hiddenFields, openLink, postForm, type PageAnswer } from '../../testbed/answerPage';
+import { until } from '../../testbed/n8n';
+import { asked, buttonsOf, ended, loopWorkflow, runsOf, startLoop } from '../lib/questions';
+import { e2eTestbed } from '../lib/testbed';
+import { executionOfQuestion, tally } from '../lib/waiting';
+
+const QUESTIONS = 10;
+const LOOP = loopWorkflow('wpBoundQueue1', 'bound-queue');
+const RECORDED = 'Your answer was recorded';
+
+const bed = e2eTestbed({
+	emulator: { replyTokenTtlSeconds: 900 },
+	credentials: ['workplaceBotApi'],
+	workflows: [LOOP],
+	publish: true,
+	queue: { workers: 1, concurrency: 10, webhooks: 1 },
+});
+
+/** Starts `count` executions at once; resolves with their ids, read from the questions they asked. */
+async function startMany(count: number): Promise<string[]> {
+	const texts = Array.from({ length: count }, (_, n) => `bound-queue: Question ${n}?`);
+	await Promise.all(texts.map((_, n) => fetch(`${bed.url}/webhook/bound-queue`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ question: `Question ${n}?` }) })));
+	const records = await until(`${count} questions`, async () => {
+		const posted = bed.emulator.messages({ route: '/bot/v2/message/push' }).filter((r) => texts.includes((r.messages?.at(-1) as { template?: { text?: string } }).template?.text ?? ''));
+		return posted.length === count ? posted : undefined;
+	}, 180_000);
+	const ids = records.map(executionOfQuestion);
+	await until('every execution waiting', async () => ((await Promise.all(ids.map(async (id) => (await bed.rest.execution(id)).status))).every((s) => s === 'waiting') ? true : undefined), 120_000);
+	return ids;
+}
+
+/** The same link on the webhook process. */
+const viaWebhooks = (link: string) => bed.webhookProcesses[0].url + new URL(link).pathname + new URL(link).search;
+
+test(`${QUESTIONS} questions, each answered at the same moment through main and through the webhook process: one answer each is told it was recorded, and it is the one the execution went on with`, async () => {
+	const ids = await startMany(QUESTIONS);
+	const outcomes: Array<{ id: string; approve: PageAnswer; decline: PageAnswer }> = [];
+	await Promise.all(
+		ids.map(async (id) => {
+			const [question] = await asked(bed.emulator, id, 1);
+			const buttons = buttonsOf(question);
+			const approve = buttons.Approve.linkUri as string;
+			const decline = viaWebhooks(buttons.Decline.linkUri as string);
+			const pages = await Promise.all([openLink(approve), openLink(decline)]);
+			const [a, d] = await Promise.all([postForm(approve, hiddenFields(pages[0].body)), postForm(decline, hiddenFields(pages[1].body))]);
+			outcomes.push({ id, approve: a, decline: d });
+		}),
+	);
+	const recorded = outcomes.map((o) => [o.approve.body.includes(RECORDED), o.decline.body.includes(RECORDED)]);
+	// Never both, never neither.
+	expect(recorded.filter(([a, d]) => a === d)).toEqual([]);
+	for (const { id, approve } of outcomes) {
+		// Approved: the loop asks again; declined: the execution ends. Either way it went on once, with the recorded answer.
+		const approved = approve.body.includes(RECORDED);
+		if (approved) await asked(bed.emulator, id, 2);
+		else await ended(bed.rest, id);
+		expect([await runsOf(bed.rest, id, 'Again'), await runsOf(bed.rest, id, 'Done')]).toEqual(approved ? [1, 0] : [0, 1]);
+	}
+	const refusals = outcomes.map((o) => (o.approve.body.includes(RECORDED) ? o.decline : o.approve)).map((r) => `${r.status} ${/already being resumed|problem executing the workflow|running already|answered already|No action required|no longer open/i.exec(r.body)?.[0] ?? r.body.slice(0, 80)}`);
+	console.log(`two processes: ${QUESTIONS * 2} answers, ${recorded.flat().filter(Boolean).length} told "recorded" (${recorded.filter(([a]) => a).length} through main, ${recorded.filter(([, d]) => d).length} through the webhook process); the other ${QUESTIONS}: ${JSON.stringify(tally(refusals))}`);
+});
+
+test('asked again: the earlier question\'s link answers nothing through either process; the new question takes its answer through the webhook process', async () => {
+	const id = await startLoop(bed.url, bed.rest, LOOP, 'Once more?');
+	const [first] = await asked(bed.emulator, id, 1);
+	const approveA = buttonsOf(first).Approve.linkUri as string;
+	const pageA = await openLink(approveA);
+	expect((await postForm(approveA, hiddenFields(pageA.body))).body).toContain(RECORDED);
+	const [, second] = await asked(bed.emulator, id, 2);
+	await until(`execution ${id} waiting again`, async () => ((await bed.rest.execution(id)).status === 'waiting' ? true : undefined), 120_000);
+	for (const link of [approveA, viaWebhooks(approveA)]) {
+		const stale = await postForm(link, hiddenFields(pageA.body));
+		expect([stale.status, stale.body.includes('This question is no longer open')]).toEqual([410, true]);
+	}
+	const decline = viaWebhooks(buttonsOf(second).Decline.linkUri as string);
+	const page = await openLink(decline);
+	expect((await postForm(decline, hiddenFields(page.body))).body).toContain(RECORDED);
+	expect((await ended(bed.rest, id)).status).toBe('success');
+	expect(await runsOf(bed.rest, id, 'Again')).toBe(1);
+});
