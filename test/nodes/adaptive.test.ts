@@ -143,12 +143,13 @@ describe('version 4: a Retry-After pauses everyone bound for the service', () =>
 
 	it('pauses another execution running at the same time with the same credential', async () => {
 		bed.emulator.throttle.set({ latencyMs: 40 });
-		const ids = bed.emulator.knowledge.addFiles(1, 150).map((f) => f.id);
+		const ids = bed.emulator.knowledge.addFiles(1, 100).map((f) => f.id);
 		// Execution A reads knowledge base 1: its 5th request is refused, Retry-After 1 s.
 		bed.emulator.faults.add({ path: KB_PATH, skip: 4, action: { kind: 'status', status: 429, retryAfter: 1 } });
 		const [b, a] = await Promise.all([
-			// Execution B reads files and is never refused itself.
-			bed.runNode(fileGet(), { items: ids.map((fileId) => ({ json: { fileId } })), ...V4 }),
+			// Execution B reads files, 2 at a time (about 2 s of requests, so it is still sending when A is
+			// refused however late A starts on a busy machine), and is never refused itself.
+			bed.runNode(fileGet(ceiling(2)), { items: ids.map((fileId) => ({ json: { fileId } })), ...V4 }),
 			// A starts once B is sending.
 			new Promise((resolve) => setTimeout(resolve, 150)).then(() => bed.runNode(kbGet(), { items: kbItems(20), ...V4 })),
 		]);
