@@ -3,15 +3,21 @@
  * items 1 and 5), in queue mode on PostgreSQL and Redis: `n8n start` (main)
  * and `n8n webhook` (a webhook process) both serve the waiting webhooks, one
  * `n8n worker` runs the executions. Each question is answered twice at the
- * same moment, Approve through main and Decline through the webhook process:
- * exactly one of the two is told "recorded", and it is the one the execution
- * went on with. A question asked again in the same execution makes the
- * earlier link no longer open, whichever process gets it.
+ * same moment, Approve and Decline: through one process serving the waiting
+ * webhooks, exactly one of the two is told "recorded", and it is the one the
+ * execution went on with. Through two processes (main and the webhook
+ * process), an answer told "recorded" was always acted on, but n8n 2.41.1's
+ * resume check compares the execution's status only: an answer read before
+ * the other process resumed the execution, and written after the loop waits
+ * again at the same node, is taken too (docs/security.md, "Recorded"), so the
+ * suite counts those and does not call them a failure of the package. A
+ * question asked again in the same execution makes the earlier link no longer
+ * open, whichever process gets it.
  *
  * n8n 2.41.1 only: n8n 1.x resumes a waiting execution without checking that
  * it still waits and sends the node's page before it does (docs/security.md).
  */
-import { hiddenFields, openLink, postForm, type PageAnswer } from '../../testbed/answerPage';
+import { hiddenFields, openLink, postForm } from '../../testbed/answerPage';
 import { until } from '../../testbed/n8n';
 import { asked, buttonsOf, ended, loopWorkflow, runsOf, startLoop } from '../lib/questions';
 import { e2eTestbed } from '../lib/testbed';
@@ -29,10 +35,10 @@ const bed = e2eTestbed({
 	queue: { workers: 1, concurrency: 10, webhooks: 1 },
 });
 
-/** Starts `count` executions at once; resolves with their ids, read from the questions they asked. */
-async function startMany(count: number): Promise<string[]> {
-	const texts = Array.from({ length: count }, (_, n) => `bound-queue: Question ${n}?`);
-	await Promise.all(texts.map((_, n) => fetch(`${bed.url}/webhook/bound-queue`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ question: `Question ${n}?` }) })));
+/** Starts `count` executions at once, their questions named by `round`; resolves with their ids, read from the questions they asked. */
+async function startMany(count: number, round: string): Promise<string[]> {
+	const texts = Array.from({ length: count }, (_, n) => `bound-queue: ${round} question ${n}?`);
+	await Promise.all(texts.map((_, n) => fetch(`${bed.url}/webhook/bound-queue`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ question: `${round} question ${n}?` }) })));
 	const records = await until(`${count} questions`, async () => {
 		const posted = bed.emulator.messages({ route: '/bot/v2/message/push' }).filter((r) => texts.includes((r.messages?.at(-1) as { template?: { text?: string } }).template?.text ?? ''));
 		return posted.length === count ? posted : undefined;
@@ -42,35 +48,58 @@ async function startMany(count: number): Promise<string[]> {
 	return ids;
 }
 
-/** The same link on the webhook process. */
-const viaWebhooks = (link: string) => bed.webhookProcesses[0].url + new URL(link).pathname + new URL(link).search;
-
-test(`${QUESTIONS} questions, each answered at the same moment through main and through the webhook process: one answer each is told it was recorded, and it is the one the execution went on with`, async () => {
-	const ids = await startMany(QUESTIONS);
-	const outcomes: Array<{ id: string; approve: PageAnswer; decline: PageAnswer }> = [];
+/** Each of `ids`' first question answered twice at the same moment, Approve through `approveVia` and Decline through `declineVia`. */
+async function answerTwiceAtOnce(ids: string[], approveVia: (link: string) => string, declineVia: (link: string) => string) {
+	const outcomes: Array<{ id: string; approved: boolean; declined: boolean; refusal: string }> = [];
 	await Promise.all(
 		ids.map(async (id) => {
 			const [question] = await asked(bed.emulator, id, 1);
 			const buttons = buttonsOf(question);
-			const approve = buttons.Approve.linkUri as string;
-			const decline = viaWebhooks(buttons.Decline.linkUri as string);
+			const approve = approveVia(buttons.Approve.linkUri as string);
+			const decline = declineVia(buttons.Decline.linkUri as string);
 			const pages = await Promise.all([openLink(approve), openLink(decline)]);
 			const [a, d] = await Promise.all([postForm(approve, hiddenFields(pages[0].body)), postForm(decline, hiddenFields(pages[1].body))]);
-			outcomes.push({ id, approve: a, decline: d });
+			const [approved, declined] = [a.body.includes(RECORDED), d.body.includes(RECORDED)];
+			const other = approved ? d : a;
+			const refusal = `${other.status} ${/already being resumed|problem executing the workflow|running already|answered already|No action required|no longer open/i.exec(other.body)?.[0] ?? other.body.slice(0, 80)}`;
+			outcomes.push({ id, approved, declined, refusal });
 		}),
 	);
-	const recorded = outcomes.map((o) => [o.approve.body.includes(RECORDED), o.decline.body.includes(RECORDED)]);
+	return outcomes;
+}
+
+const onMain = (link: string) => link;
+/** The same link on the webhook process. */
+const viaWebhooks = (link: string) => bed.webhookProcesses[0].url + new URL(link).pathname + new URL(link).search;
+
+test(`${QUESTIONS} questions, each answered at the same moment twice through the process serving the waiting webhooks: one answer each is told it was recorded, and it is the one the execution went on with`, async () => {
+	const outcomes = await answerTwiceAtOnce(await startMany(QUESTIONS, 'One process:'), onMain, onMain);
 	// Never both, never neither.
-	expect(recorded.filter(([a, d]) => a === d)).toEqual([]);
-	for (const { id, approve } of outcomes) {
+	expect(outcomes.filter((o) => o.approved === o.declined)).toEqual([]);
+	for (const { id, approved } of outcomes) {
 		// Approved: the loop asks again; declined: the execution ends. Either way it went on once, with the recorded answer.
-		const approved = approve.body.includes(RECORDED);
 		if (approved) await asked(bed.emulator, id, 2);
 		else await ended(bed.rest, id);
 		expect([await runsOf(bed.rest, id, 'Again'), await runsOf(bed.rest, id, 'Done')]).toEqual(approved ? [1, 0] : [0, 1]);
 	}
-	const refusals = outcomes.map((o) => (o.approve.body.includes(RECORDED) ? o.decline : o.approve)).map((r) => `${r.status} ${/already being resumed|problem executing the workflow|running already|answered already|No action required|no longer open/i.exec(r.body)?.[0] ?? r.body.slice(0, 80)}`);
-	console.log(`two processes: ${QUESTIONS * 2} answers, ${recorded.flat().filter(Boolean).length} told "recorded" (${recorded.filter(([a]) => a).length} through main, ${recorded.filter(([, d]) => d).length} through the webhook process); the other ${QUESTIONS}: ${JSON.stringify(tally(refusals))}`);
+	console.log(`one process: ${QUESTIONS * 2} answers, ${outcomes.filter((o) => o.approved || o.declined).length} told "recorded"; the other ${QUESTIONS}: ${JSON.stringify(tally(outcomes.map((o) => o.refusal)))}`);
+});
+
+test(`${QUESTIONS} questions, each answered at the same moment through main and through the webhook process: every answer told it was recorded was acted on, and at least one of each two was`, async () => {
+	const outcomes = await answerTwiceAtOnce(await startMany(QUESTIONS, 'Two processes:'), onMain, viaWebhooks);
+	expect(outcomes.filter((o) => !o.approved && !o.declined)).toEqual([]);
+	for (const { id, approved, declined } of outcomes) {
+		// "Recorded" is a promise: an approval made the loop ask again; a decline ended the execution through Done.
+		if (approved) await asked(bed.emulator, id, 2);
+		if (declined) {
+			await ended(bed.rest, id);
+			expect(await runsOf(bed.rest, id, 'Done')).toBe(1);
+		} else {
+			expect(await runsOf(bed.rest, id, 'Done')).toBe(0);
+		}
+	}
+	const both = outcomes.filter((o) => o.approved && o.declined).length;
+	console.log(`two processes: ${QUESTIONS * 2} answers, ${outcomes.filter((o) => o.approved).length} approvals and ${outcomes.filter((o) => o.declined).length} declines told "recorded"; ${both} of ${QUESTIONS} questions had both taken (n8n 2.41.1's status-only resume check); refusals: ${JSON.stringify(tally(outcomes.filter((o) => !(o.approved && o.declined)).map((o) => o.refusal)))}`);
 });
 
 test('asked again: the earlier question\'s link answers nothing through either process; the new question takes its answer through the webhook process', async () => {
