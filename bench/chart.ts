@@ -101,3 +101,77 @@ function formatNumber(value: number): string {
 function escapeXml(value: string): string {
 	return value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
+
+export interface Bar {
+	label: string;
+	value: number;
+	/** Drawn in the accent colour (the measured subject, against its baselines). */
+	highlight?: boolean;
+	/** A short note above the bar (e.g. requests refused, items failed). */
+	note?: string;
+}
+
+export interface BarPanel {
+	title: string;
+	bars: Bar[];
+	/** What the bars are, under them. */
+	axis?: string;
+}
+
+/**
+ * Bar charts side by side, two a row, each on the same scale: values relative
+ * to a baseline of 1 (a dashed line at 1 and a dotted one at `goal`), bars
+ * above `top` cut at the top with their value written.
+ */
+export function writeBarPanels(file: string, title: string, panels: BarPanel[], note: string, top = 3, goal = 1.2): void {
+	const columns = 2;
+	const panelW = 560;
+	const panelH = 300;
+	const width = columns * panelW;
+	const rowsCount = Math.ceil(panels.length / columns);
+	const height = 70 + rowsCount * panelH + 40;
+	const parts = [
+		`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="DejaVu Sans" font-size="12">`,
+		`<rect width="100%" height="100%" fill="white"/>`,
+		`<text x="${width / 2}" y="32" text-anchor="middle" font-size="16" font-weight="bold">${escapeXml(title)}</text>`,
+		`<text x="${width / 2}" y="54" text-anchor="middle" font-size="11" fill="#555">pink: the measured defaults; dashed blue: the baseline (1×); dotted green: ${goal}×; red: requests refused (429) or items failed</text>`,
+	];
+	panels.forEach((panel, k) => {
+		const left = (k % columns) * panelW + 60;
+		const topY = 70 + Math.floor(k / columns) * panelH + 40;
+		const plotW = panelW - 90;
+		const plotH = panelH - 90;
+		const yAt = (v: number) => topY + plotH - (Math.min(v, top) / top) * plotH;
+		const step = plotW / panel.bars.length;
+		parts.push(`<text x="${left + plotW / 2}" y="${topY - 12}" text-anchor="middle" font-size="13" font-weight="bold">${escapeXml(panel.title)}</text>`);
+		for (let t = 0; t <= top; t += 0.5) {
+			parts.push(`<line x1="${left}" x2="${left + plotW}" y1="${yAt(t)}" y2="${yAt(t)}" stroke="#eee"/>`);
+			parts.push(`<text x="${left - 6}" y="${yAt(t) + 4}" text-anchor="end">${t.toFixed(1)}×</text>`);
+		}
+		panel.bars.forEach((bar, n) => {
+			const x = left + n * step + step * 0.15;
+			const w = step * 0.7;
+			const y = yAt(bar.value);
+			const colour = bar.highlight ? '#ea4b71' : '#8c8c8c';
+			parts.push(`<rect x="${x}" y="${y}" width="${w}" height="${topY + plotH - y}" fill="${colour}"/>`);
+			if (bar.value > top) {
+				// Cut at the top: its value and note inside the bar.
+				parts.push(`<text x="${x + w / 2}" y="${y + 14}" text-anchor="middle" font-size="10" fill="white">${bar.value.toFixed(0)}×</text>`);
+				if (bar.note) parts.push(`<text x="${x + w / 2}" y="${y + 28}" text-anchor="middle" font-size="8" fill="white">${escapeXml(bar.note)}</text>`);
+			} else {
+				parts.push(`<text x="${x + w / 2}" y="${y - 4}" text-anchor="middle" font-size="10">${bar.value.toFixed(2)}</text>`);
+				if (bar.note) parts.push(`<text x="${x + w / 2}" y="${y - 16}" text-anchor="middle" font-size="9" fill="#b00">${escapeXml(bar.note)}</text>`);
+			}
+			parts.push(`<text x="${x + w / 2}" y="${topY + plotH + 16}" text-anchor="middle" font-size="10">${escapeXml(bar.label)}</text>`);
+		});
+		parts.push(`<line x1="${left}" x2="${left + plotW}" y1="${yAt(1)}" y2="${yAt(1)}" stroke="#1f77b4" stroke-width="1.5" stroke-dasharray="6 4"/>`);
+		parts.push(`<line x1="${left}" x2="${left + plotW}" y1="${yAt(goal)}" y2="${yAt(goal)}" stroke="#2ca02c" stroke-width="1.5" stroke-dasharray="2 3"/>`);
+		parts.push(`<line x1="${left}" x2="${left}" y1="${topY}" y2="${topY + plotH}" stroke="black"/>`);
+		parts.push(`<line x1="${left}" x2="${left + plotW}" y1="${topY + plotH}" y2="${topY + plotH}" stroke="black"/>`);
+		parts.push(`<text x="${left + plotW / 2}" y="${topY + plotH + 34}" text-anchor="middle" font-size="11">${escapeXml(panel.axis ?? 'v4 defaults (first run, later runs), then fixed Requests in Parallel')}</text>`);
+	});
+	parts.push(`<text x="${width / 2}" y="${height - 14}" text-anchor="middle" font-size="11" fill="#555">${escapeXml(note)}</text>`);
+	parts.push('</svg>');
+	const png = new Resvg(parts.join('\n'), { font: { loadSystemFonts: true, defaultFontFamily: 'DejaVu Sans' } }).render().asPng();
+	writeFileSync(file, png);
+}

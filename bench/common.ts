@@ -4,9 +4,11 @@
  * the engine (so baselines pay the same engine costs per item), workflow
  * builders, raw clients, medians and the printed table.
  */
-import type { ChildProcess } from 'node:child_process';
+import { fork, type ChildProcess } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import * as http from 'node:http';
 import * as https from 'node:https';
+import path from 'node:path';
 
 import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeParameters, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
@@ -15,6 +17,7 @@ import { AUTO_REQUESTS_IN_PARALLEL } from '../nodes/Workplace/actions/requestSet
 import { InMemoryCredentialsHelper, initHarnessEnv, loadCommunityPackage, runWorkflow, type BinaryMode, type HarnessEnv, type RunWorkflowResult, type WorkflowJson } from '../testbed/engine';
 import { emulatorCredential, singleNodeWorkflow } from '../testbed/testbed';
 import { ROOT } from '../testbed/root';
+import type { ChildReady } from './emulator-child';
 
 export const int = (name: string, fallback: number) => (process.env[name] ? Number(process.env[name]) : fallback);
 
@@ -81,15 +84,16 @@ let nodeTypes: ReturnType<typeof loadCommunityPackage>['nodeTypes'];
 let harness: HarnessEnv | undefined;
 
 /** The harness environment, this package from dist/, the raw node, and every credential pointing at `access`. */
-export async function setUpEngine(access: EmulatorAccess, binaryDataMode: BinaryMode = 'filesystem', packageRoot = ROOT): Promise<void> {
+export async function setUpEngine(emulator: EmulatorAccess, binaryDataMode: BinaryMode = 'filesystem', packageRoot = ROOT): Promise<void> {
 	harness = await initHarnessEnv({ binaryDataMode });
 	const loaded = loadCommunityPackage(packageRoot);
 	nodeTypes = loaded.nodeTypes;
 	nodeTypes.add(new BenchRaw(), 'bench.raw');
 	helper = new InMemoryCredentialsHelper(loaded.credentialTypes);
-	helper.set(emulatorCredential(access, 'knowledgeBase'));
-	helper.set(emulatorCredential(access, 'taskProjects'));
-	helper.set(emulatorCredential(access, 'bot'));
+	helper.set(emulatorCredential(emulator, 'knowledgeBase'));
+	helper.set(emulatorCredential(emulator, 'taskProjects'));
+	helper.set(emulatorCredential(emulator, 'bot'));
+	access = emulator;
 }
 
 /** The node types of the package setUpEngine loaded (for pollers, list searches and credential tests). */
@@ -101,6 +105,7 @@ export function loadedNodeTypes(): ReturnType<typeof loadCommunityPackage>['node
 export function tearDownEngine(): void {
 	harness?.cleanup();
 	harness = undefined;
+	access = undefined;
 }
 
 export async function run(workflow: WorkflowJson): Promise<{ ms: number; result: RunWorkflowResult }> {
@@ -111,6 +116,9 @@ export async function run(workflow: WorkflowJson): Promise<{ ms: number; result:
 	return { ms, result };
 }
 
+/** Output items of the node named "Workplace" that are error items (Continue On Fail). */
+export const failedItems = (result: RunWorkflowResult) => outputOf(result).filter((item) => item.json.error !== undefined).length;
+
 /** Manual Trigger (pinned items) → one node named "Workplace", whatever its type. */
 export function oneNode(node: Omit<INode, 'id' | 'name' | 'position' | 'typeVersion'> & { typeVersion?: number }, items: INodeExecutionData[]): WorkflowJson {
 	const workflow = singleNodeWorkflow({}, { items });
@@ -118,13 +126,37 @@ export function oneNode(node: Omit<INode, 'id' | 'name' | 'position' | 'typeVers
 	return workflow;
 }
 
-/** The Workplace node's parameters (type version 2) for running `parallel` items at a time. */
+/** The Workplace node's parameters (type version 2 on) for running `parallel` items at a time (from version 4: at most). */
 export const inParallel = (parallel: number): INodeParameters => ({ options: { batching: { batch: { requestsInParallel: parallel } } } });
-/** What the Workplace node does with Batching left unset, for the table. */
+/** What the Workplace node does with Batching left unset in version 2 and 3, for the table. */
 export const DEFAULTS_LABEL = `reads ${AUTO_REQUESTS_IN_PARALLEL} at a time`;
 
-/** The Workplace node at its current type version (2) running `parameters` on `items`. */
+/** The Workplace node at type version 2 (a–e's measured version) running `parameters` on `items`. */
 export const workplace = (parameters: INodeParameters, items: INodeExecutionData[]) => singleNodeWorkflow(parameters, { items, typeVersion: 2 });
+
+let access: EmulatorAccess | undefined;
+
+/**
+ * The Workplace node at `typeVersion` using a Knowledge Base credential of its
+ * own, `credentialId`, registered here: what the node learns of a service is
+ * kept per credential, so a new id meets the service afresh (a first run) and
+ * the same id goes on from what earlier runs taught it.
+ */
+export function workplaceWith(
+	typeVersion: number,
+	credentialId: string,
+	parameters: INodeParameters,
+	items: INodeExecutionData[],
+	continueOnFail = false,
+): WorkflowJson {
+	if (!access) throw new Error('setUpEngine first');
+	const credential = emulatorCredential(access, 'knowledgeBase');
+	helper.set({ ...credential, id: credentialId, name: credentialId });
+	const workflow = singleNodeWorkflow(parameters, { items, typeVersion, continueOnFail });
+	const node = workflow.nodes[1];
+	node.credentials = { ...node.credentials, [credential.type]: { id: credentialId, name: credentialId } };
+	return workflow;
+}
 export const raw = (job: string, items: INodeExecutionData[]) => oneNode({ type: 'bench.raw', parameters: { job } }, items);
 export const outputOf = (result: RunWorkflowResult) => result.items('Workplace');
 
@@ -147,6 +179,31 @@ export function httpRequestKbGet(access: EmulatorAccess, auth: 'inline' | 'crede
 		},
 		items,
 	);
+}
+
+/** The emulator in a child process (emulator-child.ts), so its CPU and memory are not counted with the client's; `env` is added to this process's. */
+export async function startEmulatorChild(env: Record<string, string> = {}): Promise<{ child: ChildProcess; ready: ChildReady }> {
+	const child = fork(path.join(__dirname, 'emulator-child.js'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env: { ...process.env, ...env } });
+	return { child, ready: await askChild<ChildReady>(child, {}, 'ready') };
+}
+
+/** A request to the emulator's admin routes (/__emulator…): the parsed JSON answer (none for 204); a failure status throws. */
+export async function emulatorAdmin<T = unknown>(emulator: EmulatorAccess, method: string, route: string, body?: unknown): Promise<T> {
+	const response = await fetch(`${emulator.url}/__emulator${route}`, {
+		method,
+		headers: body === undefined ? {} : { 'content-type': 'application/json' },
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+	if (!response.ok) throw new Error(`admin ${method} ${route} answered ${response.status}`);
+	return (response.status === 204 ? undefined : await response.json()) as T;
+}
+
+/** Runs a benchmark's main: a failure is printed and sets the exit code. */
+export function runBench(main: () => Promise<void>): void {
+	main().catch((error: unknown) => {
+		console.error(error);
+		process.exitCode = 1;
+	});
 }
 
 /** Sends `message` to a child (none when empty) and resolves its first answer of `kind`. */
@@ -222,6 +279,13 @@ export async function peakRss(work: () => Promise<void>): Promise<{ before: numb
 export const ms = (v: number) => `${v.toFixed(3)} ms/item`;
 export const x = (v: number) => `${v.toFixed(2)}×`;
 export const check = (ok: boolean, goal: string) => `${goal} ${ok ? '✓' : '✗'}`;
+
+/** Prints a benchmark's table and writes what it measured to build/<name>.json, with Node's version. */
+export function saveResults(name: string, rows: Row[], figures: object): void {
+	printTable(rows);
+	mkdirSync(path.join(ROOT, 'build'), { recursive: true });
+	writeFileSync(path.join(ROOT, `build/${name}.json`), `${JSON.stringify({ node: process.version, ...figures, rows }, null, 2)}\n`);
+}
 
 export function printTable(rows: Row[]): void {
 	const widths = { part: 0, what: 0, value: 0, ratio: 0 };

@@ -8,15 +8,13 @@
  * top ten frames by self time and the time by origin (n8n-core, axios, the
  * node's own code, Node's internals, ...).
  */
-import { fork } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { Session, type Profiler } from 'node:inspector/promises';
 import path from 'node:path';
 
 import { byId } from '../testbed/locator';
-import { askChild, httpRequestKbGet, inParallel, int, outputOf, run, setUpEngine, tearDownEngine, workplace } from './common';
+import { httpRequestKbGet, inParallel, int, outputOf, run, runBench, setUpEngine, startEmulatorChild, tearDownEngine, workplace } from './common';
 import { ROOT } from '../testbed/root';
-import type { ChildReady } from './emulator-child';
 
 const ITEMS = int('BENCH_ITEMS', 1000);
 const RUNS = int('BENCH_PROFILE_RUNS', 5);
@@ -62,12 +60,8 @@ function summarise(profile: Profiler.Profile): { frames: Frame[]; origins: Map<s
 }
 
 async function main(): Promise<void> {
-	const child = fork(path.join(__dirname, 'emulator-child.js'), [], {
-		stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-		env: { ...process.env, BENCH_FILE_BYTES: '1024' },
-	});
+	const { child, ready } = await startEmulatorChild({ BENCH_FILE_BYTES: '1024' });
 	try {
-		const ready = await askChild<ChildReady>(child, {}, 'ready');
 		// BENCH_PACKAGE_ROOT profiles another build of the package (e.g. a checkout of an earlier commit).
 		await setUpEngine(ready, 'default', process.env.BENCH_PACKAGE_ROOT);
 		const items = Array.from({ length: ITEMS }, () => ({ json: { id: 1 } }));
@@ -118,7 +112,4 @@ async function main(): Promise<void> {
 	}
 }
 
-main().catch((error: unknown) => {
-	console.error(error);
-	process.exitCode = 1;
-});
+runBench(main);

@@ -24,8 +24,8 @@
  * first argument, e.g. `c` or `a,b` (`files` = c). Figures, not tests: nothing
  * here asserts timing. Run with --expose-gc for steadier memory baselines.
  */
-import { fork, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import * as http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -36,7 +36,7 @@ import type { RunWorkflowResult, WorkflowJson } from '../testbed/engine';
 import { emulatorCredential } from '../testbed/testbed';
 import { writeLineChart } from './chart';
 import { byId } from '../testbed/locator';
-import { askChild, check, DEFAULTS_LABEL, helper, httpRequestKbGet, inParallel, int, kbGetLoop, measure, median, ms, outputOf, peakRss, printTable, RAW_JOBS, raw, run, send, setUpEngine, tearDownEngine, workplace, x, type Row } from './common';
+import { askChild, check, DEFAULTS_LABEL, emulatorAdmin, helper, httpRequestKbGet, inParallel, int, kbGetLoop, measure, median, ms, outputOf, peakRss, RAW_JOBS, raw, run, runBench, saveResults, send, setUpEngine, startEmulatorChild, tearDownEngine, workplace, x, type Row } from './common';
 import { ROOT } from '../testbed/root';
 import type { ChildReady } from './emulator-child';
 import { rawDownload, rawReplace, REPLACE_TARGET, transferWorkflows } from './fileTransfer';
@@ -63,15 +63,7 @@ let ready: ChildReady;
 
 const ask = <T>(message: object, kind: string) => askChild<T>(child, message, kind);
 
-async function admin<T = unknown>(method: string, route: string, body?: unknown): Promise<T> {
-	const response = await fetch(`${ready.url}/__emulator${route}`, {
-		method,
-		headers: body === undefined ? {} : { 'content-type': 'application/json' },
-		body: body === undefined ? undefined : JSON.stringify(body),
-	});
-	if (!response.ok) throw new Error(`admin ${method} ${route} answered ${response.status}`);
-	return (response.status === 204 ? undefined : await response.json()) as T;
-}
+const admin = <T = unknown>(method: string, route: string, body?: unknown) => emulatorAdmin<T>(ready, method, route, body);
 
 async function requestsTo(method: string, route: string): Promise<Array<{ path: string; connection: number }>> {
 	const { entries } = await admin<{ entries: Array<{ path: string; connection: number }> }>(
@@ -322,9 +314,8 @@ async function main(): Promise<void> {
 	if (!(globalThis as { gc?: unknown }).gc) console.warn('(run with --expose-gc for steadier memory baselines)');
 	const arg = process.argv[2] ?? 'a,b,c,d,e';
 	const parts = new Set(arg.replace('files', 'c').split(','));
-	child = fork(path.join(__dirname, 'emulator-child.js'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+	({ child, ready } = await startEmulatorChild());
 	try {
-		ready = await ask<ChildReady>({}, 'ready');
 		console.log(`Emulator in child process ${child.pid} at ${ready.url}; Node ${process.version}; runs: ${RUNS} (a–c), ${D_RUNS} (d)`);
 		// BENCH_PACKAGE_ROOT measures another build of the package (e.g. a checkout of an earlier commit), as bench:profile does.
 		await setUpEngine(ready, 'filesystem', process.env.BENCH_PACKAGE_ROOT);
@@ -338,9 +329,7 @@ async function main(): Promise<void> {
 			rows.push(...e.rows);
 		}
 		if (parts.has('a') || parts.has('tokens')) await tokens();
-		printTable(rows);
-		mkdirSync(path.join(ROOT, 'build'), { recursive: true });
-		writeFileSync(path.join(ROOT, 'build/bench-results.json'), `${JSON.stringify({ node: process.version, runs: RUNS, dRuns: D_RUNS, results, rows }, null, 2)}\n`);
+		saveResults('bench-results', rows, { runs: RUNS, dRuns: D_RUNS, results });
 	} finally {
 		keepAlive.destroy();
 		tearDownEngine();
@@ -348,8 +337,4 @@ async function main(): Promise<void> {
 	}
 }
 
-main().catch((error: unknown) => {
-	console.error(error);
-	process.exitCode = 1;
-	child?.send({ kind: 'close' });
-});
+runBench(main);

@@ -1,31 +1,43 @@
 /**
- * The measured clients of bench part e (a slow, encrypted link), in their own
- * process: NODE_EXTRA_CA_CERTS, which makes Node trust the run's certificate,
- * is read only when a process starts, so the parent sets it for this one.
- * Every client runs in n8n-core's engine: raw https loops as a node (with and
- * without keep-alive), n8n's HTTP Request node, and the Workplace node at its
- * defaults and at each parallelism. TCP connections are counted by the proxy,
- * through the parent.
+ * The measured clients of a slow, encrypted link (bench part e and the adaptive
+ * benchmark), in their own process: NODE_EXTRA_CA_CERTS, which makes Node trust
+ * the run's certificate, is read only when a process starts, so the parent sets
+ * it for this one. Every client runs in n8n-core's engine: raw https loops as a
+ * node (with and without keep-alive), n8n's HTTP Request node, and the
+ * Workplace node at a type version and parallelism. TCP connections are
+ * counted by the proxy, through the parent. The parent asks for one
+ * measurement at a time.
  */
 import * as https from 'node:https';
 
-import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import type { INodeExecutionData } from 'n8n-workflow';
 
 import type { EmulatorAccess } from '../emulator/clientCredentials';
 import type { WorkflowJson } from '../testbed/engine';
 import { byId } from '../testbed/locator';
-import { httpRequestKbGet, inParallel, kbGetLoop, measure, outputOf, RAW_JOBS, raw, run, setUpEngine, tearDownEngine, workplace } from './common';
+import { httpRequestKbGet, inParallel, kbGetLoop, measure, outputOf, RAW_JOBS, raw, run, setUpEngine, tearDownEngine, workplaceWith } from './common';
 
-export interface SlowLinkStart {
-	kind: 'start';
+/** One client of the link. */
+export type LinkVariant =
+	| { name: string; kind: 'rawKeepAlive' | 'rawClose' }
+	| { name: string; kind: 'httpRequest'; auth: 'inline' | 'credential' }
+	/**
+	 * The Workplace node (Knowledge Base → Get) at `typeVersion`, `parallel` items
+	 * at a time when given; `firstRun`: a credential of its own for every run, so
+	 * each run meets the service as a first run does (version 4 learns per credential).
+	 */
+	| { name: string; kind: 'workplace'; typeVersion: number; parallel?: number; firstRun?: boolean };
+
+export interface LinkMeasure {
+	kind: 'measure';
 	/** The emulator as seen through the proxy (its https:// address, its secrets). */
 	access: EmulatorAccess;
 	items: number;
 	runs: number;
-	parallelism: number[];
+	variants: LinkVariant[];
 }
 
-export interface SlowLinkResults {
+export interface LinkResults {
 	kind: 'results';
 	/** Median ms per item of each variant. */
 	msPerItem: Record<string, number>;
@@ -34,6 +46,8 @@ export interface SlowLinkResults {
 }
 
 let pending: ((count: number) => void) | undefined;
+let engineFor: string | undefined;
+let credentials = 0;
 
 /** The proxy's connection count so far, asked through the parent. */
 function connectionsSoFar(): Promise<number> {
@@ -43,50 +57,76 @@ function connectionsSoFar(): Promise<number> {
 	});
 }
 
-async function main(config: SlowLinkStart): Promise<void> {
+async function measureLink(config: LinkMeasure): Promise<void> {
 	const { access, items: count } = config;
-	await setUpEngine(access, 'default');
+	if (engineFor !== access.url) {
+		await setUpEngine(access, 'default');
+		engineFor = access.url;
+	}
 	const items: INodeExecutionData[] = Array.from({ length: count }, () => ({ json: { id: 1 } }));
 	// A fresh agent per run, destroyed after it: each run pays its own first connection.
 	let agent: https.Agent | undefined;
 	RAW_JOBS.set('keepAlive', async (input) => await kbGetLoop((agent = new https.Agent({ keepAlive: true })), access)(input));
 	RAW_JOBS.set('close', async (input) => await kbGetLoop((agent = new https.Agent({ keepAlive: false })), access)(input));
 
+	const workflowOf = (variant: LinkVariant): (() => WorkflowJson) => {
+		switch (variant.kind) {
+			case 'rawKeepAlive':
+				return () => raw('keepAlive', items);
+			case 'rawClose':
+				return () => raw('close', items);
+			case 'httpRequest':
+				return () => httpRequestKbGet(access, variant.auth, items);
+			case 'workplace': {
+				const parameters = { resource: 'knowledgeBase', operation: 'get', knowledgeId: byId('={{ $json.id }}'), ...(variant.parallel ? inParallel(variant.parallel) : {}) };
+				const shared = `link-${variant.name}`;
+				return () => workplaceWith(variant.typeVersion, variant.firstRun ? `link-first-${++credentials}` : shared, parameters, items);
+			}
+		}
+	};
 	const connections: Record<string, number> = {};
-	const timed = (name: string, workflow: WorkflowJson) => async () => {
-		const before = await connectionsSoFar();
-		const { ms, result } = await run(workflow);
-		agent?.destroy();
-		agent = undefined;
-		connections[name] = (await connectionsSoFar()) - before;
-		const out = outputOf(result);
-		if (out.length !== count || out.some((o) => o.json.id !== 1)) throw new Error(`e: ${name}: wrong output`);
-		return ms / count;
+	const timed = (variant: LinkVariant) => {
+		const workflow = workflowOf(variant);
+		return async () => {
+			const before = await connectionsSoFar();
+			const { ms, result } = await run(workflow());
+			agent?.destroy();
+			agent = undefined;
+			connections[variant.name] = (await connectionsSoFar()) - before;
+			const out = outputOf(result);
+			if (out.length !== count || out.some((o) => o.json.id !== 1)) throw new Error(`link: ${variant.name}: wrong output`);
+			return ms / count;
+		};
 	};
-	const node = (parameters: INodeParameters) => workplace({ resource: 'knowledgeBase', operation: 'get', knowledgeId: byId('={{ $json.id }}'), ...parameters }, items);
-	const variants: Record<string, () => Promise<number>> = {
-		rawKeepAlive: timed('rawKeepAlive', raw('keepAlive', items)),
-		rawClose: timed('rawClose', raw('close', items)),
-		httpRequest: timed('httpRequest', httpRequestKbGet(access, 'inline', items)),
-		nodeDefaults: timed('nodeDefaults', node({})),
-		...Object.fromEntries(config.parallelism.map((p) => [`node${p}`, timed(`node${p}`, node(inParallel(p)))])),
-	};
-	// Warm-up: JIT, module loading, the HTTP Request node's first load.
+	const variants = Object.fromEntries(config.variants.map((variant) => [variant.name, timed(variant)]));
+	// Warm-up: JIT, module loading, the HTTP Request node's first load (and what a later run of version 4 starts from).
 	for (const variant of Object.values(variants)) await variant();
-	const msPerItem = await measure(variants, config.runs);
-	const results: SlowLinkResults = { kind: 'results', msPerItem, connections };
+	const msPerItem = await measure(
+		Object.fromEntries(
+			Object.entries(variants).map(([name, variant]) => [
+				name,
+				async () => {
+					const took = await variant();
+					console.log(`link ${count} ${name}: ${took.toFixed(2)} ms/item`);
+					return took;
+				},
+			]),
+		),
+		config.runs,
+	);
+	const results: LinkResults = { kind: 'results', msPerItem, connections };
 	process.send!(results);
 }
 
-process.on('message', (message: SlowLinkStart | { kind: 'connections'; count: number } | { kind: 'close' }) => {
+process.on('message', (message: LinkMeasure | { kind: 'connections'; count: number } | { kind: 'close' }) => {
 	if (message.kind === 'close') {
 		tearDownEngine();
 		process.exit(0);
 	} else if (message.kind === 'connections') {
 		pending?.(message.count);
 		pending = undefined;
-	} else if (message.kind === 'start') {
-		main(message).catch((error: unknown) => {
+	} else if (message.kind === 'measure') {
+		measureLink(message).catch((error: unknown) => {
 			console.error(error);
 			tearDownEngine();
 			process.exit(1);

@@ -21,6 +21,7 @@ import { registerKnowledgeAdminRoutes } from './knowledge/admin';
 import { issueJwt as signJwt, type IssueJwtOptions } from './taskProjects/jwt';
 import { KnowledgeState } from './knowledge/state';
 import { RateLimiter, credentialOf } from './common/rateLimit';
+import { Throttle, registerThrottle } from './common/throttle';
 import { RequestLog, isAdminPath, parseQuery, splitUrl } from './common/requestLog';
 import { registerBotRoutes } from './bot/routes';
 import { activeSeedUserIds } from './bot/seed';
@@ -86,7 +87,9 @@ export interface Emulator {
 	issueJwt(opts: IssueJwtOptions): string;
 	expireBotTokens(): void;
 	setConfig(patch: Partial<EmulatorConfig>): void;
-	/** Re-seeds every area, restores the starting config, clears log, faults and rate buckets. */
+	/** A service that throttles (429 above requests at once or per second) and slows down with load; off until set (common/throttle.ts). */
+	throttle: Throttle;
+	/** Re-seeds every area, restores the starting config, clears log, faults and rate buckets, turns the throttle off. */
 	reset(): void;
 	/** Stops the server (dropping open connections) and removes a dataDir it created. */
 	close(): Promise<void>;
@@ -141,6 +144,7 @@ export async function startEmulator(options: StartOptions = {}): Promise<Emulato
 	const log = new RequestLog();
 	const faults = new FaultRegistry();
 	const limiter = new RateLimiter(config);
+	const throttle = new Throttle();
 	const knowledge = new KnowledgeState(config);
 	const taskProjects = createTaskProjectsState(activeSeedUserIds());
 	const bot = createBotState();
@@ -193,6 +197,7 @@ export async function startEmulator(options: StartOptions = {}): Promise<Emulato
 		}
 		return undefined;
 	});
+	registerThrottle(app, throttle);
 
 	app.addHook('onSend', async (request, reply, payload) => {
 		if (isAdminPath(request.url)) return payload;
@@ -229,6 +234,7 @@ export async function startEmulator(options: StartOptions = {}): Promise<Emulato
 		log.clear();
 		faults.clear();
 		limiter.reset();
+		throttle.reset();
 	};
 	const issueJwt = (opts: IssueJwtOptions) => signJwt(config.jwtSecret, opts);
 
@@ -277,6 +283,7 @@ export async function startEmulator(options: StartOptions = {}): Promise<Emulato
 		issueJwt,
 		expireBotTokens: () => bot.expireAllTokens(),
 		setConfig,
+		throttle,
 		reset,
 		close: async () => {
 			await app.close();

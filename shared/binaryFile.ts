@@ -51,7 +51,7 @@ export async function binaryFile(ctx: IExecuteFunctions, i: number, property: st
  * The binary's size without reading it: from n8n's binary store, or from the
  * length of the data the item holds (n8n's memory mode). Nothing is decoded
  * while a request is built, so requests built ahead of sending hold no copy of
- * their files (RequestsAhead in router.ts).
+ * their files (BuiltRequests, in the Workplace node).
  */
 export async function binarySize(ctx: IExecuteFunctions, binary: IBinaryData): Promise<number> {
 	if (binary.id) return (await ctx.helpers.getBinaryMetadata(binary.id)).fileSize;

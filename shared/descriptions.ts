@@ -61,25 +61,3 @@ export function requiredString(displayName: string, name: string, placeholder: s
 export function optionsCollection(options: INodeProperties[]): INodeProperties {
 	return { displayName: 'Options', name: 'options', type: 'collection', placeholder: 'Add Option', default: {}, options };
 }
-
-/** Return All / Limit, shared by every list operation. */
-export function returnAllOrLimit(): INodeProperties[] {
-	return [
-		{
-			displayName: 'Return All',
-			name: 'returnAll',
-			type: 'boolean',
-			default: false,
-			description: 'Whether to return all results or only up to a given limit',
-		},
-		{
-			displayName: 'Limit',
-			name: 'limit',
-			type: 'number',
-			default: 50,
-			typeOptions: { minValue: 1 },
-			displayOptions: { show: { returnAll: [false] } },
-			description: 'Max number of results to return',
-		},
-	];
-}

@@ -49,6 +49,8 @@ function engineModules() {
 		logger: require('@n8n/backend-common') as typeof import('@n8n/backend-common'),
 		di: require('@n8n/di') as typeof import('@n8n/di'),
 		workflow: require('n8n-workflow') as typeof import('n8n-workflow'),
+		// The very module the node loads from its sources: what the node learned of the service lives there.
+		limiters: require('../shared/transport/serviceLimiter') as typeof import('../shared/transport/serviceLimiter'),
 	};
 	/* eslint-enable @typescript-eslint/no-require-imports */
 }
@@ -305,12 +307,14 @@ export class Testbed extends EmulatorBed {
 		this.storeCredentials();
 	}
 
-	/** What every test of an engine suite starts from: the emulator bed's reset, every credential stored afresh (a bot credential with no token yet), no recorded credential events, the suite's binary data mode. */
+	/** What every test of an engine suite starts from: the emulator bed's reset, every credential stored afresh (a bot credential with no token yet), no recorded credential events, the suite's binary data mode, nothing learned of the service's limits. */
 	async reset(options: SuiteOptions = {}): Promise<void> {
 		await this.setBinaryMode(options.binaryMode ?? 'default');
 		await super.reset(options);
 		this.storeCredentials();
 		this.credentialsHelper.events.length = 0;
+		// The node's limiters live per process (serviceLimiter.ts): each test meets the service afresh.
+		this.engine.modules.limiters.forgetServiceLimiters();
 	}
 
 	/** Every API's credential, pointing at the emulator with its valid secrets and no token yet. */

@@ -21,8 +21,9 @@ export class Workplace implements INodeType {
 		group: ['transform'],
 		// 2: request settings in each operation's Options, parallel by default for requests safe to repeat.
 		// 3: Simplify, on by default, for operations whose answer is large.
-		version: [1, 2, 3],
-		defaultVersion: 3,
+		// 4: how many requests go at once adapts to the service; Requests in Parallel is a ceiling.
+		version: [1, 2, 3, 4],
+		defaultVersion: 4,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description: 'Work with knowledge bases, task projects and the bot interface of the workplace service',
 		defaults: { name: 'Workplace' },

@@ -2,10 +2,11 @@
  * Every request to the service's APIs passes through apiRequest, on the one
  * request path (boundedRequest.ts: the whole answer within its deadline, a
  * JSON answer at most MAX_JSON_BYTES, a download at most its Max Download
- * Size, no redirect followed). It waits out the run's rate-limit pause, asks
- * for a new bot token one request at a time, counts streamed answers, and
- * after every failure does what afterFailure says: wait and send again, or
- * give up with its message.
+ * Size, no redirect followed). It waits out a pause the service asked for and
+ * reports every answer to the service's limiter (serviceLimiter.ts), asks for
+ * a new bot token one request at a time, counts streamed answers, and after
+ * every failure does what afterFailure says: wait and send again, or give up
+ * with its message.
  */
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
@@ -20,6 +21,7 @@ import { DEFAULT_MAX_DOWNLOAD_BYTES, DEFAULT_TIMEOUT_MS } from './limits';
 import { answerTooLargeError, asNodeError, errorCode, failureError, isHttpFailure, thrownResponse, unexpectedAnswerError } from './errors';
 import { operationAndItem, redirectRefused, redirectTarget, type Unexpected } from './failureMessages';
 import { DEFAULT_RETRY_POLICY, mayHaveReachedService, repeatAnswerMeansDone, type Outcome } from './retry';
+import { limiterOf, type ServiceLimiter } from './serviceLimiter';
 import { tokenFailureIn } from './tokenRequestFailure';
 import { sendWithToken, type TokenFields } from './tokenRefresh';
 import type { ApiRequest, ApiResponse, Context, RequestSettings, SendOptions } from './types';
@@ -30,31 +32,9 @@ const DEFAULT_SETTINGS: RequestSettings = { policy: DEFAULT_RETRY_POLICY, timeou
 /** The answer a request of type R gets: a counted stream for a streamed request, else the parsed JSON. */
 export type ResponseTo<R extends ApiRequest> = R extends { stream: true } ? ApiResponse<CountedBody> : ApiResponse;
 
-/**
- * One pause shared by every request of a node run: a 429 with Retry-After holds
- * back all of the run's requests (every worker of "Requests in Parallel"), not
- * only the one that was refused.
- */
-const rateLimitPauses = new WeakMap<object, { until: number }>();
-
-function pauseRun(ctx: Context, waitMs: number): void {
-	const until = Date.now() + waitMs;
-	const pause = rateLimitPauses.get(ctx);
-	if (!pause) rateLimitPauses.set(ctx, { until });
-	else if (until > pause.until) pause.until = until;
-}
-
-/** Waits out the run's pause, if any (it may be extended while waiting). */
-async function afterPause(ctx: Context): Promise<void> {
-	const pause = rateLimitPauses.get(ctx);
-	for (let left = pause ? pause.until - Date.now() : 0; left > 0; left = pause!.until - Date.now()) {
-		await sleep(left);
-	}
-}
-
-/** Waits before the next attempt: a rate limit pauses the whole run, anything else only this request. */
-async function waitToRetry(ctx: Context, outcome: Outcome, waitMs: number): Promise<void> {
-	if ('status' in outcome && outcome.status === 429) pauseRun(ctx, waitMs);
+/** Waits before the next attempt: a rate limit pauses every request to the service, anything else only this request. */
+async function waitToRetry(limiter: ServiceLimiter, outcome: Outcome, waitMs: number): Promise<void> {
+	if ('status' in outcome && outcome.status === 429) limiter.pause(waitMs);
 	else await sleep(waitMs);
 }
 
@@ -188,7 +168,7 @@ async function answered<R extends ApiRequest>(
 export async function apiRequest<R extends ApiRequest>(ctx: Context, request: R, sending: SendOptions = {}): Promise<ResponseTo<R>> {
 	const api = SERVICE_APIS[request.api];
 	const { itemIndex } = sending;
-	const { policy, timeoutMs } = sending.settings ?? DEFAULT_SETTINGS;
+	const { policy, timeoutMs, adaptive } = sending.settings ?? DEFAULT_SETTINGS;
 	let run: RunCredential;
 	try {
 		run = await credentialFor(ctx, request.api);
@@ -198,6 +178,7 @@ export async function apiRequest<R extends ApiRequest>(ctx: Context, request: R,
 		throw new NodeOperationError(ctx.getNode(), message, { itemIndex, description: description ?? undefined });
 	}
 	const url = run.baseUrl + buildPath(api.prefix, request.path);
+	const limiter = limiterOf(run);
 	const started = Date.now();
 	/** The token of an attempt refused with a 401; the request is sent once more with a new token. */
 	let refusedToken: string | undefined;
@@ -206,47 +187,55 @@ export async function apiRequest<R extends ApiRequest>(ctx: Context, request: R,
 
 	for (let attempt = 1; ; attempt++) {
 		const { outgoing, fileBytes, release } = await outgoingRequest(request, url);
-		await afterPause(ctx);
+		// Waits out a pause the service asked for (Retry-After), whoever it asked; tells the limiter how it ended.
+		const report = await limiter.send(adaptive === true);
 		let sent: Sent;
 		try {
 			sent = await sendOnce(ctx, run, api.credential, outgoing, fileBytes, !request.stream, timeoutMs, api.token, refusedToken);
 		} finally {
 			await release?.();
 		}
+		// The limiter hears how the attempt ended once its answer is read (until then it is the service's work),
+		// a download's once its headers are in (the operation reads its bytes later).
+		if ('answer' in sent && request.stream) report(sent.answer.statusCode);
 		let failure: Failure;
 		let thrown: unknown;
-		if ('answer' in sent) {
-			const { answer, deadline } = sent;
-			const status = answer.statusCode;
-			// A refused token: once more with a new one (fetched by one request of the run for all).
-			if (status === 401 && api.token && refusedToken === undefined) {
-				await readErrorBody(answer.body, deadline);
-				deadline.release();
-				refusedToken = sent.token;
-				attempt--;
-				continue;
-			}
-			if (status >= 200 && status < 300) {
-				const read = await answered(ctx, request, answer, deadline, itemIndex);
-				if ('response' in read) return { ...read.response, attempts: attempt } as ResponseTo<R>;
-				({ failure, thrown } = read);
-			} else if (status >= 300 && status < 400) {
-				answer.body.destroy();
-				deadline.release();
-				// Not the service's error, so not a NodeApiError.
-				const text = redirectRefused(operationAndItem(request.operation, itemIndex), status, redirectTarget(answer.headers.location, url));
-				throw new NodeOperationError(ctx.getNode(), text.message, { description: text.description, itemIndex });
-			} else {
-				const body = await readErrorBody(answer.body, deadline);
-				deadline.release();
-				if (uncertainAttempt !== undefined && repeatAnswerMeansDone(request, status)) {
-					// An earlier attempt did it; its answer was lost. Done, and said so by the operation.
-					return { ...answer, body, attempts: attempt, doneByEarlierAttempt: uncertainAttempt } as ResponseTo<R>;
+		try {
+			if ('answer' in sent) {
+				const { answer, deadline } = sent;
+				const status = answer.statusCode;
+				// A refused token: once more with a new one (fetched by one request of the run for all).
+				if (status === 401 && api.token && refusedToken === undefined) {
+					await readErrorBody(answer.body, deadline);
+					deadline.release();
+					refusedToken = sent.token;
+					attempt--;
+					continue;
 				}
-				failure = { status, body, retryAfter: answer.headers['retry-after'] };
+				if (status >= 200 && status < 300) {
+					const read = await answered(ctx, request, answer, deadline, itemIndex);
+					if ('response' in read) return { ...read.response, attempts: attempt } as ResponseTo<R>;
+					({ failure, thrown } = read);
+				} else if (status >= 300 && status < 400) {
+					answer.body.destroy();
+					deadline.release();
+					// Not the service's error, so not a NodeApiError.
+					const text = redirectRefused(operationAndItem(request.operation, itemIndex), status, redirectTarget(answer.headers.location, url));
+					throw new NodeOperationError(ctx.getNode(), text.message, { description: text.description, itemIndex });
+				} else {
+					const body = await readErrorBody(answer.body, deadline);
+					deadline.release();
+					if (uncertainAttempt !== undefined && repeatAnswerMeansDone(request, status)) {
+						// An earlier attempt did it; its answer was lost. Done, and said so by the operation.
+						return { ...answer, body, attempts: attempt, doneByEarlierAttempt: uncertainAttempt } as ResponseTo<R>;
+					}
+					failure = { status, body, retryAfter: answer.headers['retry-after'] };
+				}
+			} else {
+				({ failure, thrown } = sent);
 			}
-		} else {
-			({ failure, thrown } = sent);
+		} finally {
+			report('answer' in sent ? sent.answer.statusCode : undefined);
 		}
 
 		const next = afterFailure(request, failure, { number: attempt, elapsedMs: Date.now() - started, itemIndex, unauthorizedHint: api.unauthorizedHint }, policy);
@@ -255,7 +244,7 @@ export async function apiRequest<R extends ApiRequest>(ctx: Context, request: R,
 			if (!('token' in failure) && mayHaveReachedService(next.outcome)) {
 				uncertainAttempt = 'network' in next.outcome ? next.outcome.network : String(next.outcome.status);
 			}
-			await waitToRetry(ctx, next.outcome, next.retryAfterMs);
+			await waitToRetry(limiter, next.outcome, next.retryAfterMs);
 			continue;
 		}
 		if ('asThrown' in next) throw asNodeError(ctx, thrown, itemIndex);

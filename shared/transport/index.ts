@@ -7,6 +7,7 @@ export { AnswerTooLarge, incompleteBodyError, ByteCounter, CountedBody, type Bin
 export { SERVICE_APIS, type ServiceApi } from './serviceApis';
 export { TokenRequestFailure } from './tokenRequestFailure';
 export { apiRequest, type ResponseTo } from './apiRequest';
+export { limiterFor, type ServiceLimiter } from './serviceLimiter';
 export { boundedRequest, viaHttpRequest, viaLegacyRequest, type Answer, type Bounds, type OutgoingRequest, type Transmit } from './boundedRequest';
 export { DeadlinePassed } from './deadline';
 export {

@@ -94,6 +94,8 @@ export interface ApiResponse<T = unknown> {
 export interface RequestSettings {
 	policy: RetryPolicy;
 	timeoutMs: number;
+	/** Sent under what the service's limiter learned (a spacing between sends): node version 4. Every request waits out a pause the service asked for. */
+	adaptive?: boolean;
 }
 
 /** What apiRequest is told besides the request: the item it is for, and that item's settings (the defaults when not given). */

@@ -9,11 +9,13 @@
  * HTTP Request node names its own: Batching → Requests in Parallel, Retry, and
  * Timeout (ms). Version 1 workflows store `requestsInParallel` and a "Retry and
  * Timeout" collection (`retryOptions`) at the top level; they are still read,
- * with version 1's meaning (one item at a time unless set).
+ * with version 1's meaning (one item at a time unless set). Version 4 stores
+ * them where version 2 does, and reads Requests in Parallel as a ceiling: under
+ * it, the service's limiter decides how many go at once.
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { DEFAULT_RETRY_POLICY, DEFAULT_TIMEOUT_MS, type RequestSettings } from '../../../shared/transport';
+import { DEFAULT_RETRY_POLICY, DEFAULT_TIMEOUT_MS, safeToRepeat, type RequestSettings, type RetryRequest } from '../../../shared/transport';
 import { hasExpression } from '../../../shared/hasExpression';
 import { invalid } from '../../../shared/invalid';
 import { numberValue } from '../../../shared/numberValue';
@@ -99,6 +101,12 @@ const REQUESTS_IN_PARALLEL: NumberSetting = {
 	whole: true,
 };
 
+/** Version 4: Options → Batching → Requests in Parallel, a ceiling; 0 leaves it to the service's limiter. */
+const REQUESTS_IN_PARALLEL_V4: NumberSetting = {
+	...REQUESTS_IN_PARALLEL,
+	description: `The most items sent to the service at the same time. 0 (the default) adapts to the service: reads, replaces and deletes start a few at a time and go up to ${MAX_REQUESTS_IN_PARALLEL} while it answers promptly, and fewer when it refuses (429) or slows down; creates and messages go one after another unless set here, and then adapt the same way. Output keeps the input order; a rate limit (429) pauses every request to the service; without Continue On Fail, the first failure stops new items, but items already sent complete.`,
+};
+
 /** Version 1: the top-level Requests in Parallel; 1 sends one item after another. */
 const REQUESTS_IN_PARALLEL_V1: NumberSetting = {
 	...REQUESTS_IN_PARALLEL,
@@ -157,16 +165,26 @@ function fixedCollection(name: string, group: string, displayName: string, descr
 	};
 }
 
-/** Version 2's request settings, for each operation's Options collection. */
-export function requestOptionsV2(): INodeProperties[] {
+/** The request settings of each operation's Options collection: version 2 (and 3), or version 4's, whose Requests in Parallel is a ceiling. */
+export function requestOptions(version: 2 | 4): INodeProperties[] {
+	const batching =
+		version === 4
+			? fixedCollection(
+					'batching',
+					'batch',
+					'Batching',
+					`The most items sent to the service at the same time; unset, reads, replaces and deletes adapt to the service (up to ${MAX_REQUESTS_IN_PARALLEL} at a time) and creates go one after another`,
+					[numberProperty(REQUESTS_IN_PARALLEL_V4)],
+				)
+			: fixedCollection(
+					'batching',
+					'batch',
+					'Batching',
+					`How many items are sent to the service at the same time; unset, reads, replaces and deletes go ${AUTO_REQUESTS_IN_PARALLEL} at a time and creates one after another`,
+					[numberProperty(REQUESTS_IN_PARALLEL)],
+				);
 	return [
-		fixedCollection(
-			'batching',
-			'batch',
-			'Batching',
-			`How many items are sent to the service at the same time; unset, reads, replaces and deletes go ${AUTO_REQUESTS_IN_PARALLEL} at a time and creates one after another`,
-			[numberProperty(REQUESTS_IN_PARALLEL)],
-		),
+		batching,
 		fixedCollection('retry', 'retry', 'Retry', RETRY_DESCRIPTION, [numberProperty(MAX_ATTEMPTS), numberProperty(MAX_WAIT_SECONDS)]),
 		numberProperty(TIMEOUT_MS),
 	];
@@ -230,6 +248,7 @@ function readSettings(ctx: Context, itemIndex: number): RequestSettings {
 			...(maxWaitSeconds === undefined ? {} : { maxWaitMs: Math.round(maxWaitSeconds * 1000) }),
 		},
 		timeoutMs: timeout === undefined ? DEFAULT_TIMEOUT_MS : Math.round(timeout * where.timeout.toMs),
+		adaptive: ctx.getNode().typeVersion >= 4,
 	};
 }
 
@@ -254,14 +273,41 @@ export function sendingItem(ctx: Context, itemIndex: number): { itemIndex: numbe
 	return { itemIndex, settings: requestSettingsOf(ctx, itemIndex) };
 }
 
-/**
- * Requests in Parallel as the run asked for it (read once, with item 0), or
- * undefined when version 2 leaves it to the request (AUTO_REQUESTS_IN_PARALLEL
- * for requests safe to repeat, 1 for the others). Version 1: 1 unless set.
- */
-export function requestsInParallelSetting(ctx: Context): number | undefined {
+/** How a run sends its items, from Requests in Parallel as the run asked for it. */
+export type Parallelism =
+	/** At most this many at a time: version 1 (1 unless set), or versions 2 and 3 when set. */
+	| { fixed: number }
+	/** Versions 2 and 3 unset: by the request (AUTO_REQUESTS_IN_PARALLEL for requests safe to repeat, else 1). */
+	| { byRequest: true }
+	/** Version 4: as many as the service's limiter allows, never more than the ceiling when one is set. */
+	| { adaptive: true; ceiling?: number };
+
+/** Requests in Parallel as the run asked for it, read once with item 0 and checked before anything is sent. */
+export function parallelismOf(ctx: Context): Parallelism {
 	const { parameter, fallback, path, setting } = stored(ctx).parallel;
-	const n = checkedNumber(ctx, 0, valueAt(ctx.getNodeParameter(parameter, 0, fallback), path), setting);
-	if (n === undefined) return ctx.getNode().typeVersion >= 2 ? undefined : 1;
-	return n === 0 ? undefined : n;
+	const version = ctx.getNode().typeVersion;
+	const read = checkedNumber(ctx, 0, valueAt(ctx.getNodeParameter(parameter, 0, fallback), path), version >= 4 ? REQUESTS_IN_PARALLEL_V4 : setting);
+	const n = read === 0 ? undefined : read;
+	if (version >= 4) return n === undefined ? { adaptive: true } : { adaptive: true, ceiling: n };
+	if (version >= 2) return n === undefined ? { byRequest: true } : { fixed: n };
+	return { fixed: n ?? 1 };
+}
+
+/** How many items run at once, and whether each waits for its turn from the service's limiter. */
+export interface ItemsAtOnce {
+	width: number;
+	limited: boolean;
+}
+
+/**
+ * How many items a run sends at once, decided by its parallelism and the first
+ * request it builds: requests safe to repeat (GET, PUT, DELETE) several at a
+ * time, POSTs (creates, messages) one at a time unless the run asks for more;
+ * version 4 under the service's limiter, up to its ceiling (MAX_REQUESTS_IN_PARALLEL when unset).
+ */
+export function itemsAtOnce(parallelism: Parallelism, request: RetryRequest): ItemsAtOnce {
+	if ('fixed' in parallelism) return { width: parallelism.fixed, limited: false };
+	const safe = safeToRepeat(request);
+	if ('byRequest' in parallelism) return { width: safe ? AUTO_REQUESTS_IN_PARALLEL : 1, limited: false };
+	return { width: parallelism.ceiling ?? (safe ? MAX_REQUESTS_IN_PARALLEL : 1), limited: true };
 }

@@ -17,7 +17,7 @@ import { user } from './user';
 import { simplifyProperty } from './simplify';
 import type { OperationDefinition, ResourceDefinition } from './types';
 import { optionsCollection } from '../../../shared/descriptions';
-import { OPTIONS, requestOptionsV2, requestSettingsV1 } from './requestSettings';
+import { OPTIONS, requestOptions, requestSettingsV1 } from './requestSettings';
 
 export const RESOURCES: ResourceDefinition[] = [knowledgeBase, knowledgeFile, task, topic, group, groupTopic, user, message, messageAction];
 const defaultResource = RESOURCES[0].value;
@@ -78,12 +78,16 @@ export function describeResources(): INodeProperties[] {
 const V1 = { show: { '@version': [1] } };
 /** Version 2's request settings in Options stay in version 3. */
 const V2 = { show: { '@version': [2, 3] } };
-const V3 = { show: { '@version': [3] } };
+/** Simplify from version 3 on. */
+const V3 = { show: { '@version': [3, 4] } };
+/** Version 4: the same Options, Requests in Parallel a ceiling over the service's limiter. */
+const V4 = { show: { '@version': [4] } };
 
 /**
  * An operation's fields with, from version 2 on, the request settings in its
  * Options collection (its own options, if any, beside them); version 1 shows
- * the operation's own Options as before. From version 3, Simplify.
+ * the operation's own Options as before. From version 3, Simplify; version 4's
+ * Options describe Requests in Parallel as a ceiling.
  */
 function withRequestOptions(operation: OperationDefinition): INodeProperties[] {
 	if (!operation.request) return operation.properties;
@@ -91,13 +95,15 @@ function withRequestOptions(operation: OperationDefinition): INodeProperties[] {
 	const simplify = operation.simplify ? [{ ...simplifyProperty, displayOptions: V3 }] : [];
 	const own = operation.properties.find((p) => p.name === OPTIONS && p.type === 'collection');
 	const rest = operation.properties.filter((p) => p !== own);
-	const options = [...(own?.options ?? []), ...requestOptionsV2()] as INodeProperties[];
-	options.sort((a, b) => a.displayName.localeCompare(b.displayName));
-	const v2: INodeProperties = {
-		...(own ?? optionsCollection([])),
-		description: own?.description ?? 'Optional settings: how many items are sent at once, how failed requests are retried, how long to wait for an answer',
-		options,
-		displayOptions: V2,
+	const collection = (version: 2 | 4, displayOptions: INodeProperties['displayOptions']): INodeProperties => {
+		const options = [...(own?.options ?? []), ...requestOptions(version)] as INodeProperties[];
+		options.sort((a, b) => a.displayName.localeCompare(b.displayName));
+		return {
+			...(own ?? optionsCollection([])),
+			description: own?.description ?? 'Optional settings: how many items are sent at once, how failed requests are retried, how long to wait for an answer',
+			options,
+			displayOptions,
+		};
 	};
-	return [...rest, ...simplify, ...(own ? [{ ...own, displayOptions: V1 }] : []), v2];
+	return [...rest, ...simplify, ...(own ? [{ ...own, displayOptions: V1 }] : []), collection(2, V2), collection(4, V4)];
 }

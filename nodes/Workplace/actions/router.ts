@@ -1,93 +1,41 @@
 /**
  * Runs the selected operation for every input item through the transport,
- * several at a time (Requests in Parallel, or derived from the request). Output items keep
- * the input order and are paired to their input; with Continue On Fail each
- * failed item becomes an error item paired to the input that failed.
+ * several at a time (itemsAtOnce in requestSettings.ts; from node version 4
+ * under the service's limiter). Output items keep the input order and are
+ * paired to their input; with Continue On Fail each failed item becomes an
+ * error item paired to the input that failed.
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { apiRequest, SERVICE_APIS, asNodeError, paginate, read, safeToRepeat, type ApiRequest } from '../../../shared/transport';
-import { numberValue } from '../../../shared/numberValue';
+import { apiRequest, SERVICE_APIS, asNodeError, limiterFor, read, type ApiRequest, type ServiceLimiter } from '../../../shared/transport';
+import { BuiltRequests } from './builtRequests';
 import { readingConstantsOnce } from './constantParameters';
-import { AUTO_REQUESTS_IN_PARALLEL, requestsInParallelSetting, sendingItem } from './requestSettings';
+import { listOutput } from './list';
+import { itemsAtOnce, parallelismOf, sendingItem, type Parallelism } from './requestSettings';
 import { findOperation } from './resources';
 import type { OperationDefinition, ResourceDefinition } from './types';
-import { invalid } from '../../../shared/validation';
 
-/** Items whose requests are built in one go, ahead of sending (RequestsAhead). */
+/** Items whose requests are built in one go, ahead of sending them (BuiltRequests). */
 const BUILT_AHEAD = 64;
-
-/**
- * Items' requests, built a batch ahead of the workers that send them. Building
- * is n8n's CPU work (parameters, expressions, checks); done for a batch of items
- * in one go instead of between sends and answers, it costs markedly less per
- * item on a fast network (docs/performance.md). Nothing is sent while building,
- * so the service sees nothing different; a failed build is its item's failure,
- * met in that item's turn, as before.
- */
-class RequestsAhead {
-	private readonly built = new Map<number, Promise<ApiRequest>>();
-	private end = 0;
-
-	constructor(
-		private readonly build: (i: number) => ApiRequest | Promise<ApiRequest>,
-		private readonly count: number,
-		private readonly batch: number,
-	) {}
-
-	/** Item i's request; items are taken once each, in input order, so a batch starts at the first one not built. */
-	take(i: number): Promise<ApiRequest> {
-		if (i >= this.end) {
-			this.end = Math.min(this.count, i + this.batch);
-			for (let k = i; k < this.end; k++) {
-				const request = (async () => await this.build(k))();
-				// Met in its item's turn; never an unhandled rejection if the run stops first.
-				request.catch(() => undefined);
-				this.built.set(k, request);
-			}
-		}
-		const request = this.built.get(i)!;
-		this.built.delete(i);
-		return request;
-	}
-}
 
 async function runOperation(
 	ctx: IExecuteFunctions,
 	resource: ResourceDefinition,
 	operation: OperationDefinition,
 	i: number,
-	/** Told of the request item i builds, before it is sent. */
-	built: (request: ApiRequest) => void,
-	ahead: RequestsAhead | undefined,
+	requests: BuiltRequests | undefined,
 ): Promise<INodeExecutionData[]> {
 	if (operation.localOutput) return await operation.localOutput.call(ctx, i);
 	// There are requests to take exactly when the operation builds them (runItems).
-	if (!ahead) {
+	if (!requests) {
 		throw new NodeOperationError(ctx.getNode(), 'This operation neither builds output nor sends a request', { itemIndex: i });
 	}
 	// What a POST makes is named after its resource ("the task may have been created"),
 	// and messages that say what happened name the operation as its action reads.
 	const named = (request: ApiRequest): ApiRequest => ({ subject: resource.name.toLowerCase(), operation: operation.action, ...request });
-	const request = named(await ahead.take(i));
-	built(request);
-	if (operation.list) {
-		const returnAll = ctx.getNodeParameter('returnAll', i, false) as boolean;
-		let limit: number | undefined;
-		if (!returnAll) {
-			// From an expression a Limit may come as text ("5"), as other numbers of the node may.
-			const value = numberValue(ctx.getNodeParameter('limit', i, 50));
-			if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
-				throw invalid(ctx, i, 'Limit', 'must be a whole number of at least 1');
-			}
-			limit = value;
-		}
-		const filter = operation.list.filter?.call(ctx, i);
-		const rows = await paginate(ctx, request, { pageSize: operation.list.pageSize, limit, filter }, sendingItem(ctx, i));
-		const map = operation.list.map;
-		return rows.map((row) => ({ json: map ? map(row) : row }));
-	}
+	const request = named(await requests.take(i));
+	if (operation.list) return await listOutput(ctx, operation.list, request, i);
 	// Read and checked before anything is sent, so a bad setting sends nothing.
 	const sending = sendingItem(ctx, i);
 	let sent = request;
@@ -127,89 +75,122 @@ function nodeErrorOf(ctx: IExecuteFunctions, error: unknown, i: number): NodeApi
 }
 
 /**
- * How many items run at a time: what the run asked for, else derived from the
- * request the operation builds: requests safe to repeat (GET, PUT, DELETE)
- * AUTO_REQUESTS_IN_PARALLEL at a time, POSTs (creates, messages) one at a time.
+ * Every item's output by input index, whatever order the items end in. With
+ * Continue On Fail a failed item's output is an error item; without it, the
+ * first failure stops new items from starting, and the failure of the lowest
+ * item index is the run's error (items after it may have been sent already).
  */
-function parallelFor(setting: number | undefined, request: ApiRequest | undefined): number {
-	if (setting !== undefined) return setting;
-	return request && safeToRepeat(request) ? AUTO_REQUESTS_IN_PARALLEL : 1;
+class ItemOutputs {
+	private readonly outputs: INodeExecutionData[][];
+	private readonly failures = new Map<number, NodeApiError | NodeOperationError>();
+	/** Whether some item succeeded. */
+	succeeded = false;
+
+	constructor(
+		count: number,
+		private readonly continueOnFail: boolean,
+	) {
+		this.outputs = new Array<INodeExecutionData[]>(count);
+	}
+
+	/** Whether new items stop starting. */
+	get stopped(): boolean {
+		return this.failures.size > 0;
+	}
+
+	succeed(i: number, outputs: INodeExecutionData[]): void {
+		this.outputs[i] = outputs.map((output) => ({ ...output, pairedItem: { item: i } }));
+		this.succeeded = true;
+	}
+
+	fail(i: number, error: NodeApiError | NodeOperationError): void {
+		if (!this.continueOnFail) {
+			this.failures.set(i, error);
+			return;
+		}
+		const json: IDataObject = { error: error.message };
+		if (error.description) json.description = error.description;
+		if (error instanceof NodeApiError && error.httpCode) json.httpCode = error.httpCode;
+		this.outputs[i] = [{ json, pairedItem: { item: i } }];
+	}
+
+	/** The outputs in input order, or the failure of the lowest item index. */
+	result(): INodeExecutionData[][] {
+		if (this.failures.size > 0) throw this.failures.get(Math.min(...this.failures.keys()))!;
+		return this.outputs;
+	}
 }
 
 /**
- * Runs every item, several at a time (parallelFor), and returns each item's
- * output by input index, so the output keeps the input order and pairing
- * whatever order the answers come in. When the service's API fetches a token
- * (the bot), items run one by one until one succeeds: that first success has
- * fetched the token, which the items started together afterwards share (one
- * token request per run, not one per worker). Other APIs start all workers
- * once the first request is built. Without Continue On Fail, a failure stops
- * new items from starting; those already sent finish, and the failure of the
- * lowest item index is thrown (items after it may have been sent already).
+ * Runs items `from` to `count - 1` in input order, at most `width` at a time;
+ * with a limiter, each also waits for its turn from the service's limiter (shared
+ * with every other run using the same credential). No item starts once `stopped()`.
+ */
+async function eachItem(
+	from: number,
+	count: number,
+	width: number,
+	limiter: ServiceLimiter | undefined,
+	run: (i: number) => Promise<void>,
+	stopped: () => boolean,
+): Promise<void> {
+	let next = from;
+	const worker = async (): Promise<void> => {
+		for (;;) {
+			const release = await limiter?.admit();
+			try {
+				if (next >= count || stopped()) return;
+				await run(next++);
+			} finally {
+				release?.();
+			}
+		}
+	};
+	await Promise.all(Array.from({ length: Math.max(0, Math.min(width, count - from)) }, worker));
+}
+
+/**
+ * Runs every item and returns each item's output by input index. How many run
+ * at once follows from the first request an item builds (itemsAtOnce), so items
+ * whose request fails to build run one by one until one builds. Where the
+ * service's API fetches a token (the bot), items then run one by one until one
+ * succeeds: that success fetched the token, which the items started together
+ * afterwards share (one token request per run, not one per item).
  */
 async function runItems(
 	ctx: IExecuteFunctions,
 	resource: ResourceDefinition,
 	operation: OperationDefinition,
 	count: number,
-	setting: number | undefined,
+	parallelism: Parallelism,
 ): Promise<INodeExecutionData[][]> {
-	const continueOnFail = ctx.continueOnFail();
-	const results: INodeExecutionData[][] = new Array<INodeExecutionData[]>(count);
-	const failures = new Map<number, NodeApiError | NodeOperationError>();
-	let next = 0;
-	let succeeded = false;
-	let first: ApiRequest | undefined;
-	let firstBuilt: () => void = () => undefined;
-	const built = (request: ApiRequest) => {
-		if (first) return;
-		first = request;
-		if (!SERVICE_APIS[request.api].token) firstBuilt();
-	};
-
-	const build = operation.request?.bind(ctx);
-	const ahead = build && new RequestsAhead(build, count, BUILT_AHEAD);
-	const runOne = async (i: number): Promise<void> => {
+	const outputs = new ItemOutputs(count, ctx.continueOnFail());
+	const requests = operation.request && new BuiltRequests(operation.request.bind(ctx), count, BUILT_AHEAD);
+	const run = async (i: number): Promise<void> => {
 		try {
-			const outputs = simplified(ctx, operation, i, await runOperation(ctx, resource, operation, i, built, ahead));
-			results[i] = outputs.map((result) => ({ ...result, pairedItem: { item: i } }));
-			succeeded = true;
+			outputs.succeed(i, simplified(ctx, operation, i, await runOperation(ctx, resource, operation, i, requests)));
 		} catch (error) {
-			const nodeError = nodeErrorOf(ctx, error, i);
-			if (!continueOnFail) {
-				failures.set(i, nodeError);
-				return;
-			}
-			const json: IDataObject = { error: nodeError.message };
-			if (nodeError.description) json.description = nodeError.description;
-			if (nodeError instanceof NodeApiError && nodeError.httpCode) json.httpCode = nodeError.httpCode;
-			results[i] = [{ json, pairedItem: { item: i } }];
+			outputs.fail(i, nodeErrorOf(ctx, error, i));
 		}
 	};
+	const stopped = () => outputs.stopped;
 
-	const worker = async (): Promise<void> => {
-		while (next < count && failures.size === 0) await runOne(next++);
-	};
-	// One item at a time until one succeeds, or, where no token is fetched, until the first request is built.
-	const slots: Array<Promise<void>> = [];
-	while (next < count && failures.size === 0 && !succeeded) {
-		const ready = new Promise<void>((resolve) => (firstBuilt = resolve));
-		const item = runOne(next++);
-		await Promise.race([item, ready]);
-		firstBuilt = () => undefined;
-		if (first && !SERVICE_APIS[first.api].token) {
-			// That item keeps its place: once done, it goes on as one of the workers.
-			slots.push(item.then(worker));
-			break;
-		}
-		await item;
+	let next = 0;
+	let first: ApiRequest | undefined;
+	while (requests && next < count && !stopped() && !(first = await requests.peek(next))) await run(next++);
+	if (!first) {
+		// Nothing to send (a local operation), or no request built: one item after another.
+		await eachItem(next, count, 1, undefined, run, stopped);
+		return outputs.result();
 	}
-	const parallel = parallelFor(setting, first);
-	const width = Math.max(0, Math.min(parallel - slots.length, count - next));
-	await Promise.all([...slots, ...Array.from({ length: width }, worker)]);
-
-	if (failures.size > 0) throw failures.get(Math.min(...failures.keys()))!;
-	return results;
+	if (SERVICE_APIS[first.api].token) {
+		while (next < count && !stopped() && !outputs.succeeded) await run(next++);
+	}
+	const { width, limited } = itemsAtOnce(parallelism, first);
+	// A credential that cannot be read fails every item with its own error, limiter or not.
+	const limiter = limited ? await limiterFor(ctx, first.api).catch(() => undefined) : undefined;
+	await eachItem(next, count, width, limiter, run, stopped);
+	return outputs.result();
 }
 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
@@ -224,10 +205,10 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	}
 	const { operation } = found;
 	// Read once, with item 0, and checked before anything is sent.
-	const setting = operation.request ? requestsInParallelSetting(ctx) : 1;
+	const parallelism: Parallelism = operation.request ? parallelismOf(ctx) : { fixed: 1 };
 
 	const count = operation.waits ? Math.min(items.length, 1) : items.length;
-	const output = (await runItems(ctx, found.resource, operation, count, setting)).flat();
+	const output = (await runItems(ctx, found.resource, operation, count, parallelism)).flat();
 	const hints = operation.hints?.call(ctx, output) ?? [];
 	if (hints.length > 0) ctx.addExecutionHints(...hints);
 	return [output];

@@ -10,6 +10,7 @@ import type {
 } from 'n8n-workflow';
 
 import type { ApiRequest, ResponseTo } from '../../../shared/transport';
+import type { ListDefinition } from './list';
 
 /**
  * One operation, described once as data: what the editor shows, how an item
@@ -30,7 +31,7 @@ export interface OperationDefinition<Request extends ApiRequest = ApiRequest> {
 	properties: INodeProperties[];
 	/**
 	 * Builds the request for item i; throws NodeOperationError before anything is
-	 * sent. Called ahead of sending (RequestsAhead in router.ts), also for items a
+	 * sent. Called ahead of sending (BuiltRequests), also for items a
 	 * failure leaves unsent: it reads (parameters, a binary's metadata) and checks,
 	 * and sends nothing; a file's content is read in `body`, when it is sent.
 	 */
@@ -40,14 +41,8 @@ export interface OperationDefinition<Request extends ApiRequest = ApiRequest> {
 	 * talking to the service (so such a resource needs no credential).
 	 */
 	localOutput?(this: IExecuteFunctions, i: number): INodeExecutionData[] | Promise<INodeExecutionData[]>;
-	/** For list operations: the request is paged, and Return All / Limit apply. */
-	list?: {
-		pageSize: number;
-		/** Filter applied while paging, built from item i's parameters. */
-		filter?(this: IExecuteFunctions, i: number): ((item: IDataObject) => boolean) | undefined;
-		/** Shapes each listed item. */
-		map?(item: IDataObject): IDataObject;
-	};
+	/** For list operations: the request is paged, and Return All / Limit apply (list.ts). */
+	list?: ListDefinition;
 	/** Turns the response into output items; default: the JSON body as one item. `request` is the one request(i) built. */
 	output?(
 		this: IExecuteFunctions,

@@ -1,5 +1,5 @@
 import type { OperationDefinition } from '../types';
-import { returnAllOrLimit } from '../../../../shared/descriptions';
+import { returnAllOrLimit } from '../list';
 import { simplifyKnowledgeBase } from '../simplify';
 
 export const getMany: OperationDefinition = {

@@ -1,7 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { read } from '../../../../shared/transport';
-import { knowledgeBaseLocator, returnAllOrLimit } from '../../../../shared/descriptions';
+import { knowledgeBaseLocator } from '../../../../shared/descriptions';
+import { returnAllOrLimit } from '../list';
 import type { OperationDefinition } from '../types';
 import { invalid, numericId } from '../../../../shared/validation';
 import { deletingHints, fileOutput } from '../../../../shared/knowledgeFile/file';

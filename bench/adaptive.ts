@@ -1,0 +1,238 @@
+/**
+ * `npm run bench:adaptive`: node version 4's adaptive concurrency (its defaults)
+ * against every fixed Requests in Parallel of version 3, n8n's HTTP Request
+ * node and raw clients, in n8n-core's real engine against the emulator (a child
+ * process). Each scenario's ratios are to a baseline measured in the same run:
+ *
+ *   healthy   100 and 1,000 × Knowledge Base → Get over a slow, encrypted link
+ *             (TLS, 20 ms round trip, slow-link.ts): against the node's best
+ *             fixed setting and the HTTP Request node (all items at once);
+ *             1,000 against the largest fixed settings only
+ *             (BENCH_FIXED_LINK_1000) and without the slowest clients;
+ *   throttled BENCH_THROTTLED_ITEMS (1,000) Gets against the emulator's
+ *             throttle: 429 with Retry-After above 4 or above 16 requests in
+ *             flight, or above 50 per second, every request taking 20 ms:
+ *             time, requests refused and items failed (Continue On Fail on),
+ *             against the best fixed setting;
+ *   load      as many Gets against a service whose latency grows beyond 12 in
+ *             flight (in proportion, and with the square).
+ *
+ * The node's defaults are measured twice: a first run (a credential of its own
+ * for every run: what the node learns of a service is kept per credential, in
+ * the process) and a later run (the run right after one with the same
+ * credential: what a refusal taught holds for a minute).
+ * The throttle is set afresh before every run, so each starts from an empty
+ * second. Medians of BENCH_ADAPTIVE_RUNS (3), variants taking turns; a fixed
+ * setting whose first run took longer than BENCH_ONCE_AFTER_MS (30 s, e.g. 8
+ * at a time against a service taking 4: a Retry-After every second) is run
+ * once. Parts: the first argument, e.g. `throttled`, `healthy,load` or a
+ * scenario's key (`c4`, `c16`, `r50`, `load`, `loadSquare`). Writes
+ * docs/performance-adaptive.png and build/bench-adaptive.json. Figures, not tests.
+ */
+import type { ChildProcess } from 'node:child_process';
+import path from 'node:path';
+
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import type { ThrottleCounts, ThrottleSettings } from '../emulator/common/throttle';
+import { byId } from '../testbed/locator';
+import { ROOT } from '../testbed/root';
+import { writeBarPanels, type BarPanel } from './chart';
+import { emulatorAdmin, failedItems, inParallel, int, median, outputOf, run, runBench, saveResults, setUpEngine, startEmulatorChild, tearDownEngine, workplaceWith, x, type Row } from './common';
+import type { ChildReady } from './emulator-child';
+import { overSlowLink } from './slow-link';
+import type { LinkVariant } from './slow-link-child';
+
+const RUNS = int('BENCH_ADAPTIVE_RUNS', 3);
+const ONCE_AFTER_MS = int('BENCH_ONCE_AFTER_MS', 30_000);
+const THROTTLED_ITEMS = int('BENCH_THROTTLED_ITEMS', 1000);
+const FIXED = (process.env.BENCH_FIXED ?? '1,2,4,8,16,32,64,100').split(',').map(Number);
+/**
+ * Over the link, 1,000 Gets at 1–16 at a time (or by a client waiting for each
+ * answer) take half a minute and more per run; the largest settings are the
+ * ones that compete, the HTTP Request node with its header inline the one n8n
+ * client the goal names.
+ */
+const FIXED_LINK_1000 = (process.env.BENCH_FIXED_LINK_1000 ?? '32,64,100').split(',').map(Number);
+
+let child: ChildProcess;
+let ready: ChildReady;
+
+const admin = <T = unknown>(method: string, route: string, body?: unknown) => emulatorAdmin<T>(ready, method, route, body);
+
+const rows: Row[] = [];
+const results: IDataObject = {};
+const panels: BarPanel[] = [];
+
+// ---------------------------------------------------------------------------
+// Healthy: a slow, encrypted link
+
+async function healthy(): Promise<void> {
+	await admin('DELETE', '/throttle');
+	await overSlowLink(ready, async (measureOverLink, oneWayMs) => {
+		for (const items of [100, 1000]) {
+			const fixed = items === 100 ? FIXED : FIXED_LINK_1000;
+			const few = items === 100;
+			const variants: LinkVariant[] = [
+				...(few ? [{ name: 'rawKeepAlive', kind: 'rawKeepAlive' } as const] : []),
+				{ name: 'httpRequest', kind: 'httpRequest', auth: 'inline' },
+				...(few ? [{ name: 'httpRequestCredential', kind: 'httpRequest', auth: 'credential' } as const] : []),
+				{ name: 'firstRun', kind: 'workplace', typeVersion: 4, firstRun: true },
+				{ name: 'laterRuns', kind: 'workplace', typeVersion: 4 },
+				...fixed.map((p): LinkVariant => ({ name: `fixed${p}`, kind: 'workplace', typeVersion: 3, parallel: p })),
+			];
+			const { msPerItem: m } = await measureOverLink(items, RUNS, variants);
+			const best = Math.min(...fixed.map((p) => m[`fixed${p}`]));
+			const bestAt = fixed.find((p) => m[`fixed${p}`] === best)!;
+			results[`healthy${items}`] = { oneWayMs, msPerItem: m, bestFixed: bestAt };
+			const label = `healthy, TLS ${2 * oneWayMs} ms, ${items} Gets`;
+			const ms = (v: number) => `${v.toFixed(2)} ms/Get`;
+			rows.push({ part: label, what: `node's best fixed setting (${bestAt} at a time)`, value: ms(best), ratio: '1.00× (baseline)' });
+			for (const [name, what] of [
+				['firstRun', 'node version 4 defaults, first run'],
+				['laterRuns', 'node version 4 defaults, later runs'],
+				['httpRequest', 'HTTP Request node, header inline (all at once)'],
+				['httpRequestCredential', 'HTTP Request node, Workplace credential'],
+				['rawKeepAlive', 'raw keep-alive client, one at a time'],
+			]) {
+				if (m[name] !== undefined) rows.push({ part: '', what, value: ms(m[name]), ratio: x(m[name] / best) });
+			}
+			for (const name of ['firstRun', 'laterRuns']) {
+				rows.push({ part: '', what: `${name === 'firstRun' ? 'first run' : 'later runs'} / HTTP Request node (header inline)`, value: '', ratio: x(m[name] / m.httpRequest), goal: m[name] / m.httpRequest <= 1 ? '≤ 1.0 ✓' : '≤ 1.0 ✗' });
+			}
+			panels.push({
+				title: `Healthy, TLS ${2 * oneWayMs} ms round trip, ${items} Gets`,
+				bars: [
+					{ label: 'v4 first', value: m.firstRun / best, highlight: true },
+					{ label: 'v4 later', value: m.laterRuns / best, highlight: true },
+					...fixed.map((p) => ({ label: String(p), value: m[`fixed${p}`] / best })),
+					{ label: 'HTTP Req.', value: m.httpRequest / best },
+				],
+			});
+		}
+	});
+}
+
+// ---------------------------------------------------------------------------
+// Throttled and loaded services
+
+interface Outcome {
+	ms: number;
+	refused: number;
+	failed: number;
+}
+
+interface Scenario {
+	key: string;
+	label: string;
+	throttle: ThrottleSettings;
+	items: number;
+}
+
+const SCENARIOS: Record<string, Scenario[]> = {
+	throttled: [
+		{ key: 'c4', label: 'throttled at 4 in flight', throttle: { maxInFlight: 4, latencyMs: 20 }, items: THROTTLED_ITEMS },
+		{ key: 'c16', label: 'throttled at 16 in flight', throttle: { maxInFlight: 16, latencyMs: 20 }, items: THROTTLED_ITEMS },
+		{ key: 'r50', label: 'throttled at 50 per second', throttle: { maxPerSecond: 50, latencyMs: 20 }, items: THROTTLED_ITEMS },
+	],
+	load: [
+		{ key: 'load', label: 'latency grows beyond 12 in flight', throttle: { latencyMs: 20, capacity: 12 }, items: THROTTLED_ITEMS },
+		{ key: 'loadSquare', label: 'latency grows beyond 12 in flight, squared', throttle: { latencyMs: 20, capacity: 12, growth: 2 }, items: THROTTLED_ITEMS },
+	],
+};
+
+let firstRuns = 0;
+
+async function againstThrottle(scenario: Scenario): Promise<void> {
+	const items = Array.from({ length: scenario.items }, () => ({ json: { id: 1 } }));
+	const get = (parallel?: number): INodeParameters => ({ resource: 'knowledgeBase', operation: 'get', knowledgeId: byId('={{ $json.id }}'), ...(parallel ? inParallel(parallel) : {}) });
+	const once = async (workflow: () => ReturnType<typeof workplaceWith>): Promise<Outcome> => {
+		await admin('PUT', '/throttle', scenario.throttle);
+		const { ms, result } = await run(workflow());
+		const counts = await admin<ThrottleCounts>('GET', '/throttle');
+		if (outputOf(result).length !== scenario.items) throw new Error(`${scenario.key}: ${outputOf(result).length} of ${scenario.items} items`);
+		return { ms, refused: counts.refused, failed: failedItems(result) };
+	};
+	const later = `${scenario.key}-later`;
+	const laterRun = () => workplaceWith(4, later, get(), items, true);
+	const variants: Record<string, () => Promise<Outcome>> = {
+		firstRun: () => once(() => workplaceWith(4, `${scenario.key}-first-${++firstRuns}`, get(), items, true)),
+		// The run right after another one with the same credential (the other variants take minutes, longer than what was learned holds).
+		laterRuns: async () => {
+			await once(laterRun);
+			return await once(laterRun);
+		},
+		...Object.fromEntries(FIXED.map((p) => [`fixed${p}`, () => once(() => workplaceWith(3, `${scenario.key}-fixed`, get(p), items, true))])),
+	};
+	const outcomes: Record<string, Outcome[]> = Object.fromEntries(Object.keys(variants).map((name) => [name, []]));
+	for (let r = 0; r < RUNS; r++) {
+		for (const [name, variant] of Object.entries(variants)) {
+			if (r > 0 && outcomes[name][0].ms > ONCE_AFTER_MS) continue;
+			const outcome = await variant();
+			outcomes[name].push(outcome);
+			console.log(`${scenario.key} ${name} run ${r + 1}: ${(outcome.ms / 1000).toFixed(2)} s, ${outcome.refused} refused, ${outcome.failed} failed`);
+		}
+	}
+	const medianOf = (name: string): Outcome & { runs: number } => {
+		const list = outcomes[name];
+		return { ms: median(list.map((o) => o.ms)), refused: median(list.map((o) => o.refused)), failed: median(list.map((o) => o.failed)), runs: list.length };
+	};
+	const m = Object.fromEntries(Object.keys(variants).map((name) => [name, medianOf(name)]));
+	const clean = FIXED.filter((p) => m[`fixed${p}`].failed === 0);
+	const bestAt = clean.reduce((a, b) => (m[`fixed${b}`].ms < m[`fixed${a}`].ms ? b : a), clean[0]);
+	const best = m[`fixed${bestAt}`].ms;
+	results[scenario.key] = { throttle: scenario.throttle as IDataObject, items: scenario.items, bestFixed: bestAt, outcomes: outcomes as unknown as IDataObject, medians: m as unknown as IDataObject };
+
+	const label = `${scenario.label}, ${scenario.items} Gets`;
+	const value = (o: Outcome & { runs: number }) =>
+		`${(o.ms / 1000).toFixed(2)} s, ${o.refused} refused (${((100 * o.refused) / (scenario.items + o.refused)).toFixed(1)} %), ${o.failed} failed${o.runs < RUNS ? `, ${o.runs} run` : ''}`;
+	rows.push({ part: label, what: `node's best fixed setting without failures (${bestAt} at a time)`, value: value(m[`fixed${bestAt}`]), ratio: '1.00× (baseline)' });
+	for (const name of ['firstRun', 'laterRuns']) {
+		const o = m[name];
+		const share = o.refused / (scenario.items + o.refused);
+		const ok = o.ms / best <= 1.2 && share <= 0.01 && o.failed === 0;
+		rows.push({ part: '', what: `node version 4 defaults, ${name === 'firstRun' ? 'first run' : 'later runs'}`, value: value(o), ratio: x(o.ms / best), goal: `≤ 1.2×, ≤ 1 % refused, 0 failed ${ok ? '✓' : '✗'}` });
+	}
+	for (const p of FIXED) rows.push({ part: '', what: `fixed, ${p} at a time (version 3)`, value: value(m[`fixed${p}`]), ratio: x(m[`fixed${p}`].ms / best) });
+	panels.push({
+		title: `${scenario.label[0].toUpperCase()}${scenario.label.slice(1)}, ${scenario.items} Gets`,
+		bars: [
+			{ label: 'v4 first', value: m.firstRun.ms / best, highlight: true, note: m.firstRun.refused ? `${m.firstRun.refused}×429` : undefined },
+			{ label: 'v4 later', value: m.laterRuns.ms / best, highlight: true, note: m.laterRuns.refused ? `${m.laterRuns.refused}×429` : undefined },
+			...FIXED.map((p) => {
+				const o = m[`fixed${p}`];
+				return { label: String(p), value: o.ms / best, note: o.failed ? `${o.failed} failed` : o.refused ? `${o.refused}×429` : undefined };
+			}),
+		],
+	});
+}
+
+async function main(): Promise<void> {
+	const parts = new Set((process.argv[2] ?? 'healthy,throttled,load').split(','));
+	({ child, ready } = await startEmulatorChild({ BENCH_FILE_BYTES: '1024' }));
+	try {
+		console.log(`Emulator in child process ${child.pid} at ${ready.url}; Node ${process.version}; runs: ${RUNS}`);
+		await setUpEngine(ready, 'default');
+		// Warm-up of the engine in this process: module loading, JIT.
+		await run(workplaceWith(3, 'warm-up', { resource: 'knowledgeBase', operation: 'get', knowledgeId: byId('={{ $json.id }}') }, Array.from({ length: 200 }, () => ({ json: { id: 1 } }))));
+		for (const part of ['throttled', 'load']) {
+			for (const scenario of SCENARIOS[part]) if (parts.has(part) || parts.has(scenario.key)) await againstThrottle(scenario);
+		}
+		if (parts.has('healthy')) await healthy();
+		await admin('DELETE', '/throttle');
+		saveResults('bench-adaptive', rows, { runs: RUNS, results });
+		if (panels.length > 0) {
+			writeBarPanels(
+				path.join(ROOT, 'docs/performance-adaptive.png'),
+				'Node version 4 (adaptive) against every fixed Requests in Parallel: time / the best fixed setting without failed items',
+				panels,
+				`median of ${RUNS} runs, n8n-core engine, emulator on 127.0.0.1 (build/bench/adaptive.js); bars above the top are cut, their value written in them`,
+			);
+		}
+	} finally {
+		tearDownEngine();
+		child.send({ kind: 'close' });
+	}
+}
+
+runBench(main);

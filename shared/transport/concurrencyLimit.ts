@@ -1,0 +1,249 @@
+/**
+ * How many requests a service is sent at once, and how fast, decided by pure
+ * functions of what its answers said. The requests in flight are a congestion
+ * window, as in TCP and in the adaptive limits of Netflix's concurrency-limits
+ * (AIMD, Vegas, Gradient2) and Envoy's adaptive concurrency filter:
+ *
+ *   - it starts small and grows while answers come back healthy: by half a
+ *     request per answer at first (half as much again every round trip), by one
+ *     per round trip once the service has shown a sign of too much;
+ *   - it grows only while it is used (half of it in flight at least), so a run
+ *     that sends one request at a time never teaches it a number it never tried;
+ *   - a refusal (429) cuts it, once per round trip: answers to requests sent
+ *     before the cut say nothing new. Refused above any limit a whole round of
+ *     answers went through: a limit on requests at once, and the limit stays at
+ *     as many as the service still held for a while (a ceiling). Refused at a
+ *     limit that went through before: a limit on requests per second, and sends
+ *     are spaced so that they stay under the rate the service took in its last
+ *     second;
+ *   - when even the fastest answer of a round (as many answers as the limit)
+ *     took well above the lowest round trip seen (the service's time when idle,
+ *     re-measured every minute), with more than a few requests' worth of it
+ *     (Vegas's estimate of the queue), requests wait in a queue at the service:
+ *     the limit is cut by a fifth. A stall of the client's own slows only some
+ *     answers of a round;
+ *   - an overloaded service (503) cuts it too, and teaches nothing more;
+ *   - a pause (Retry-After) holds back every send to the service until it ends.
+ *
+ * Time is passed in (`now`, an answer's times), so the same inputs always give
+ * the same decision.
+ */
+
+export interface LimitSettings {
+	/** The limit a service starts from. */
+	initial: number;
+	/** The most requests in flight the limit ever allows. */
+	max: number;
+	/** Growth per healthy answer until the first sign of too much (1 would double the limit every round trip). */
+	startGrowth: number;
+	/** When even the fastest answer of a round took this many times the lowest round trip, a queue is building up... */
+	latencyTolerance: number;
+	/** ...if it holds at least this many requests (the limit × (1 − lowest / that round trip), as Vegas estimates a queue). */
+	queuedAtLeast: number;
+	/** What a cut for latency or for a rate keeps of the limit. */
+	cut: number;
+	/** How long the lowest round trip stands before it is measured afresh (the service may have become slower). */
+	minRttWindowMs: number;
+	/** How long a ceiling or a spacing learned from a refusal holds before the limit may grow past it again. */
+	learnedForMs: number;
+	/** The share of the refused rate that spacing allows. */
+	rateMargin: number;
+}
+
+export const LIMIT_SETTINGS: LimitSettings = {
+	initial: 8,
+	max: 100,
+	startGrowth: 0.5,
+	latencyTolerance: 4,
+	queuedAtLeast: 4,
+	cut: 0.8,
+	minRttWindowMs: 60_000,
+	learnedForMs: 60_000,
+	rateMargin: 0.95,
+};
+
+/** The rate a refusal came at is counted over the last second, in tenths. */
+const RATE_BUCKET_MS = 100;
+const RATE_BUCKETS = 10;
+
+export interface ServiceLimit {
+	/** Requests allowed in flight (≥ 1); fractional while it grows by less than one per answer. */
+	limit: number;
+	/** `start` grows the limit by startGrowth per answer; `steady` (after the first sign of too much) by one per round trip. */
+	phase: 'start' | 'steady';
+	/** The lowest round trip of the current window, and when that window began. */
+	minRttMs?: number;
+	minRttSince: number;
+	/** The round of answers under way (as many as the limit: about one round trip's worth): its fastest answer, how many it holds, whether a request was refused during it. */
+	round: { fastestMs?: number; answers: number; refused?: boolean };
+	/** The highest limit (whole) a round went through without a refusal: a refusal at or below it is not about requests at once. */
+	provenLimit: number;
+	/** When the limit was last cut; answers to requests sent before it do not cut again. */
+	cutAt: number;
+	/** A level the service refused requests at: the limit stays at or below `level` until `until`. */
+	ceiling?: { level: number; until: number };
+	/** Sends spaced `intervalMs` apart until `until`, after a refusal that was about the rate. */
+	spacing?: { intervalMs: number; until: number };
+	/** Healthy answers of the last second, by when their request was sent: `counts[k]` for the tenth of a second from `start + k × 100 ms`. */
+	answered: { start: number; counts: number[] };
+	/** No request is sent before then (a Retry-After). */
+	pausedUntil: number;
+}
+
+/** How a request ended, as far as the limit is concerned. */
+export type Signal =
+	/** Answered (2xx, 3xx or 4xx other than 429): a round trip of the service. */
+	| 'answered'
+	/** Refused as too much (429): a limit on requests at once or per second. */
+	| 'refused'
+	/** Overloaded (503): fewer at once, nothing learned of a limit. */
+	| 'overloaded'
+	/** Nothing to learn: a network failure, another 5xx. */
+	| 'none';
+
+export interface Answer {
+	sentAt: number;
+	answeredAt: number;
+	/** Requests to the service in flight when it was sent, itself included. */
+	inFlight: number;
+	/** Requests in flight when its answer came, itself included. */
+	inFlightAtAnswer: number;
+	signal: Signal;
+}
+
+/** The signal of an HTTP status, or of a failure without one. */
+export function signalOf(status: number | undefined): Signal {
+	if (status === undefined) return 'none';
+	if (status === 429) return 'refused';
+	if (status === 503) return 'overloaded';
+	return status < 500 ? 'answered' : 'none';
+}
+
+export function startingLimit(now: number, settings: LimitSettings = LIMIT_SETTINGS): ServiceLimit {
+	return {
+		limit: settings.initial,
+		phase: 'start',
+		minRttSince: now,
+		round: { answers: 0 },
+		provenLimit: 0,
+		cutAt: now,
+		answered: { start: now - (now % RATE_BUCKET_MS) - (RATE_BUCKETS - 1) * RATE_BUCKET_MS, counts: new Array<number>(RATE_BUCKETS).fill(0) },
+		pausedUntil: 0,
+	};
+}
+
+/** The counts moved on so that the last bucket holds `at`; the ones that fell out of the second are dropped. */
+function movedTo(sent: ServiceLimit['answered'], at: number): ServiceLimit['answered'] {
+	const lastStart = at - (at % RATE_BUCKET_MS);
+	const shift = Math.floor((lastStart - (sent.start + (RATE_BUCKETS - 1) * RATE_BUCKET_MS)) / RATE_BUCKET_MS);
+	if (shift <= 0) return sent;
+	const counts = shift >= RATE_BUCKETS ? new Array<number>(RATE_BUCKETS).fill(0) : [...sent.counts.slice(shift), ...new Array<number>(shift).fill(0)];
+	return { start: sent.start + shift * RATE_BUCKET_MS, counts };
+}
+
+/** `sent` with one more healthy answer to a request sent at `sentAt` (older than the second it holds: not counted). */
+function counted(sent: ServiceLimit['answered'], sentAt: number): ServiceLimit['answered'] {
+	const moved = movedTo(sent, sentAt);
+	const k = Math.floor((sentAt - moved.start) / RATE_BUCKET_MS);
+	if (k < 0 || k >= RATE_BUCKETS) return moved;
+	const counts = [...moved.counts];
+	counts[k] += 1;
+	return { ...moved, counts };
+}
+
+/** Requests sent in the second before `now` that were answered healthy. */
+export function answeredInLastSecond(limit: ServiceLimit, now: number): number {
+	return movedTo(limit.answered, now).counts.reduce((sum, n) => sum + n, 0);
+}
+
+/** The ceiling and spacing that still hold at `now`. */
+function learned(limit: ServiceLimit, now: number): Pick<ServiceLimit, 'ceiling' | 'spacing'> {
+	return {
+		ceiling: limit.ceiling && limit.ceiling.until > now ? limit.ceiling : undefined,
+		spacing: limit.spacing && limit.spacing.until > now ? limit.spacing : undefined,
+	};
+}
+
+/** The limit after one answer: grown, cut, or as it was. */
+export function afterAnswer(limit: ServiceLimit, answer: Answer, settings: LimitSettings = LIMIT_SETTINGS): ServiceLimit {
+	const now = answer.answeredAt;
+	const { ceiling, spacing } = learned(limit, now);
+	const current: ServiceLimit = { ...limit, ceiling, spacing };
+	if (answer.signal === 'none') return current;
+	const newSinceCut = answer.sentAt >= limit.cutAt;
+	if (answer.signal === 'refused') return afterRefusal(current, answer, newSinceCut, settings);
+	if (answer.signal === 'overloaded') return newSinceCut ? { ...current, limit: Math.max(1, limit.limit * settings.cut), phase: 'steady', cutAt: now } : current;
+
+	const rtt = Math.max(0, answer.answeredAt - answer.sentAt);
+	const freshWindow = limit.minRttMs === undefined || now - limit.minRttSince > settings.minRttWindowMs;
+	const minRttMs = freshWindow ? rtt : Math.min(limit.minRttMs!, rtt);
+	const fastestMs = Math.min(limit.round.fastestMs ?? rtt, rtt);
+	// A round is as many answers as the limit allows at once: about one round trip's worth.
+	const roundDone = limit.round.answers + 1 >= Math.max(1, Math.floor(limit.limit));
+	const next: ServiceLimit = {
+		...current,
+		minRttMs,
+		minRttSince: freshWindow ? now : limit.minRttSince,
+		round: roundDone ? { answers: 0 } : { ...limit.round, fastestMs, answers: limit.round.answers + 1 },
+		provenLimit: roundDone && !limit.round.refused ? Math.max(limit.provenLimit, Math.floor(limit.limit)) : limit.provenLimit,
+		answered: counted(limit.answered, answer.sentAt),
+	};
+	// A queue at the service slows every answer of a round, where a pause of the client's own (its CPU,
+	// a garbage collection) slows only those it came back during; and a few requests' worth of waiting is
+	// noise, not a queue. While even the fastest answer of the round so far is that slow, no growth;
+	// once the whole round was, a cut (once per round trip).
+	if (fastestMs > minRttMs * settings.latencyTolerance && limit.limit * (1 - minRttMs / fastestMs) >= settings.queuedAtLeast) {
+		return roundDone && newSinceCut ? { ...next, limit: Math.max(1, limit.limit * settings.cut), phase: 'steady', cutAt: now } : next;
+	}
+	// Grown only while used: an answer that came back with less than half the limit in flight proves nothing of it.
+	if (Math.max(answer.inFlight, answer.inFlightAtAnswer) * 2 < limit.limit) return next;
+	const step = limit.phase === 'start' ? settings.startGrowth : 1 / limit.limit;
+	const top = Math.min(settings.max, ceiling?.level ?? settings.max);
+	return { ...next, limit: Math.max(Math.min(limit.limit, top), Math.min(limit.limit + step, top)) };
+}
+
+function afterRefusal(limit: ServiceLimit, answer: Answer, newSinceCut: boolean, settings: LimitSettings): ServiceLimit {
+	const now = answer.answeredAt;
+	const cut = newSinceCut ? { phase: 'steady' as const, cutAt: now } : {};
+	const round = { ...limit.round, refused: true };
+	// Refused at a limit a whole round already went through unrefused: a limit on requests per second.
+	// The rate it took in its last second is what it answered of the requests sent then and what it
+	// still holds (refusals come back first, so the last refusal of a burst sees only requests it took);
+	// sends are spaced under it, every refusal of the burst may slow them more, and a ceiling learned
+	// before (a wave of refusals looks like one at first) gives way to the spacing.
+	if (Math.floor(limit.limit) <= limit.provenLimit) {
+		const took = answeredInLastSecond(limit, now) + Math.max(0, answer.inFlightAtAnswer - 1);
+		const interval = took >= 2 ? 1000 / (took * settings.rateMargin) : 0;
+		const spacing = interval > 0 ? { intervalMs: Math.max(interval, limit.spacing?.intervalMs ?? 0), until: now + settings.learnedForMs } : limit.spacing;
+		return { ...limit, ...cut, round, spacing, ceiling: undefined, limit: newSinceCut ? Math.max(1, limit.limit * settings.cut) : limit.limit };
+	}
+	// Refused above anything a round went through: a limit on requests at once. What the service held
+	// when it refused is the others still out when the refusal came back (the last refusal of a burst
+	// sees only the requests it took); the limit stays there (never below one) for a while.
+	const others = Math.max(1, answer.inFlightAtAnswer - 1);
+	const level = Math.min(others, limit.ceiling?.level ?? others);
+	return {
+		...limit,
+		...cut,
+		round,
+		ceiling: { level, until: now + settings.learnedForMs },
+		provenLimit: Math.min(limit.provenLimit, level),
+		limit: Math.max(1, Math.min(limit.limit, level)),
+	};
+}
+
+/** The limit with every send held back until `until` (a Retry-After), unless held back longer already. */
+export function pausedUntil(limit: ServiceLimit, until: number): ServiceLimit {
+	return until > limit.pausedUntil ? { ...limit, pausedUntil: until } : limit;
+}
+
+/** Whether one more item may start, with `admitted` already started: fewer than the limit, counted whole. */
+export function admits(limit: ServiceLimit, admitted: number): boolean {
+	return admitted < Math.max(1, Math.floor(limit.limit));
+}
+
+/** The earliest time the next request may be sent: after a pause, and, when `spaced`, after the previous send by the learned spacing. */
+export function nextSendAt(limit: ServiceLimit, previousSendAt: number, now: number, spaced = true): number {
+	const spacing = spaced ? learned(limit, now).spacing : undefined;
+	return Math.max(now, limit.pausedUntil, spacing ? previousSendAt + spacing.intervalMs : 0);
+}

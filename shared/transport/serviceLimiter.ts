@@ -1,0 +1,167 @@
+/**
+ * One limiter per service and credential, shared by every item of a run and by
+ * every run of this n8n process (a queue-mode worker runs several executions at
+ * once). The decisions are concurrencyLimit.ts's; this keeps the count of items
+ * started and of requests in flight, makes items wait their turn (in the order
+ * they asked), holds every send back while the service asked to wait
+ * (Retry-After) or while sends must be spaced, and reports each answer.
+ *
+ * The limiters live in this module, one per service and credential: at most
+ * MAX_SERVICES, and a service unused for FORGET_AFTER_MS starts afresh (what
+ * was learned of it may no longer be true).
+ */
+import { sleep } from 'n8n-workflow';
+
+import { admits, afterAnswer, nextSendAt, pausedUntil, signalOf, startingLimit, type ServiceLimit } from './concurrencyLimit';
+import { credentialFor, type RunCredential } from './serviceApis';
+import type { Context, ServiceApiName } from './types';
+
+export const MAX_SERVICES = 100;
+export const FORGET_AFTER_MS = 10 * 60_000;
+
+/** Ends an item's turn. */
+export type Release = () => void;
+/** Reports how an attempt ended: its HTTP status, or undefined when it got none (a network failure). */
+export type Report = (status: number | undefined) => void;
+
+export class ServiceLimiter {
+	private limit: ServiceLimit;
+	/** Items started and not yet done (admit). */
+	private admitted = 0;
+	/** Requests sent and not yet answered (send). */
+	private inFlight = 0;
+	private lastSendAt = 0;
+	/** Items waiting for their turn, first come first served. */
+	private readonly waiting: Array<() => void> = [];
+	private usedAt: number;
+
+	constructor(now = Date.now()) {
+		this.limit = startingLimit(now);
+		this.usedAt = now;
+	}
+
+	/** Since when nothing has been started, sent or waited for; undefined while in use. */
+	idleSince(): number | undefined {
+		return this.admitted === 0 && this.inFlight === 0 && this.waiting.length === 0 ? this.usedAt : undefined;
+	}
+
+	/** Resolves when one more item may start, in the order asked; the item calls the Release when it is done. */
+	async admit(): Promise<Release> {
+		this.usedAt = Date.now();
+		if (this.waiting.length === 0 && admits(this.limit, this.admitted)) {
+			this.admitted++;
+		} else {
+			// Counted as admitted by wake(), which hands the turn over.
+			await new Promise<void>((resolve) => this.waiting.push(resolve));
+		}
+		let released = false;
+		return () => {
+			if (released) return;
+			released = true;
+			this.admitted--;
+			this.usedAt = Date.now();
+			this.wake();
+		};
+	}
+
+	/** Starts waiting items while the limit allows. */
+	private wake(): void {
+		while (this.waiting.length > 0 && admits(this.limit, this.admitted)) {
+			this.admitted++;
+			this.waiting.shift()!();
+		}
+	}
+
+	/**
+	 * Waits until a request may be sent: after a pause the service asked for
+	 * (Retry-After), and, for a request sent `adaptive`ly (node version 4), the
+	 * learned spacing. Counts it in flight and returns what reports its end.
+	 */
+	async send(adaptive: boolean): Promise<Report> {
+		for (;;) {
+			const now = Date.now();
+			// Asked again after every wait: a pause may have begun or grown meanwhile.
+			const at = nextSendAt(this.limit, this.lastSendAt, now, adaptive);
+			if (at <= now) break;
+			await sleep(at - now);
+		}
+		const sentAt = Date.now();
+		this.lastSendAt = sentAt;
+		this.usedAt = sentAt;
+		const inFlight = ++this.inFlight;
+		let reported = false;
+		return (status) => {
+			if (reported) return;
+			reported = true;
+			const answeredAt = Date.now();
+			const inFlightAtAnswer = this.inFlight--;
+			this.usedAt = answeredAt;
+			this.limit = afterAnswer(this.limit, { sentAt, answeredAt, inFlight, inFlightAtAnswer, signal: signalOf(status) });
+			this.wake();
+		};
+	}
+
+	/** Holds back every send to the service for `waitMs` (a Retry-After), unless held back longer already. */
+	pause(waitMs: number): void {
+		this.limit = pausedUntil(this.limit, Date.now() + waitMs);
+	}
+}
+
+/**
+ * Which limiters to forget at `now`: every one idle for longer than
+ * `forgetAfterMs`, and, while more than `max` would remain, the longest idle
+ * ones. A limiter in use is never forgotten (its items hold it).
+ */
+export function toForget(
+	limiters: Array<{ key: string; idleSince: number | undefined }>,
+	now: number,
+	max = MAX_SERVICES,
+	forgetAfterMs = FORGET_AFTER_MS,
+): string[] {
+	const stale = limiters.filter((l) => l.idleSince !== undefined && now - l.idleSince > forgetAfterMs).map((l) => l.key);
+	const staying = limiters.filter((l) => !stale.includes(l.key));
+	const idle = staying.filter((l) => l.idleSince !== undefined).sort((a, b) => a.idleSince! - b.idleSince!);
+	const over = Math.max(0, staying.length - max);
+	return [...stale, ...idle.slice(0, over).map((l) => l.key)];
+}
+
+const limiters = new Map<string, ServiceLimiter>();
+
+/** The limiter of one service (base URL) and credential; a new one when it has none, or was idle too long. */
+export function serviceLimiter(key: string, now = Date.now()): ServiceLimiter {
+	const found = limiters.get(key);
+	const idleSince = found?.idleSince();
+	if (found && (idleSince === undefined || now - idleSince <= FORGET_AFTER_MS)) return found;
+	// Room for one more: below MAX_SERVICES once it is added.
+	const others = [...limiters].filter(([k]) => k !== key).map(([k, l]) => ({ key: k, idleSince: l.idleSince() }));
+	for (const gone of toForget(others, now, MAX_SERVICES - 1)) limiters.delete(gone);
+	const limiter = new ServiceLimiter(now);
+	limiters.set(key, limiter);
+	return limiter;
+}
+
+/** How many services this process keeps a limiter for. */
+export function serviceLimiterCount(): number {
+	return limiters.size;
+}
+
+/** Forgets every service's limiter (a test bed starting each test afresh). */
+export function forgetServiceLimiters(): void {
+	limiters.clear();
+}
+
+/** The limiter key of a run's credential: its type and id (its name when it has none) and the service's base URL. */
+function keyOf(run: RunCredential): string {
+	const { type, id, name } = run.decrypted;
+	return JSON.stringify([type, id || name, run.baseUrl]);
+}
+
+/** The limiter a run's requests to `api` share with every other run using the same credential. */
+export function limiterOf(run: RunCredential): ServiceLimiter {
+	return serviceLimiter(keyOf(run));
+}
+
+/** The limiter of the credential `api` uses in this run (read once per run, as apiRequest reads it). */
+export async function limiterFor(ctx: Context, api: ServiceApiName): Promise<ServiceLimiter> {
+	return limiterOf(await credentialFor(ctx, api));
+}

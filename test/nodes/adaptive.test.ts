@@ -1,0 +1,260 @@
+/**
+ * Node version 4: how many requests go at once adapts to the service, in
+ * n8n-core's real engine over HTTP against the emulator's throttle (429 above
+ * C requests in flight or R per second, latency that grows with load; the node
+ * is told neither). One limiter per service and credential is shared by the
+ * items of a run and by runs at once; a Retry-After pauses all of them. Creates
+ * and messages go one at a time unless raised, never repeated once they may
+ * have reached the service. Versions 1–3 keep their fixed settings. Nothing
+ * here asserts how fast anything is: counts of requests, refusals, failures and
+ * requests at once, and when requests arrived relative to a refusal.
+ */
+import type { INodeParameters } from 'n8n-workflow';
+
+import type { RequestLogEntry } from '../../emulator/types';
+import { pairedItems } from '../../testbed/engine';
+import { byId } from '../../testbed/locator';
+import { suiteTestbed } from '../../testbed/testbed';
+
+const bed = suiteTestbed();
+
+const V4 = { typeVersion: 4 };
+const KB_PATH = '/api/v1/knowledge/1';
+const FILE_PATH = /^\/api\/v1\/knowledge\/1\/files\/\d+$/;
+const TASKS = '/api/v1/task-projects/tasks';
+
+/** Knowledge Base → Get of knowledge base 1, once per item. */
+const kbGet = (extra: INodeParameters = {}): INodeParameters => ({ resource: 'knowledgeBase', operation: 'get', knowledgeId: byId('={{ $json.id }}'), ...extra });
+const kbItems = (n: number) => Array.from({ length: n }, () => ({ json: { id: 1 } }));
+/** Knowledge File → Get of every item's `fileId`. */
+const fileGet = (extra: INodeParameters = {}): INodeParameters => ({
+	resource: 'knowledgeFile',
+	operation: 'get',
+	knowledgeId: byId(1),
+	fileId: byId('={{ $json.fileId }}'),
+	...extra,
+});
+const taskCreate = (extra: INodeParameters = {}): INodeParameters => ({ resource: 'task', operation: 'create', taskTitle: '={{ $json.title }}', ...extra });
+const ceiling = (n: number): INodeParameters => ({ options: { batching: { batch: { requestsInParallel: n } } } });
+
+const arrived = (e: RequestLogEntry) => Date.parse(e.time);
+const ended = (e: RequestLogEntry) => arrived(e) + (e.durationMs ?? 0);
+
+/** Most requests the service was handling at once, by the log's arrival and end times (refusals included). */
+function mostAtOnce(entries: RequestLogEntry[]): number {
+	return Math.max(...entries.map((e) => entries.filter((o) => arrived(o) <= arrived(e) && ended(o) > arrived(e)).length));
+}
+
+/** The run's Gets of knowledge base 1 went more than one at a time, never more than `most`. */
+function expectSeveralAtOnceUpTo(most: number): void {
+	const sent = bed.emulator.log.filter((e) => e.path === KB_PATH);
+	expect(mostAtOnce(sent)).toBeGreaterThan(1);
+	expect(mostAtOnce(sent)).toBeLessThanOrEqual(most);
+}
+
+describe('version 4: reads adapt to a service that takes a few at once', () => {
+	it('finds a limit of 4 in flight it was not told: every item, in order and paired, at most 1 % refused', async () => {
+		bed.emulator.throttle.set({ maxInFlight: 4, latencyMs: 30 });
+		const run = await bed.runNode(kbGet(), { items: kbItems(600), ...V4 });
+
+		expect(run.error).toBeUndefined();
+		expect(run.json).toHaveLength(600);
+		expect(run.json.every((j) => j.id === 1)).toBe(true);
+		expect(run.items.map((item) => pairedItems(item))).toEqual(run.items.map((_, n) => [{ item: n }]));
+		const { taken, refused } = bed.emulator.throttle.counts();
+		expect(taken).toBe(600);
+		expect(refused).toBeLessThanOrEqual(6);
+		// It did go beyond one at a time.
+		expect(mostAtOnce(bed.emulator.log.filter((e) => e.status === 200))).toBeGreaterThan(1);
+	});
+
+	it('what one run learned of a service, the next run with the same credential starts from: no refusal', async () => {
+		bed.emulator.throttle.set({ maxInFlight: 4, latencyMs: 30 });
+		const first = await bed.runNode(kbGet(), { items: kbItems(200), ...V4 });
+		expect(first.error).toBeUndefined();
+		expect(bed.emulator.throttle.counts().refused).toBeGreaterThan(0);
+		bed.emulator.throttle.set({ maxInFlight: 4, latencyMs: 30 });
+		const second = await bed.runNode(kbGet(), { items: kbItems(200), ...V4 });
+		expect(second.error).toBeUndefined();
+		expect(bed.emulator.throttle.counts()).toMatchObject({ taken: 200, refused: 0 });
+	});
+
+	it('keeps under a limit of 40 per second it was not told once it met it: the next run is refused nothing, every item in order', async () => {
+		bed.emulator.throttle.set({ maxPerSecond: 40, latencyMs: 5 });
+		const first = await bed.runNode(kbGet(), { items: kbItems(120), ...V4 });
+		expect(first.error).toBeUndefined();
+		expect(first.json).toHaveLength(120);
+		expect(bed.emulator.throttle.counts().refused).toBeGreaterThan(0);
+		bed.emulator.throttle.set({ maxPerSecond: 40, latencyMs: 5 });
+		const second = await bed.runNode(kbGet(), { items: kbItems(80), ...V4 });
+		expect(second.error).toBeUndefined();
+		expect(second.json).toHaveLength(80);
+		expect(bed.emulator.throttle.counts()).toMatchObject({ taken: 80, refused: 0 });
+	});
+
+	it('keeps the input order and pairing when later items are answered first', async () => {
+		const ids = bed.emulator.knowledge.addFiles(1, 12).map((f) => f.id);
+		ids.forEach((id, n) => bed.emulator.faults.add({ path: `/api/v1/knowledge/1/files/${id}`, action: { kind: 'delay', ms: 400 - n * 30 } }));
+		const run = await bed.runNode(fileGet(), { items: ids.map((fileId) => ({ json: { fileId } })), ...V4 });
+
+		expect(run.error).toBeUndefined();
+		expect(run.json.map((j) => j.id)).toEqual(ids);
+		expect(run.items.map((item) => pairedItems(item))).toEqual(ids.map((_, n) => [{ item: n }]));
+		const sent = bed.emulator.log.filter((e) => FILE_PATH.test(e.path));
+		const endOf = (n: number) => ended(sent.find((e) => e.path.endsWith(`/${ids[n]}`))!);
+		expect(endOf(3)).toBeLessThan(endOf(0));
+	});
+
+	it('with Continue On Fail, pairs every error item to its input, in order', async () => {
+		const ids = bed.emulator.knowledge.addFiles(1, 6).map((f) => f.id);
+		const fileIds: Array<number | string> = [...ids];
+		fileIds[2] = 999_999;
+		fileIds[4] = 'abc';
+		const run = await bed.runNode(fileGet(), { items: fileIds.map((fileId) => ({ json: { fileId } })), continueOnFail: true, ...V4 });
+		expect(run.items.map((item) => pairedItems(item))).toEqual(fileIds.map((_, n) => [{ item: n }]));
+		expect(run.json[2]).toMatchObject({ httpCode: '404' });
+		expect(run.json[4].error).toMatch(/^Invalid "File" in item 4/);
+		expect([0, 1, 3, 5].map((n) => run.json[n].id)).toEqual([ids[0], ids[1], ids[3], ids[5]]);
+	});
+
+	it('Requests in Parallel is a ceiling: never more at once than it says', async () => {
+		bed.emulator.throttle.set({ latencyMs: 60 });
+		const run = await bed.runNode(kbGet(ceiling(3)), { items: kbItems(40), ...V4 });
+		expect(run.error).toBeUndefined();
+		expectSeveralAtOnceUpTo(3);
+	});
+});
+
+describe('version 4: a Retry-After pauses everyone bound for the service', () => {
+	it('pauses every item of the run, not only the refused one', async () => {
+		bed.emulator.throttle.set({ latencyMs: 40 });
+		// The 20th request is refused; Retry-After 1 s.
+		bed.emulator.faults.add({ path: KB_PATH, skip: 19, action: { kind: 'status', status: 429, retryAfter: 1 } });
+		const run = await bed.runNode(kbGet(), { items: kbItems(80), ...V4 });
+
+		expect(run.error).toBeUndefined();
+		expect(run.json).toHaveLength(80);
+		const sent = bed.emulator.log.filter((e) => e.path === KB_PATH);
+		const refusedAt = ended(sent.find((e) => e.status === 429)!);
+		// What was on the wire when the refusal came arrived before it; nothing is sent in the pause.
+		expect(sent.filter((e) => arrived(e) > refusedAt + 50 && arrived(e) < refusedAt + 900)).toEqual([]);
+		expect(sent.filter((e) => arrived(e) >= refusedAt + 900).length).toBeGreaterThan(0);
+	});
+
+	it('pauses another execution running at the same time with the same credential', async () => {
+		bed.emulator.throttle.set({ latencyMs: 40 });
+		const ids = bed.emulator.knowledge.addFiles(1, 100).map((f) => f.id);
+		// Execution A reads knowledge base 1: its 5th request is refused, Retry-After 1 s.
+		bed.emulator.faults.add({ path: KB_PATH, skip: 4, action: { kind: 'status', status: 429, retryAfter: 1 } });
+		const [b, a] = await Promise.all([
+			// Execution B reads files, 2 at a time (about 2 s of requests, so it is still sending when A is
+			// refused however late A starts on a busy machine), and is never refused itself.
+			bed.runNode(fileGet(ceiling(2)), { items: ids.map((fileId) => ({ json: { fileId } })), ...V4 }),
+			// A starts once B is sending.
+			new Promise((resolve) => setTimeout(resolve, 150)).then(() => bed.runNode(kbGet(), { items: kbItems(20), ...V4 })),
+		]);
+
+		expect(a.error).toBeUndefined();
+		expect(b.error).toBeUndefined();
+		expect(b.json.map((j) => j.id)).toEqual(ids);
+		const refusal = bed.emulator.log.find((e) => e.status === 429)!;
+		expect(refusal.path).toBe(KB_PATH);
+		const refusedAt = ended(refusal);
+		const bSent = bed.emulator.log.filter((e) => FILE_PATH.test(e.path));
+		expect(bSent.every((e) => e.status === 200)).toBe(true);
+		// B was running when A was refused, and sent nothing more until the pause ended.
+		expect(bSent.filter((e) => arrived(e) <= refusedAt).length).toBeGreaterThan(0);
+		expect(bSent.filter((e) => arrived(e) > refusedAt + 50 && arrived(e) < refusedAt + 900)).toEqual([]);
+		expect(bSent.filter((e) => arrived(e) >= refusedAt + 900).length).toBeGreaterThan(0);
+	});
+
+	it('four executions at once against a service that takes 4 at once: one limiter, every item, at most 1 % refused', async () => {
+		bed.emulator.throttle.set({ maxInFlight: 4, latencyMs: 30 });
+		const runs = await Promise.all([0, 1, 2, 3].map(() => bed.runNode(kbGet(), { items: kbItems(150), ...V4 })));
+		for (const run of runs) {
+			expect(run.error).toBeUndefined();
+			expect(run.json).toHaveLength(150);
+		}
+		const { taken, refused } = bed.emulator.throttle.counts();
+		expect(taken).toBe(600);
+		expect(refused).toBeLessThanOrEqual(6);
+	});
+});
+
+describe('version 4: creates and messages', () => {
+	it('go one at a time, in order, unless Requests in Parallel raises it', async () => {
+		bed.emulator.throttle.set({ latencyMs: 40 });
+		const titles = ['a', 'b', 'c', 'd', 'e', 'f'];
+		const run = await bed.runNode(taskCreate(), { items: titles.map((title) => ({ json: { title } })), ...V4 });
+		expect(run.error).toBeUndefined();
+		expect(run.json.map((j) => j.taskTitle)).toEqual(titles);
+		expect(mostAtOnce(bed.emulator.log.filter((e) => e.method === 'POST' && e.path === TASKS))).toBe(1);
+	});
+
+	it('raised, go under the same limiter: a refused create (429) is sent again, one that may have been carried out (503) never', async () => {
+		bed.emulator.throttle.set({ maxInFlight: 2, latencyMs: 40 });
+		// The 7th create the service takes answers 503: it may have been created.
+		bed.emulator.faults.add({ method: 'POST', path: TASKS, skip: 6, action: { kind: 'status', status: 503 } });
+		const titles = Array.from({ length: 24 }, (_, n) => `task ${n}`);
+		const run = await bed.runNode(taskCreate(ceiling(8)), { items: titles.map((title) => ({ json: { title } })), continueOnFail: true, ...V4 });
+
+		expect(run.error).toBeUndefined();
+		expect(run.items.map((item) => pairedItems(item))).toEqual(titles.map((_, n) => [{ item: n }]));
+		const failed = run.json.filter((j) => j.error !== undefined);
+		expect(failed).toHaveLength(1);
+		expect(String(failed[0].error)).toMatch(/may have been created/);
+		const posts = bed.emulator.log.filter((e) => e.method === 'POST' && e.path === TASKS);
+		const titleOf = (e: RequestLogEntry) => (e.body as { taskTitle?: string }).taskTitle;
+		const unknown = titleOf(posts.find((e) => e.status === 503)!);
+		// Sent once, never again.
+		expect(posts.filter((e) => titleOf(e) === unknown)).toHaveLength(1);
+		// Every other title created exactly once; the ones refused with 429 were sent again.
+		const created = [...bed.emulator.taskProjects.tasks.values()].map((t) => t.taskTitle).filter((t) => titles.includes(t));
+		expect(created.sort()).toEqual(titles.filter((t) => t !== unknown).sort());
+		expect(run.json.filter((j) => j.error === undefined).map((j) => j.taskTitle)).toEqual(titles.filter((t) => t !== unknown));
+	});
+});
+
+describe('versions 1–3 keep their fixed settings, whatever the limiter learned', () => {
+	it('version 2 reads 32 at a time by default after a version 4 run learned a limit of 4', async () => {
+		bed.emulator.throttle.set({ maxInFlight: 4, latencyMs: 30 });
+		const learned = await bed.runNode(kbGet(), { items: kbItems(100), ...V4 });
+		expect(learned.error).toBeUndefined();
+		bed.emulator.throttle.set({ latencyMs: 150 });
+		bed.emulator.clearLog();
+		const run = await bed.runNode(kbGet(), { items: kbItems(40), typeVersion: 2 });
+		expect(run.error).toBeUndefined();
+		expect(mostAtOnce(bed.emulator.log.filter((e) => e.path === KB_PATH))).toBeGreaterThan(8);
+	});
+
+	it('version 1 runs one at a time unless set, version 3 as version 2', async () => {
+		bed.emulator.throttle.set({ latencyMs: 60 });
+		const one = await bed.runNode(kbGet(), { items: kbItems(6), typeVersion: 1 });
+		expect(one.error).toBeUndefined();
+		expect(mostAtOnce(bed.emulator.log.filter((e) => e.path === KB_PATH))).toBe(1);
+		bed.emulator.clearLog();
+		const three = await bed.runNode(kbGet(ceiling(5)), { items: kbItems(20), typeVersion: 3 });
+		expect(three.error).toBeUndefined();
+		expectSeveralAtOnceUpTo(5);
+	});
+});
+
+describe("the emulator's throttle", () => {
+	it('is set, read and turned off through /__emulator/throttle; a refusal is a 429 with Retry-After in the API’s error shape', async () => {
+		const admin = `${bed.emulator.url}/__emulator/throttle`;
+		const json = { 'content-type': 'application/json' };
+		const set = await fetch(admin, { method: 'PUT', headers: json, body: JSON.stringify({ maxInFlight: 1, latencyMs: 300 }) });
+		expect(set.status).toBe(200);
+		const get = () => fetch(`${bed.emulator.url}${KB_PATH}`, { headers: { 'x-api-key': bed.emulator.credentials.apiKey } });
+		const [first, second] = await Promise.all([get(), new Promise((resolve) => setTimeout(resolve, 100)).then(get)]);
+		expect(first.status).toBe(200);
+		expect(second.status).toBe(429);
+		expect(second.headers.get('retry-after')).toBe('1');
+		expect(await second.json()).toMatchObject({ message: 'Too many requests' });
+		expect(await (await fetch(admin)).json()).toEqual({ settings: { maxInFlight: 1, latencyMs: 300 }, taken: 1, refused: 1, mostInFlight: 1 });
+		expect((await fetch(admin, { method: 'PUT', headers: json, body: JSON.stringify({ maxInFlight: 0 }) })).status).toBe(400);
+		expect((await fetch(admin, { method: 'DELETE' })).status).toBe(204);
+		expect(await (await fetch(admin)).json()).toMatchObject({ settings: null });
+		expect((await get()).status).toBe(200);
+	});
+});

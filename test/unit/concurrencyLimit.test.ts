@@ -1,0 +1,236 @@
+/**
+ * The limit's decisions, row by row (shared/transport/concurrencyLimit.ts):
+ * how one answer grows or cuts the limit, what a refusal teaches (a ceiling
+ * for requests at once, a spacing for requests per second), when an item may
+ * start and a request may be sent; how many items a run sends at once
+ * (itemsAtOnce); and which limiters the process forgets. The settings are
+ * given, so the rows hold whatever the shipped numbers are tuned to.
+ */
+import {
+	admits,
+	afterAnswer,
+	answeredInLastSecond,
+	nextSendAt,
+	pausedUntil,
+	signalOf,
+	startingLimit,
+	type Answer,
+	type LimitSettings,
+	type ServiceLimit,
+} from '../../shared/transport/concurrencyLimit';
+import { FORGET_AFTER_MS, forgetServiceLimiters, serviceLimiter, serviceLimiterCount, toForget } from '../../shared/transport/serviceLimiter';
+import { AUTO_REQUESTS_IN_PARALLEL, MAX_REQUESTS_IN_PARALLEL, itemsAtOnce, type ItemsAtOnce, type Parallelism } from '../../nodes/Workplace/actions/requestSettings';
+
+const S: LimitSettings = { initial: 8, max: 100, startGrowth: 0.5, latencyTolerance: 2.5, queuedAtLeast: 4, cut: 0.8, minRttWindowMs: 60_000, learnedForMs: 60_000, rateMargin: 0.9 };
+const T = 1_000_000;
+
+/** A limit at time T with `changes`: the service's idle round trip 20 ms, seen at T. */
+function limitWith(changes: Partial<ServiceLimit> = {}): ServiceLimit {
+	return { ...startingLimit(T - 1000, S), minRttMs: 20, minRttSince: T - 1000, ...changes };
+}
+
+/** An answer at T + 100 to a request sent 20 ms before (healthy unless said). */
+function answer(changes: Partial<Answer> = {}): Answer {
+	return { sentAt: T + 80, answeredAt: T + 100, inFlight: 8, inFlightAtAnswer: 8, signal: 'answered', ...changes };
+}
+
+type Row = [string, ServiceLimit, Answer, Partial<ServiceLimit>];
+
+const TABLE: Row[] = [
+	['a healthy answer with the limit in use grows it by startGrowth at first', limitWith(), answer(), { limit: 8.5, phase: 'start' }],
+	['a healthy answer with half the limit in flight when it came back still counts as use', limitWith(), answer({ inFlight: 1, inFlightAtAnswer: 4 }), { limit: 8.5 }],
+	['a healthy answer with less than half the limit in flight proves nothing of it', limitWith(), answer({ inFlight: 3, inFlightAtAnswer: 3 }), { limit: 8 }],
+	['after the first sign of too much, one per round trip (1 / limit per answer)', limitWith({ phase: 'steady', limit: 10 }), answer({ inFlight: 10 }), { limit: 10.1, phase: 'steady' }],
+	['never past the most', limitWith({ limit: 100 }), answer({ inFlight: 100 }), { limit: 100 }],
+	['never past a ceiling the service taught', limitWith({ limit: 4, ceiling: { level: 4, until: T + 5000 } }), answer({ inFlight: 4 }), { limit: 4 }],
+	['past a ceiling once it no longer holds', limitWith({ limit: 4, phase: 'steady', ceiling: { level: 4, until: T + 50 } }), answer({ inFlight: 4 }), { limit: 4.25, ceiling: undefined }],
+	[
+		'even the fastest answer of a whole round (as many as the limit) well above the lowest round trip: a queue, cut once',
+		limitWith({ limit: 40, round: { fastestMs: 60, answers: 39 } }),
+		answer({ sentAt: T, answeredAt: T + 100, inFlight: 40 }),
+		{ limit: 32, phase: 'steady', cutAt: T + 100, round: { answers: 0 } },
+	],
+	[
+		'slow answers before the round is over: no growth, no cut yet',
+		limitWith({ limit: 40, round: { fastestMs: 60, answers: 10 } }),
+		answer({ sentAt: T, answeredAt: T + 100, inFlight: 40 }),
+		{ limit: 40, cutAt: T - 1000, round: { fastestMs: 60, answers: 11 } },
+	],
+	[
+		'one fast answer in the round: no queue (a stall of the client slows only some), it grows',
+		limitWith({ limit: 40, round: { fastestMs: 21, answers: 10 } }),
+		answer({ sentAt: T, answeredAt: T + 100, inFlight: 40 }),
+		{ limit: 40.5, round: { fastestMs: 21, answers: 11 } },
+	],
+	[
+		'a slow round with only a few requests in flight is noise, not a queue: it grows as ever',
+		limitWith({ limit: 4, phase: 'steady', round: { fastestMs: 80, answers: 3 } }),
+		answer({ sentAt: T, answeredAt: T + 100, inFlight: 4 }),
+		{ limit: 4.25, cutAt: T - 1000 },
+	],
+	[
+		'a slow round ended by an answer to a request sent before the last cut cuts nothing more',
+		limitWith({ limit: 32, phase: 'steady', cutAt: T + 50, round: { fastestMs: 60, answers: 31 } }),
+		answer({ sentAt: T, inFlight: 32 }),
+		{ limit: 32, cutAt: T + 50 },
+	],
+	['the lowest round trip is measured afresh once its window is over', limitWith({ minRttSince: T - 61_000 }), answer({ sentAt: T + 70, answeredAt: T + 100 }), { minRttMs: 30, minRttSince: T + 100 }],
+	[
+		'refused above any limit a round went through: a limit on requests at once, as many as were still in flight when it came back',
+		limitWith({ limit: 8, provenLimit: 4 }),
+		answer({ inFlight: 3, inFlightAtAnswer: 6, signal: 'refused' }),
+		{ limit: 5, phase: 'steady', cutAt: T + 100, ceiling: { level: 5, until: T + 100 + 60_000 }, provenLimit: 4, round: { answers: 0, refused: true } },
+	],
+	[
+		'a later refusal of the same burst with fewer in flight lowers the ceiling, no second cut',
+		limitWith({ limit: 5, phase: 'steady', cutAt: T + 90, ceiling: { level: 5, until: T + 60_090 } }),
+		answer({ sentAt: T + 80, inFlight: 7, inFlightAtAnswer: 5, signal: 'refused' }),
+		{ limit: 4, cutAt: T + 90, ceiling: { level: 4, until: T + 60_100 } },
+	],
+	[
+		'refused with nothing else in flight: at least one at a time',
+		limitWith({ limit: 8 }),
+		answer({ inFlightAtAnswer: 1, signal: 'refused' }),
+		{ limit: 1, ceiling: { level: 1, until: T + 60_100 }, provenLimit: 0 },
+	],
+	[
+		'refused at a limit a whole round went through unrefused: a limit per second, sends spaced under the rate it took in its last second, the ceiling given up',
+		limitWith({ limit: 10, provenLimit: 10, ceiling: { level: 10, until: T + 30_000 }, answered: { start: T - 800, counts: [5, 5, 5, 5, 5, 5, 5, 5, 5, 0] } }),
+		answer({ inFlight: 4, inFlightAtAnswer: 5, signal: 'refused' }),
+		{ limit: 8, phase: 'steady', cutAt: T + 100, ceiling: undefined, spacing: { intervalMs: 1000 / (49 * 0.9), until: T + 60_100 } },
+	],
+	[
+		'a limit per second with too little seen in the last second to tell a rate: cut, no spacing',
+		limitWith({ limit: 10, provenLimit: 12 }),
+		answer({ inFlightAtAnswer: 2, signal: 'refused' }),
+		{ limit: 8, spacing: undefined },
+	],
+	[
+		'a round of answers without a refusal proves its limit',
+		limitWith({ limit: 6, provenLimit: 3, round: { fastestMs: 21, answers: 5 } }),
+		answer({ inFlight: 6 }),
+		{ provenLimit: 6, round: { answers: 0 } },
+	],
+	[
+		'a round with a refusal in it proves nothing',
+		limitWith({ limit: 6, provenLimit: 3, round: { fastestMs: 21, answers: 5, refused: true } }),
+		answer({ inFlight: 6 }),
+		{ provenLimit: 3, round: { answers: 0 } },
+	],
+	['overloaded (503): cut by the cut factor, nothing learned of a limit', limitWith({ limit: 20 }), answer({ signal: 'overloaded' }), { limit: 16, phase: 'steady', cutAt: T + 100, ceiling: undefined, spacing: undefined }],
+	['overloaded again for a request sent before that cut: no second cut', limitWith({ limit: 16, cutAt: T + 90, phase: 'steady' }), answer({ signal: 'overloaded' }), { limit: 16, cutAt: T + 90 }],
+	['a network failure or a 500 teaches nothing', limitWith({ limit: 12 }), answer({ signal: 'none' }), { limit: 12 }],
+];
+
+describe('afterAnswer', () => {
+	it.each(TABLE)('%s', (_, before, seen, expected) => {
+		expect(afterAnswer(before, seen, S)).toMatchObject(expected);
+	});
+
+	it('counts healthy answers by when they were sent, over the last second', () => {
+		let limit = limitWith();
+		for (const at of [T - 1500, T - 900, T - 50, T, T + 10]) limit = afterAnswer(limit, answer({ sentAt: at, answeredAt: T + 20, inFlight: 1 }), S);
+		expect(answeredInLastSecond(limit, T + 20)).toBe(4);
+		expect(answeredInLastSecond(limit, T + 950)).toBe(2);
+		expect(answeredInLastSecond(limit, T + 5000)).toBe(0);
+	});
+});
+
+describe('signalOf', () => {
+	it.each([
+		[200, 'answered'],
+		[204, 'answered'],
+		[404, 'answered'],
+		[429, 'refused'],
+		[503, 'overloaded'],
+		[500, 'none'],
+		[502, 'none'],
+		[undefined, 'none'],
+	])('%s → %s', (status, signal) => {
+		expect(signalOf(status)).toBe(signal);
+	});
+});
+
+describe('admits, pausedUntil, nextSendAt', () => {
+	it.each([
+		[4.7, 3, true],
+		[4.7, 4, false],
+		[1, 0, true],
+		[1, 1, false],
+		[0.6, 0, true],
+	])('limit %s with %s started admits one more: %s', (limit, started, expected) => {
+		expect(admits(limitWith({ limit }), started)).toBe(expected);
+	});
+
+	it('a pause keeps the later end', () => {
+		expect(pausedUntil(limitWith({ pausedUntil: T + 500 }), T + 200).pausedUntil).toBe(T + 500);
+		expect(pausedUntil(limitWith({ pausedUntil: T + 500 }), T + 900).pausedUntil).toBe(T + 900);
+	});
+
+	it.each<[string, Partial<ServiceLimit>, number, boolean, number]>([
+		['nothing learned: now', {}, T - 1, true, T],
+		['paused: when the pause ends', { pausedUntil: T + 700 }, T - 1, true, T + 700],
+		['paused, a request not spaced (versions 1–3) waits too', { pausedUntil: T + 700 }, T - 1, false, T + 700],
+		['spaced: the previous send plus the spacing', { spacing: { intervalMs: 25, until: T + 1000 } }, T - 10, true, T + 15],
+		['a request not spaced (versions 1–3) goes now', { spacing: { intervalMs: 25, until: T + 1000 } }, T - 10, false, T],
+		['a spacing no longer held: now', { spacing: { intervalMs: 25, until: T - 1 } }, T - 10, true, T],
+	])('%s', (_, changes, previous, spaced, expected) => {
+		expect(nextSendAt(limitWith(changes), previous, T, spaced)).toBe(expected);
+	});
+});
+
+describe('itemsAtOnce', () => {
+	const GET = { method: 'GET' as const };
+	const POST = { method: 'POST' as const };
+	const TABLE_AT_ONCE: Array<[string, Parallelism, typeof GET | typeof POST, ItemsAtOnce]> = [
+		['version 1, 1 unless set', { fixed: 1 }, GET, { width: 1, limited: false }],
+		['version 1 or 2 set to 8', { fixed: 8 }, POST, { width: 8, limited: false }],
+		['version 2 unset, a read', { byRequest: true }, GET, { width: AUTO_REQUESTS_IN_PARALLEL, limited: false }],
+		['version 2 unset, a create', { byRequest: true }, POST, { width: 1, limited: false }],
+		['version 4 unset, a read', { adaptive: true }, GET, { width: MAX_REQUESTS_IN_PARALLEL, limited: true }],
+		['version 4 unset, a create', { adaptive: true }, POST, { width: 1, limited: true }],
+		['version 4 with a ceiling of 6, a read', { adaptive: true, ceiling: 6 }, GET, { width: 6, limited: true }],
+		['version 4 with a ceiling of 6, a create', { adaptive: true, ceiling: 6 }, POST, { width: 6, limited: true }],
+	];
+	it.each(TABLE_AT_ONCE)('%s', (_, parallelism, request, expected) => {
+		expect(itemsAtOnce(parallelism, request)).toEqual(expected);
+	});
+});
+
+describe('the limiters this process keeps', () => {
+	afterEach(() => forgetServiceLimiters());
+
+	it.each<[string, Array<{ key: string; idleSince: number | undefined }>, number, string[]]>([
+		['none idle too long, room enough: none', [{ key: 'a', idleSince: T - 1000 }, { key: 'b', idleSince: undefined }], 5, []],
+		['idle longer than FORGET_AFTER_MS', [{ key: 'a', idleSince: T - FORGET_AFTER_MS - 1 }, { key: 'b', idleSince: T }], 5, ['a']],
+		[
+			'over the most: the longest idle first, never one in use',
+			[
+				{ key: 'a', idleSince: undefined },
+				{ key: 'b', idleSince: T - 300 },
+				{ key: 'c', idleSince: T - 200 },
+				{ key: 'd', idleSince: T - 100 },
+			],
+			2,
+			['b', 'c'],
+		],
+		['over the most with every one in use: none', [{ key: 'a', idleSince: undefined }, { key: 'b', idleSince: undefined }], 1, []],
+	])('toForget: %s', (_, limiters, max, expected) => {
+		expect(toForget(limiters, T, max)).toEqual(expected);
+	});
+
+	it('one limiter per key, the same one while it is used, a fresh one after FORGET_AFTER_MS idle', () => {
+		const first = serviceLimiter('service A', T);
+		expect(serviceLimiter('service A', T + 1000)).toBe(first);
+		expect(serviceLimiter('service B', T + 1000)).not.toBe(first);
+		expect(serviceLimiterCount()).toBe(2);
+		const idleSince = first.idleSince()!;
+		expect(serviceLimiter('service A', idleSince + FORGET_AFTER_MS + 1)).not.toBe(first);
+	});
+
+	it('keeps at most MAX_SERVICES, forgetting the longest idle', async () => {
+		const { MAX_SERVICES } = await import('../../shared/transport/serviceLimiter');
+		for (let k = 0; k < MAX_SERVICES + 20; k++) serviceLimiter(`service ${k}`, T + k);
+		expect(serviceLimiterCount()).toBe(MAX_SERVICES);
+	});
+});
