@@ -10,12 +10,13 @@
  *   - it grows only while it is used (half of it in flight at least), so a run
  *     that sends one request at a time never teaches it a number it never tried;
  *   - a refusal (429) cuts it, once per round trip: answers to requests sent
- *     before the cut say nothing new. Refused above any limit a whole round of
- *     answers went through: a limit on requests at once, and the limit stays at
- *     as many as the service still held for a while (a ceiling). Refused at a
- *     limit that went through before: a limit on requests per second, and sends
- *     are spaced so that they stay under the rate the service took in its last
- *     second;
+ *     before the cut say nothing new. Refused above as many requests in flight
+ *     as a whole round of answers had at once (what was in flight, not the
+ *     limit, which may have grown to twice that): a limit on requests at once,
+ *     and the limit stays at as many as the service still held for a while (a
+ *     ceiling). Refused at a limit that many went through before: a limit on
+ *     requests per second, and sends are spaced so that they stay under the
+ *     rate the service took in its last second;
  *   - when even the fastest answer of a round (as many answers as the limit)
  *     took well above the lowest round trip seen (the service's time when idle,
  *     re-measured every minute), with more than a few requests' worth of it
@@ -74,9 +75,14 @@ export interface ServiceLimit {
 	/** The lowest round trip of the current window, and when that window began. */
 	minRttMs?: number;
 	minRttSince: number;
-	/** The round of answers under way (as many as the limit: about one round trip's worth): its fastest answer, how many it holds, whether a request was refused during it. */
-	round: { fastestMs?: number; answers: number; refused?: boolean };
-	/** The highest limit (whole) a round went through without a refusal: a refusal at or below it is not about requests at once. */
+	/** The round of answers under way (as many as the limit: about one round trip's worth): its fastest answer, how many it holds, the most requests in flight when one of them was sent, whether a request was refused during it. */
+	round: { fastestMs?: number; answers: number; mostInFlight?: number; refused?: boolean };
+	/**
+	 * The most requests a round without a refusal had in flight at once (never more than its limit): a
+	 * refusal at a limit at or below it is not about requests at once. What was in flight, not the limit:
+	 * a limit grows to twice what is in use, and a refusal at the first request past what the service
+	 * ever held is about requests at once, however high the limit had grown.
+	 */
 	provenLimit: number;
 	/** When the limit was last cut; answers to requests sent before it do not cut again. */
 	cutAt: number;
@@ -180,12 +186,14 @@ export function afterAnswer(limit: ServiceLimit, answer: Answer, settings: Limit
 	const fastestMs = Math.min(limit.round.fastestMs ?? rtt, rtt);
 	// A round is as many answers as the limit allows at once: about one round trip's worth.
 	const roundDone = limit.round.answers + 1 >= Math.max(1, Math.floor(limit.limit));
+	const mostInFlight = Math.max(limit.round.mostInFlight ?? 0, answer.inFlight);
+	const held = Math.min(Math.floor(limit.limit), mostInFlight);
 	const next: ServiceLimit = {
 		...current,
 		minRttMs,
 		minRttSince: freshWindow ? now : limit.minRttSince,
-		round: roundDone ? { answers: 0 } : { ...limit.round, fastestMs, answers: limit.round.answers + 1 },
-		provenLimit: roundDone && !limit.round.refused ? Math.max(limit.provenLimit, Math.floor(limit.limit)) : limit.provenLimit,
+		round: roundDone ? { answers: 0 } : { ...limit.round, fastestMs, mostInFlight, answers: limit.round.answers + 1 },
+		provenLimit: roundDone && !limit.round.refused ? Math.max(limit.provenLimit, held) : limit.provenLimit,
 		answered: counted(limit.answered, answer.sentAt),
 	};
 	// A queue at the service slows every answer of a round, where a pause of the client's own (its CPU,
@@ -206,7 +214,7 @@ function afterRefusal(limit: ServiceLimit, answer: Answer, newSinceCut: boolean,
 	const now = answer.answeredAt;
 	const cut = newSinceCut ? { phase: 'steady' as const, cutAt: now } : {};
 	const round = { ...limit.round, refused: true };
-	// Refused at a limit a whole round already went through unrefused: a limit on requests per second.
+	// Refused at a limit a whole round already had in flight unrefused: a limit on requests per second.
 	// The rate it took in its last second is what it answered of the requests sent then and what it
 	// still holds (refusals come back first, so the last refusal of a burst sees only requests it took);
 	// sends are spaced under it, every refusal of the burst may slow them more, and a ceiling learned

@@ -79,6 +79,24 @@ describe('version 4: reads adapt to a service that takes a few at once', () => {
 		expect(bed.emulator.throttle.counts()).toMatchObject({ taken: 200, refused: 0 });
 	});
 
+	it('a limit grown past what a run had in flight does not mistake the next run\'s refusals at 4 in flight for a rate: the run after is sent 3 or 4 at a time, not spaced down to 2', async () => {
+		bed.emulator.throttle.set({ latencyMs: 30 });
+		// 3 items at a time: the limit grows to twice that, while only 3 were ever in flight.
+		const narrow = await bed.runNode(kbGet(ceiling(3)), { items: kbItems(40), ...V4 });
+		expect(narrow.error).toBeUndefined();
+		bed.emulator.throttle.set({ maxInFlight: 4, latencyMs: 30 });
+		const refused = await bed.runNode(kbGet(), { items: kbItems(60), ...V4 });
+		expect(refused.error).toBeUndefined();
+		expect(bed.emulator.throttle.counts().refused).toBeGreaterThan(0);
+		bed.emulator.throttle.set({ maxInFlight: 4, latencyMs: 30 });
+		bed.emulator.clearLog();
+		const next = await bed.runNode(kbGet(), { items: kbItems(60), ...V4 });
+		expect(next.error).toBeUndefined();
+		expect(bed.emulator.throttle.counts()).toMatchObject({ taken: 60, refused: 0 });
+		// Spaced under the rate it had seen (about 40 a second against 30 ms answers), at most 2 would overlap.
+		expect(mostAtOnce(bed.emulator.log.filter((e) => e.path === KB_PATH))).toBeGreaterThanOrEqual(3);
+	});
+
 	it('keeps under a limit of 40 per second it was not told once it met it: the next run is refused nothing, every item in order', async () => {
 		bed.emulator.throttle.set({ maxPerSecond: 40, latencyMs: 5 });
 		const first = await bed.runNode(kbGet(), { items: kbItems(120), ...V4 });

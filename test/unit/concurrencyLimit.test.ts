@@ -112,6 +112,12 @@ const TABLE: Row[] = [
 		{ provenLimit: 6, round: { answers: 0 } },
 	],
 	[
+		'a round proves what it had in flight, not its limit (a limit grows to twice what is in use)',
+		limitWith({ limit: 24, provenLimit: 8, round: { fastestMs: 21, answers: 23, mostInFlight: 12 } }),
+		answer({ inFlight: 11 }),
+		{ provenLimit: 12, round: { answers: 0 } },
+	],
+	[
 		'a round with a refusal in it proves nothing',
 		limitWith({ limit: 6, provenLimit: 3, round: { fastestMs: 21, answers: 5, refused: true } }),
 		answer({ inFlight: 6 }),
@@ -125,6 +131,22 @@ const TABLE: Row[] = [
 describe('afterAnswer', () => {
 	it.each(TABLE)('%s', (_, before, seen, expected) => {
 		expect(afterAnswer(before, seen, S)).toMatchObject(expected);
+	});
+
+	it('a service that takes 12 at once, met by a limit grown to 24 while 12 were in flight: the refusal of the 13th is about requests at once (a ceiling), not a rate (no spacing)', () => {
+		let limit = startingLimit(T, S);
+		let at = T;
+		// Answers 2 ms apart, each with 12 in flight: the limit grows to 24.5 (half of it in use), rounds go through.
+		for (let k = 0; k < 60; k++) {
+			at += 2;
+			limit = afterAnswer(limit, answer({ sentAt: at - 20, answeredAt: at, inFlight: 12, inFlightAtAnswer: 12 }), S);
+		}
+		expect(limit.limit).toBeGreaterThan(20);
+		expect(limit.provenLimit).toBe(12);
+		limit = afterAnswer(limit, answer({ sentAt: at, answeredAt: at + 1, inFlight: 13, inFlightAtAnswer: 13, signal: 'refused' }), S);
+		expect(limit.spacing).toBeUndefined();
+		expect(limit).toMatchObject({ limit: 12, ceiling: { level: 12 } });
+		expect(nextSendAt(limit, at, at + 2)).toBe(at + 2);
 	});
 
 	it('counts healthy answers by when they were sent, over the last second', () => {
