@@ -156,3 +156,21 @@ describe("CONTRIBUTING.md's Adding an operation, on resources", () => {
 		}
 	});
 });
+
+describe('npm scripts of the benchmarks', () => {
+	const scripts = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+	// A bench that reads the parts to run from its command line (process.argv), in a script that names no part of its own.
+	const choosingParts = Object.entries(scripts)
+		.map(([name, command]) => ({ name, command, run: /build\/bench\/([\w-]+)\.js([^']*)'/.exec(command) }))
+		.filter(({ run }) => run !== null && !/\w/.test(run[2].replace('"$@"', '')) && readFileSync(path.join(ROOT, 'bench', `${run[1]}.ts`), 'utf8').includes('process.argv'));
+
+	it('are found: the three whose parts can be chosen', () => {
+		expect(choosingParts.map(({ name }) => name).sort()).toEqual(['bench', 'bench:adaptive', 'bench:adaptive-n8n']);
+	});
+
+	it.each(choosingParts)('$name hands on what follows `--`', ({ command, run }) => {
+		// Inside `bash -c '…' _`, "$@" is what follows the script's own name (`_`): npm appends the arguments there.
+		expect(run![2]).toBe(' "$@"');
+		expect(command.endsWith(`${run![0]} _`)).toBe(true);
+	});
+});
