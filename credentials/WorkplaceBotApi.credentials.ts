@@ -2,13 +2,12 @@ import type {
 	ICredentialDataDecryptedObject,
 	ICredentialType,
 	IHttpRequestHelper,
-	IHttpRequestOptions,
 	Icon,
 	INodeProperties,
 } from 'n8n-workflow';
 import { createHash } from 'crypto';
 
-import { baseUrlProperty, CREDENTIAL_ICON } from '../shared/credentialIconAndBaseUrl';
+import { authenticateWithHeaders, baseUrlProperty, CREDENTIAL_ICON } from '../shared/credentialParts';
 import { requestToken } from '../shared/transport/botToken';
 import { viaHttpRequest } from '../shared/transport/boundedRequest';
 
@@ -123,9 +122,5 @@ export class WorkplaceBotApi implements ICredentialType {
 		return await pending;
 	}
 
-	/** A function rather than a template: n8n runs it for every request, and a template is an expression evaluation each time. */
-	async authenticate(credentials: ICredentialDataDecryptedObject, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
-		requestOptions.headers = { ...requestOptions.headers, Authorization: `Bearer ${String(credentials.accessToken ?? '')}` };
-		return requestOptions;
-	}
+	authenticate = authenticateWithHeaders((credentials) => ({ Authorization: `Bearer ${String(credentials.accessToken ?? '')}` }));
 }

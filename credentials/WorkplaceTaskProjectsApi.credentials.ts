@@ -1,13 +1,7 @@
-import type {
-	ICredentialDataDecryptedObject,
-	Icon,
-	ICredentialType,
-	IHttpRequestOptions,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { Icon, ICredentialType, INodeProperties } from 'n8n-workflow';
 import { UserError } from 'n8n-workflow';
 
-import { baseUrlProperty, CREDENTIAL_ICON } from '../shared/credentialIconAndBaseUrl';
+import { authenticateWithHeaders, baseUrlProperty, CREDENTIAL_ICON } from '../shared/credentialParts';
 import { parseBaseUrl } from '../shared/transport/baseUrl';
 import { bareToken, jwtProblem } from '../shared/transport/jwt';
 
@@ -45,13 +39,12 @@ export class WorkplaceTaskProjectsApi implements ICredentialType {
 	];
 
 	/** The Bearer header; an address or a token that cannot work stops the request before it is sent (never quoting the token). */
-	async authenticate(credentials: ICredentialDataDecryptedObject, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+	authenticate = authenticateWithHeaders((credentials) => {
 		const address = parseBaseUrl(credentials.baseUrl);
 		if ('problem' in address) throw new UserError(address.problem);
 		const problem = jwtProblem(credentials.token);
 		if (problem) throw new UserError(problem);
 		// A pasted "Bearer " prefix is dropped so the header never says it twice.
-		requestOptions.headers = { ...requestOptions.headers, Authorization: `Bearer ${bareToken(String(credentials.token))}` };
-		return requestOptions;
-	}
+		return { Authorization: `Bearer ${bareToken(String(credentials.token))}` };
+	});
 }

@@ -61,3 +61,18 @@ export function requiredString(displayName: string, name: string, placeholder: s
 export function optionsCollection(options: INodeProperties[]): INodeProperties {
 	return { displayName: 'Options', name: 'options', type: 'collection', placeholder: 'Add Option', default: {}, options };
 }
+
+/**
+ * A download's "Put Output File in Field" (checked by outputBinaryField);
+ * `what` says what the field receives, e.g. 'file'.
+ */
+export function outputFileProperty(what: string): INodeProperties {
+	return {
+		displayName: 'Put Output File in Field',
+		name: 'binaryPropertyName',
+		type: 'string',
+		default: 'data',
+		required: true,
+		hint: `The name of the output binary field to put the ${what} in`,
+	};
+}

@@ -1,5 +1,5 @@
 import type { StreamRequest } from '../../../../shared/transport';
-import { knowledgeBaseLocator, optionsCollection } from '../../../../shared/descriptions';
+import { knowledgeBaseLocator, optionsCollection, outputFileProperty } from '../../../../shared/descriptions';
 import { itemMaxDownloadBytes, maxDownloadSizeOption } from '../../../../shared/maxDownloadSize';
 import type { OperationDefinition } from '../types';
 import { outputBinaryField } from '../../../../shared/validation';
@@ -15,14 +15,7 @@ export const download: OperationDefinition<StreamRequest> = {
 	properties: [
 		knowledgeBaseLocator,
 		knowledgeFileLocator,
-		{
-			displayName: 'Put Output File in Field',
-			name: 'binaryPropertyName',
-			type: 'string',
-			default: 'data',
-			required: true,
-			hint: 'The name of the output binary field to put the file in',
-		},
+		outputFileProperty('file'),
 		optionsCollection([maxDownloadSizeOption]),
 	],
 	request(i) {

@@ -3,7 +3,7 @@ import { baseMimeType, fileNameFromDisposition, storeBinary } from '../../../../
 import type { OperationDefinition } from '../types';
 import { invalid, outputBinaryField, textId } from '../../../../shared/validation';
 import { ownEntry } from '../../../../shared/ownEntry';
-import { optionsCollection } from '../../../../shared/descriptions';
+import { optionsCollection, outputFileProperty } from '../../../../shared/descriptions';
 import { itemMaxDownloadBytes, maxDownloadSizeOption } from '../../../../shared/maxDownloadSize';
 
 const SIZES = ['small', 'medium', 'large'] as const;
@@ -38,14 +38,7 @@ export const downloadPicture: OperationDefinition<StreamRequest> = {
 				{ name: 'Large', value: 'large' },
 			],
 		},
-		{
-			displayName: 'Put Output File in Field',
-			name: 'binaryPropertyName',
-			type: 'string',
-			default: 'data',
-			required: true,
-			hint: 'The name of the output binary field to put the picture in',
-		},
+		outputFileProperty('picture'),
 		optionsCollection([maxDownloadSizeOption]),
 	],
 	request(i) {
