@@ -25,8 +25,9 @@
  * second. Medians of BENCH_ADAPTIVE_RUNS (3), variants taking turns; a fixed
  * setting whose first run took longer than BENCH_ONCE_AFTER_MS (30 s, e.g. 8
  * at a time against a service taking 4: a Retry-After every second) is run
- * once. Parts: the first argument, e.g. `throttled`, `healthy,load` or a
- * scenario's key (`c4`, `c16`, `r50`, `load`, `loadSquare`). Writes
+ * once. Parts: the first argument (`npm run bench:adaptive -- c16,r50`), e.g.
+ * `throttled`, `healthy,load` or a scenario's key (`c4`, `c16`, `r50`, `load`,
+ * `loadSquare`). Writes
  * docs/performance-adaptive.png and build/bench-adaptive.json. Figures, not tests.
  */
 import type { ChildProcess } from 'node:child_process';
@@ -178,15 +179,17 @@ async function againstThrottle(scenario: Scenario): Promise<void> {
 		return { ms: median(list.map((o) => o.ms)), refused: median(list.map((o) => o.refused)), failed: median(list.map((o) => o.failed)), runs: list.length };
 	};
 	const m = Object.fromEntries(Object.keys(variants).map((name) => [name, medianOf(name)]));
+	// The baseline is the fastest setting that failed no item; when every one measured failed some, the fastest of them (said in its row).
 	const clean = FIXED.filter((p) => m[`fixed${p}`].failed === 0);
-	const bestAt = clean.reduce((a, b) => (m[`fixed${b}`].ms < m[`fixed${a}`].ms ? b : a), clean[0]);
+	const candidates = clean.length > 0 ? clean : FIXED;
+	const bestAt = candidates.reduce((a, b) => (m[`fixed${b}`].ms < m[`fixed${a}`].ms ? b : a), candidates[0]);
 	const best = m[`fixed${bestAt}`].ms;
 	results[scenario.key] = { throttle: scenario.throttle as IDataObject, items: scenario.items, bestFixed: bestAt, outcomes: outcomes as unknown as IDataObject, medians: m as unknown as IDataObject };
 
 	const label = `${scenario.label}, ${scenario.items} Gets`;
 	const value = (o: Outcome & { runs: number }) =>
 		`${(o.ms / 1000).toFixed(2)} s, ${o.refused} refused (${((100 * o.refused) / (scenario.items + o.refused)).toFixed(1)} %), ${o.failed} failed${o.runs < RUNS ? `, ${o.runs} run` : ''}`;
-	rows.push({ part: label, what: `node's best fixed setting without failures (${bestAt} at a time)`, value: value(m[`fixed${bestAt}`]), ratio: '1.00× (baseline)' });
+	rows.push({ part: label, what: clean.length > 0 ? `node's best fixed setting without failures (${bestAt} at a time)` : `node's fastest fixed setting, every one measured failed items (${bestAt} at a time)`, value: value(m[`fixed${bestAt}`]), ratio: '1.00× (baseline)' });
 	for (const name of ['firstRun', 'laterRuns']) {
 		const o = m[name];
 		const share = o.refused / (scenario.items + o.refused);
