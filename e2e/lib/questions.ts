@@ -89,6 +89,19 @@ export async function ended(rest: N8nRest, id: string, timeoutMs = 180_000) {
 	}, timeoutMs);
 }
 
+/**
+ * Waits until the loop's execution `id` went round through Again and waits at
+ * the question once more. Its new question reaches the service while the node
+ * runs, before n8n writes the wait (status and run data at once), so a run
+ * count read on the question alone may still be the earlier one.
+ */
+export async function waitingAgain(rest: N8nRest, id: string, timeoutMs = 120_000) {
+	return await until(`execution ${id} waiting again`, async () => {
+		const execution = await rest.execution(id);
+		return execution.status === 'waiting' && execution.data.resultData.runData.Again ? execution : undefined;
+	}, timeoutMs);
+}
+
 /** How many times a node ran in an execution. */
 export async function runsOf(rest: N8nRest, id: string, node: string): Promise<number> {
 	return (await rest.execution(id)).data.resultData.runData[node]?.length ?? 0;

@@ -24,7 +24,7 @@ import { answerByLink, hiddenFields, openLink, postForm } from '../../testbed/an
 import { chainWorkflow } from '../../testbed/chainWorkflow';
 import { until } from '../../testbed/n8n';
 import { launchChromium, step } from '../lib/browser';
-import { asked, buttonsOf, ended, loopWorkflow, runsOf, startLoop } from '../lib/questions';
+import { asked, buttonsOf, ended, loopWorkflow, runsOf, startLoop, waitingAgain } from '../lib/questions';
 import { e2eTestbed, selectedInstall } from '../lib/testbed';
 import { QUESTION_GROUP, triggerWorkflow } from '../lib/waiting';
 import { noOp, webhookStart } from '../lib/workflows';
@@ -80,7 +80,7 @@ test('by link: the same node asks again; after a restart the earlier question\'s
 	tally.resumed++;
 	const [, second] = await asked(bed.emulator, id, 2);
 	expect(new URL(buttonsOf(second).Approve.linkUri as string).searchParams.get('question')).not.toBe(new URL(approveA).searchParams.get('question'));
-	await until(`execution ${id} waiting again`, async () => ((await bed.rest.execution(id)).status === 'waiting' ? true : undefined), 120_000);
+	await waitingAgain(bed.rest, id);
 
 	await bed.restart();
 
@@ -110,7 +110,7 @@ test('in the chat: after a restart a tap on the earlier question\'s button is no
 	tally.refused++;
 	tally.resumed++;
 	const [, second] = await asked(bed.emulator, id, 2);
-	await until(`execution ${id} waiting again`, async () => ((await bed.rest.execution(id)).status === 'waiting' ? true : undefined), 120_000);
+	await waitingAgain(bed.rest, id);
 
 	await bed.restart();
 
@@ -160,7 +160,7 @@ test('a page on another site, in Chromium, posting to a link answers nothing; th
 		await new Promise((resolve) => site.close(resolve));
 	}
 	// Approved on its own page: the execution went on (and, being a loop, asked again).
-	await asked(bed.emulator, id, 2);
+	await waitingAgain(bed.rest, id);
 	expect(await runsOf(bed.rest, id, 'Again')).toBe(1);
 });
 

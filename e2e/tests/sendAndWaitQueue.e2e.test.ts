@@ -19,7 +19,7 @@
  */
 import { hiddenFields, openLink, postForm } from '../../testbed/answerPage';
 import { until } from '../../testbed/n8n';
-import { asked, buttonsOf, ended, loopWorkflow, runsOf, startLoop } from '../lib/questions';
+import { asked, buttonsOf, ended, loopWorkflow, runsOf, startLoop, waitingAgain } from '../lib/questions';
 import { e2eTestbed } from '../lib/testbed';
 import { executionOfQuestion, tally } from '../lib/waiting';
 
@@ -78,7 +78,7 @@ test(`${QUESTIONS} questions, each answered at the same moment twice through the
 	expect(outcomes.filter((o) => o.approved === o.declined)).toEqual([]);
 	for (const { id, approved } of outcomes) {
 		// Approved: the loop asks again; declined: the execution ends. Either way it went on once, with the recorded answer.
-		if (approved) await asked(bed.emulator, id, 2);
+		if (approved) await waitingAgain(bed.rest, id);
 		else await ended(bed.rest, id);
 		expect([await runsOf(bed.rest, id, 'Again'), await runsOf(bed.rest, id, 'Done')]).toEqual(approved ? [1, 0] : [0, 1]);
 	}
@@ -109,7 +109,7 @@ test('asked again: the earlier question\'s link answers nothing through either p
 	const pageA = await openLink(approveA);
 	expect((await postForm(approveA, hiddenFields(pageA.body))).body).toContain(RECORDED);
 	const [, second] = await asked(bed.emulator, id, 2);
-	await until(`execution ${id} waiting again`, async () => ((await bed.rest.execution(id)).status === 'waiting' ? true : undefined), 120_000);
+	await waitingAgain(bed.rest, id);
 	for (const link of [approveA, viaWebhooks(approveA)]) {
 		const stale = await postForm(link, hiddenFields(pageA.body));
 		expect([stale.status, stale.body.includes('This question is no longer open')]).toEqual([410, true]);
