@@ -199,7 +199,26 @@ export async function emulatorAdmin<T = unknown>(emulator: EmulatorAccess, metho
 }
 
 /** Runs a benchmark's main: a failure is printed and sets the exit code. */
+/** What an interrupted bench (Ctrl-C, a kill) must still remove: its `finally` blocks do not run then. */
+const onInterrupt = new Set<() => void>([tearDownEngine]);
+
+/** Runs `cleanup` should the bench be interrupted; the function returned cancels that. */
+export function onInterrupted(cleanup: () => void): () => void {
+	onInterrupt.add(cleanup);
+	return () => onInterrupt.delete(cleanup);
+}
+
 export function runBench(main: () => Promise<void>): void {
+	// `on`, not `once`: a second signal (a kill after Ctrl-C, `timeout` passing one on) must not end the process mid-cleanup.
+	let interrupted = false;
+	for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+		process.on(signal, () => {
+			if (interrupted) return;
+			interrupted = true;
+			for (const cleanup of onInterrupt) cleanup();
+			process.exit(130);
+		});
+	}
 	main().catch((error: unknown) => {
 		console.error(error);
 		process.exitCode = 1;

@@ -16,6 +16,8 @@ import { readFileSync } from 'node:fs';
 import * as net from 'node:net';
 import * as tls from 'node:tls';
 
+import { endsWithBench } from './childProcess';
+
 export interface ProxyConfig {
 	kind: 'start';
 	certFile: string;
@@ -120,5 +122,5 @@ process.on('message', (message: Message) => {
 	else if (message.kind === 'close') stop();
 });
 // Stops by itself: when the parent goes away, and after a bounded time whatever happens.
-process.on('disconnect', stop);
+endsWithBench(stop);
 setTimeout(stop, Number(process.env.BENCH_PROXY_MAX_MS ?? 30 * 60_000)).unref();

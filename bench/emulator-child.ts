@@ -7,6 +7,7 @@
  */
 import type { EmulatorAccess } from '../emulator/clientCredentials';
 import { startEmulator } from '../emulator/server';
+import { endsWithBench } from './childProcess';
 import { addLargeFile, type SeededFile } from '../testbed/largeFile';
 
 export interface ChildReady extends EmulatorAccess {
@@ -29,8 +30,7 @@ async function main(): Promise<void> {
 		.split(',')
 		.filter(Boolean)
 		.map((bytes) => addLargeFile(emulator, 1, `report-${bytes}.pdf`, Number(bytes)));
-	// The bench that forked it ended without saying close (a failure, Ctrl-C, a kill): no emulator left behind.
-	process.on('disconnect', () => void emulator.close().then(() => process.exit(0)));
+	endsWithBench(() => void emulator.close().then(() => process.exit(0)));
 	process.on('message', (message: Message) => {
 		if (message.kind === 'file') {
 			const f = emulator.knowledge.files.get(message.fileId);

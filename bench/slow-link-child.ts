@@ -15,6 +15,7 @@ import type { INodeExecutionData } from 'n8n-workflow';
 import type { EmulatorAccess } from '../emulator/clientCredentials';
 import type { WorkflowJson } from '../testbed/engine';
 import { byId } from '../testbed/locator';
+import { endsWithBench } from './childProcess';
 import { httpRequestKbGet, inParallel, kbGetLoop, measure, outputOf, RAW_JOBS, raw, run, setUpEngine, tearDownEngine, workplaceWith } from './common';
 
 /** One client of the link. */
@@ -133,7 +134,7 @@ process.on('message', (message: LinkMeasure | { kind: 'connections'; count: numb
 		});
 	}
 });
-process.on('disconnect', () => {
+endsWithBench(() => {
 	tearDownEngine();
 	process.exit(0);
 });

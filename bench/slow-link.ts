@@ -17,7 +17,7 @@ import type { IDataObject } from 'n8n-workflow';
 import type { EmulatorAccess } from '../emulator/clientCredentials';
 import { MAX_REQUESTS_IN_PARALLEL } from '../nodes/Workplace/actions/requestSettings';
 import { writeLineChart } from './chart';
-import { askChild, check, DEFAULTS_LABEL, int, ms, x, type Row } from './common';
+import { askChild, check, DEFAULTS_LABEL, int, ms, onInterrupted, x, type Row } from './common';
 import { ROOT } from '../testbed/root';
 import type { ProxyConfig, ProxyReady } from './delay-proxy-child';
 import type { LinkMeasure, LinkResults, LinkVariant } from './slow-link-child';
@@ -51,6 +51,8 @@ export type MeasureOverLink = (items: number, runs: number, variants: LinkVarian
  */
 export async function overSlowLink<T>(emulator: EmulatorAccess, work: (measureOverLink: MeasureOverLink, oneWayMs: number) => Promise<T>): Promise<T> {
 	const dir = mkdtempSync(path.join(tmpdir(), 'workplace-bench-tls-'));
+	const removeDir = () => rmSync(dir, { recursive: true, force: true });
+	const cancelCleanup = onInterrupted(removeDir);
 	const children: ChildProcess[] = [];
 	try {
 		const { certFile, keyFile } = makeCertificate(dir);
@@ -79,7 +81,8 @@ export async function overSlowLink<T>(emulator: EmulatorAccess, work: (measureOv
 		return await work(measureOverLink, ONE_WAY_MS);
 	} finally {
 		for (const child of children) if (child.connected) child.send({ kind: 'close' });
-		rmSync(dir, { recursive: true, force: true });
+		removeDir();
+		cancelCleanup();
 	}
 }
 
