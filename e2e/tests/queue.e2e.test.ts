@@ -163,7 +163,10 @@ async function burst(label: string): Promise<BurstResult> {
 	const startedBy = bed.workers.map((w, n) => matchesIn(since(w, n + 1), /Worker started execution (\d+) \(job (\d+)\)/).map((m) => `${m[1]}/${m[2]}`));
 	const finishedLines = () => bed.workers.map((w, n) => matchesIn(since(w, n + 1), /Worker finished execution (\d+) \(job (\d+)\)/).map((m) => `${m[1]}/${m[2]}`));
 	// A worker prints "finished" after it has stored the execution's end, so the last lines may trail the statuses read above.
-	const finishedBy = await until(`every job's "finished" line`, () => (finishedLines().flat().length >= EVENTS ? finishedLines() : undefined), 30_000).catch(() => finishedLines());
+	const finishedBy = await until(`every job's "finished" line`, () => {
+		const lines = finishedLines();
+		return lines.flat().length >= EVENTS ? lines : undefined;
+	}, 30_000).catch(() => finishedLines());
 	expect(new Set(enqueued.map((pair) => pair.split('/')[0]))).toEqual(ids);
 	expect(enqueued).toHaveLength(EVENTS);
 	expect(startedBy.flat().sort()).toEqual([...enqueued].sort());
