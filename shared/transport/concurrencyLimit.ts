@@ -23,6 +23,13 @@
  *     (Vegas's estimate of the queue), requests wait in a queue at the service:
  *     the limit is cut by a fifth. A stall of the client's own slows only some
  *     answers of a round;
+ *   - when more requests in flight answer clearly fewer per second than fewer
+ *     did (the pace by Little's law: in flight ÷ round trip, kept per level of
+ *     requests in flight), the service slows with its own load past its best:
+ *     the limit goes back to one level below the best one. A client waiting on
+ *     its own CPU answers about as many per second however many it sends, so
+ *     its slower answers do not cut; during the start, when each level holds
+ *     only the few answers of a pipeline still filling, only a steep fall does;
  *   - an overloaded service (503) cuts it too, and teaches nothing more;
  *   - a pause (Retry-After) holds back every send to the service until it ends.
  *
@@ -49,6 +56,17 @@ export interface LimitSettings {
 	learnedForMs: number;
 	/** The share of the refused rate that spacing allows. */
 	rateMargin: number;
+	/** Requests in flight this many times those of the level that answered most per second... */
+	moreInFlight: number;
+	/** ...answering less than this share of its pace send the limit back below that level. */
+	fewerPerSecond: number;
+	/** The same two during the start: only a steep fall counts while each level holds a few answers of a pipeline still filling. */
+	startMoreInFlight: number;
+	startFewerPerSecond: number;
+	/** How many answers a level of the pace table remembers, about: each new one weighs 1 / paceMemory of its sums. */
+	paceMemory: number;
+	/** A level's pace counts once it holds this many answers' weight. */
+	paceAnswers: number;
 }
 
 export const LIMIT_SETTINGS: LimitSettings = {
@@ -61,6 +79,12 @@ export const LIMIT_SETTINGS: LimitSettings = {
 	minRttWindowMs: 60_000,
 	learnedForMs: 60_000,
 	rateMargin: 0.95,
+	moreInFlight: 1.15,
+	fewerPerSecond: 0.9,
+	startMoreInFlight: 1.25,
+	startFewerPerSecond: 0.8,
+	paceMemory: 32,
+	paceAnswers: 4,
 };
 
 /** The rate a refusal came at is counted over the last second, in tenths. */
@@ -78,6 +102,11 @@ export interface ServiceLimit {
 	/** The round of answers under way (as many as the limit: about one round trip's worth): its fastest answer, how many it holds, the most requests in flight when one of them was sent, whether a request was refused during it. */
 	round: { fastestMs?: number; answers: number; mostInFlight?: number; refused?: boolean };
 	/**
+	 * The healthy answers of the last minute by the requests in flight when they were sent, in levels a
+	 * tenth apart (`paces[k]` for about 1.1^k in flight), the latest weighing most: the pace of each level.
+	 */
+	paces: Array<Pace | undefined>;
+	/**
 	 * The most requests a round without a refusal had in flight at once (never more than its limit): a
 	 * refusal at a limit at or below it is not about requests at once. What was in flight, not the limit:
 	 * a limit grows to twice what is in use, and a refusal at the first request past what the service
@@ -94,6 +123,14 @@ export interface ServiceLimit {
 	answered: { start: number; counts: number[] };
 	/** No request is sent before then (a Retry-After). */
 	pausedUntil: number;
+}
+
+/** Answers at one level of requests in flight: their weight, the requests in flight and round trips they summed, and when the last came. */
+export interface Pace {
+	answers: number;
+	inFlightSum: number;
+	rttSumMs: number;
+	at: number;
 }
 
 /** How a request ended, as far as the limit is concerned. */
@@ -133,6 +170,7 @@ export function startingLimit(now: number, settings: LimitSettings = LIMIT_SETTI
 		round: { answers: 0 },
 		provenLimit: 0,
 		cutAt: now,
+		paces: [],
 		answered: { start: now - (now % RATE_BUCKET_MS) - (RATE_BUCKETS - 1) * RATE_BUCKET_MS, counts: new Array<number>(RATE_BUCKETS).fill(0) },
 		pausedUntil: 0,
 	};
@@ -188,6 +226,7 @@ export function afterAnswer(limit: ServiceLimit, answer: Answer, settings: Limit
 	const roundDone = limit.round.answers + 1 >= Math.max(1, Math.floor(limit.limit));
 	const mostInFlight = Math.max(limit.round.mostInFlight ?? 0, answer.inFlight);
 	const held = Math.min(Math.floor(limit.limit), mostInFlight);
+	const paces = withAnswer(limit.paces, answer, now - settings.minRttWindowMs, settings.paceMemory);
 	const next: ServiceLimit = {
 		...current,
 		minRttMs,
@@ -195,7 +234,24 @@ export function afterAnswer(limit: ServiceLimit, answer: Answer, settings: Limit
 		round: roundDone ? { answers: 0 } : { ...limit.round, fastestMs, mostInFlight, answers: limit.round.answers + 1 },
 		provenLimit: roundDone && !limit.round.refused ? Math.max(limit.provenLimit, held) : limit.provenLimit,
 		answered: counted(limit.answered, answer.sentAt),
+		paces,
 	};
+	// More in flight answering fewer per second: the service slows with its load past its best. Back to
+	// one level below the best (the level below is measured too, so the best can move down), once a round.
+	const best = bestOf(paces, settings.paceAnswers);
+	const level = paces[levelOf(answer.inFlight)];
+	const [more, fewer] = limit.phase === 'start' ? [settings.startMoreInFlight, settings.startFewerPerSecond] : [settings.moreInFlight, settings.fewerPerSecond];
+	if (
+		roundDone &&
+		newSinceCut &&
+		best &&
+		level &&
+		level.answers >= settings.paceAnswers &&
+		inFlightOf(level) >= inFlightOf(best) * more &&
+		perSecondOf(level) < perSecondOf(best) * fewer
+	) {
+		return { ...next, limit: Math.max(1, Math.min(limit.limit, inFlightOf(best) / LEVEL_STEP)), phase: 'steady', cutAt: now };
+	}
 	// A queue at the service slows every answer of a round, where a pause of the client's own (its CPU,
 	// a garbage collection) slows only those it came back during; and a few requests' worth of waiting is
 	// noise, not a queue. While even the fastest answer of the round so far is that slow, no growth;
@@ -208,6 +264,40 @@ export function afterAnswer(limit: ServiceLimit, answer: Answer, settings: Limit
 	const step = limit.phase === 'start' ? settings.startGrowth : 1 / limit.limit;
 	const top = Math.min(settings.max, ceiling?.level ?? settings.max);
 	return { ...next, limit: Math.max(Math.min(limit.limit, top), Math.min(limit.limit + step, top)) };
+}
+
+/** Levels of the pace table are a tenth apart. */
+const LEVEL_STEP = 1.1;
+
+/** The level of the pace table a number of requests in flight falls in. */
+export function levelOf(inFlight: number): number {
+	return Math.max(0, Math.round(Math.log(inFlight) / Math.log(LEVEL_STEP)));
+}
+
+/** A level's mean requests in flight, and its answers per second by Little's law (in flight ÷ round trip). */
+const inFlightOf = (p: Pace): number => p.inFlightSum / p.answers;
+const perSecondOf = (p: Pace): number => (1000 * p.inFlightSum) / Math.max(1, p.rttSumMs);
+
+/** The table with a healthy answer added to its level (the older ones weighing less), and the levels older than `since` dropped. */
+function withAnswer(paces: Array<Pace | undefined>, answer: Answer, since: number, memory: number): Array<Pace | undefined> {
+	const next = paces.map((p) => (p && p.at >= since ? p : undefined));
+	const k = levelOf(answer.inFlight);
+	const kept = 1 - 1 / memory;
+	const before = next[k] ?? { answers: 0, inFlightSum: 0, rttSumMs: 0, at: 0 };
+	next[k] = {
+		answers: before.answers * kept + 1,
+		inFlightSum: before.inFlightSum * kept + answer.inFlight,
+		rttSumMs: before.rttSumMs * kept + Math.max(0, answer.answeredAt - answer.sentAt),
+		at: answer.answeredAt,
+	};
+	return next;
+}
+
+/** The level that answered most per second, of those holding enough answers (the fewest in flight of equals). */
+function bestOf(paces: Array<Pace | undefined>, least: number): Pace | undefined {
+	let best: Pace | undefined;
+	for (const p of paces) if (p && p.answers >= least && (!best || perSecondOf(p) > perSecondOf(best))) best = p;
+	return best;
 }
 
 function afterRefusal(limit: ServiceLimit, answer: Answer, newSinceCut: boolean, settings: LimitSettings): ServiceLimit {

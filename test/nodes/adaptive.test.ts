@@ -40,9 +40,18 @@ const ceiling = (n: number): INodeParameters => ({ options: { batching: { batch:
 const arrived = (e: RequestLogEntry) => Date.parse(e.time);
 const ended = (e: RequestLogEntry) => arrived(e) + (e.durationMs ?? 0);
 
-/** Most requests the service was handling at once, by the log's arrival and end times (refusals included). */
-function mostAtOnce(entries: RequestLogEntry[]): number {
-	return Math.max(...entries.map((e) => entries.filter((o) => arrived(o) <= arrived(e) && ended(o) > arrived(e)).length));
+/** The requests the service was handling when each request arrived, itself included, by the log's arrival and end times (refusals included). */
+function atOnceOnArrival(entries: RequestLogEntry[]): number[] {
+	return entries.map((e) => entries.filter((o) => arrived(o) <= arrived(e) && ended(o) > arrived(e)).length);
+}
+
+/** Most requests the service was handling at once. */
+const mostAtOnce = (entries: RequestLogEntry[]): number => Math.max(...atOnceOnArrival(entries));
+
+/** The median of the requests the service was handling when a request arrived. */
+function medianAtOnce(entries: RequestLogEntry[]): number {
+	const atOnce = atOnceOnArrival(entries).sort((a, b) => a - b);
+	return atOnce[Math.floor(atOnce.length / 2)];
 }
 
 /** The run's Gets of knowledge base 1 went more than one at a time, never more than `most`. */
@@ -140,6 +149,25 @@ describe('version 4: reads adapt to a service that takes a few at once', () => {
 		const run = await bed.runNode(kbGet(ceiling(3)), { items: kbItems(40), ...V4 });
 		expect(run.error).toBeUndefined();
 		expectSeveralAtOnceUpTo(3);
+	});
+});
+
+describe('version 4: a service slowed by its own load', () => {
+	it('whose answers take longer with the square of the requests beyond 8 at once: a later run keeps below 20 at once, where answers take 6 times as long as at 8', async () => {
+		const slowing = { latencyMs: 20, capacity: 8, growth: 2 };
+		bed.emulator.throttle.set(slowing);
+		const first = await bed.runNode(kbGet(), { items: kbItems(400), ...V4 });
+		expect(first.error).toBeUndefined();
+		bed.emulator.throttle.set(slowing);
+		bed.emulator.clearLog();
+		const later = await bed.runNode(kbGet(), { items: kbItems(400), ...V4 });
+		expect(later.error).toBeUndefined();
+		expect(later.json).toHaveLength(400);
+		expect(bed.emulator.throttle.counts()).toMatchObject({ taken: 400, refused: 0 });
+		// At 16 at once every answer takes 4 times as long as at 8: the service answers half as many a second.
+		// Cut only by the round trip (when even the fastest answer of a round takes 4 times the quickest), the
+		// service had a median of 24–26 at once here; with the pace of each level, 11–16.
+		expect(medianAtOnce(bed.emulator.log.filter((e) => e.path === KB_PATH))).toBeLessThan(20);
 	});
 });
 

@@ -10,18 +10,36 @@ import {
 	admits,
 	afterAnswer,
 	answeredInLastSecond,
+	levelOf,
 	nextSendAt,
 	pausedUntil,
 	signalOf,
 	startingLimit,
 	type Answer,
 	type LimitSettings,
+	type Pace,
 	type ServiceLimit,
 } from '../../shared/transport/concurrencyLimit';
 import { FORGET_AFTER_MS, forgetServiceLimiters, serviceLimiter, serviceLimiterCount, toForget } from '../../shared/transport/serviceLimiter';
 import { AUTO_REQUESTS_IN_PARALLEL, MAX_REQUESTS_IN_PARALLEL, itemsAtOnce, type ItemsAtOnce, type Parallelism } from '../../nodes/Workplace/actions/requestSettings';
 
-const S: LimitSettings = { initial: 8, max: 100, startGrowth: 0.5, latencyTolerance: 2.5, queuedAtLeast: 4, cut: 0.8, minRttWindowMs: 60_000, learnedForMs: 60_000, rateMargin: 0.9 };
+const S: LimitSettings = {
+	initial: 8,
+	max: 100,
+	startGrowth: 0.5,
+	latencyTolerance: 2.5,
+	queuedAtLeast: 4,
+	cut: 0.8,
+	minRttWindowMs: 60_000,
+	learnedForMs: 60_000,
+	rateMargin: 0.9,
+	moreInFlight: 1.2,
+	fewerPerSecond: 0.85,
+	startMoreInFlight: 1.25,
+	startFewerPerSecond: 0.8,
+	paceMemory: 16,
+	paceAnswers: 3,
+};
 const T = 1_000_000;
 
 /** A limit at time T with `changes`: the service's idle round trip 20 ms, seen at T. */
@@ -155,6 +173,100 @@ describe('afterAnswer', () => {
 		expect(answeredInLastSecond(limit, T + 20)).toBe(4);
 		expect(answeredInLastSecond(limit, T + 950)).toBe(2);
 		expect(answeredInLastSecond(limit, T + 5000)).toBe(0);
+	});
+});
+
+describe('the pace of each level of requests in flight', () => {
+	/** A level of the pace table: `answers` answers with `inFlight` in flight answering `perSecond` a second, the last at `at`. */
+	const level = (inFlight: number, perSecond: number, answers = 16, at = T): Pace => ({ answers, inFlightSum: answers * inFlight, rttSumMs: (answers * inFlight * 1000) / perSecond, at });
+	/** A pace table holding these levels. */
+	function table(...levels: Pace[]): Array<Pace | undefined> {
+		const paces: Array<Pace | undefined> = [];
+		for (const p of levels) paces[levelOf(p.inFlightSum / p.answers)] = p;
+		return paces;
+	}
+	/** The limit of a steady service at 20, the answer ending a round, the best level 16 in flight answering 400 a second. */
+	const steadyAt20 = (paces: Array<Pace | undefined>, changes: Partial<ServiceLimit> = {}) =>
+		limitWith({ phase: 'steady', limit: 20, round: { fastestMs: 21, answers: 19 }, paces, ...changes });
+	/** An answer with 20 in flight taking as long as its level's answers do at `perSecond`. */
+	const at20 = (perSecond: number, changes: Partial<Answer> = {}) => answer({ sentAt: T + 100 - Math.round((20 * 1000) / perSecond), inFlight: 20, inFlightAtAnswer: 20, ...changes });
+
+	it('a healthy answer adds to its level (the older answers there weighing a little less); other signals do not', () => {
+		const after = afterAnswer(limitWith(), answer({ sentAt: T + 80, answeredAt: T + 100, inFlight: 8 }), S);
+		expect(after.paces[levelOf(8)]).toEqual({ answers: 1, inFlightSum: 8, rttSumMs: 20, at: T + 100 });
+		const again = afterAnswer(after, answer({ sentAt: T + 90, answeredAt: T + 130, inFlight: 8 }), S);
+		expect(again.paces[levelOf(8)]).toEqual({ answers: 1 * (15 / 16) + 1, inFlightSum: 8 * (15 / 16) + 8, rttSumMs: 20 * (15 / 16) + 40, at: T + 130 });
+		expect(afterAnswer(limitWith(), answer({ signal: 'refused' }), S).paces).toEqual([]);
+		expect(afterAnswer(limitWith(), answer({ signal: 'none' }), S).paces).toEqual([]);
+	});
+
+	it('levels are a tenth apart', () => {
+		expect([1, 8, 9, 10, 16, 17, 100].map(levelOf)).toEqual([0, 22, 23, 24, 29, 30, 48]);
+	});
+
+	type PaceRow = [string, ServiceLimit, Answer, Partial<ServiceLimit>];
+	const ROWS: PaceRow[] = [
+		[
+			'a round at 1.25 times the best level answering 0.75 times as many a second: back to a level below the best, steady',
+			steadyAt20(table(level(16, 400), level(20, 300))),
+			at20(300),
+			{ limit: 16 / 1.1, phase: 'steady', cutAt: T + 100 },
+		],
+		[
+			'answering about as many a second with more in flight (a client waiting on its own CPU): no cut, it grows',
+			steadyAt20(table(level(16, 400), level(20, 380))),
+			at20(380),
+			{ limit: 20.05, cutAt: T - 1000 },
+		],
+		['only a little more in flight than the best level (1.11 times): no cut', steadyAt20(table(level(18, 400), level(20, 300))), at20(300), { limit: 20.05 }],
+		['before the round is over: no cut yet', steadyAt20(table(level(16, 400), level(20, 300)), { round: { fastestMs: 21, answers: 5 } }), at20(300), { limit: 20.05 }],
+		['an answer to a request sent before the last cut cuts nothing more: it grows', steadyAt20(table(level(16, 400), level(20, 300)), { cutAt: T + 50 }), at20(300), { limit: 20.05, cutAt: T + 50 }],
+		['a level with too few answers to tell its pace: no cut', steadyAt20(table(level(16, 400, 2), level(20, 300))), at20(300), { limit: 20.05 }],
+		[
+			'a best level not measured for a minute is dropped, and judges nothing',
+			steadyAt20(table(level(16, 400, 16, T - 61_000), level(20, 300))),
+			at20(300),
+			{ limit: 20.05 },
+		],
+		[
+			'during the start only a steep fall counts: 1.25 times the best level answering 0.85 times as many a second grows on',
+			steadyAt20(table(level(16, 400), level(20, 340)), { phase: 'start' }),
+			at20(340),
+			{ limit: 20.5, phase: 'start' },
+		],
+		[
+			'during the start, 1.25 times the best level answering 0.75 times as many a second: back below the best, and the start is over',
+			steadyAt20(table(level(16, 400), level(20, 300)), { phase: 'start' }),
+			at20(300),
+			{ limit: 16 / 1.1, phase: 'steady', cutAt: T + 100 },
+		],
+	];
+
+	it.each(ROWS)('%s', (_, before, seen, expected) => {
+		expect(afterAnswer(before, seen, S)).toMatchObject(expected);
+	});
+
+	it('the dropped level leaves the table', () => {
+		const after = afterAnswer(steadyAt20(table(level(16, 400, 16, T - 61_000), level(20, 300))), at20(300), S);
+		expect(after.paces[levelOf(16)]).toBeUndefined();
+		expect(after.paces[levelOf(20)]).toBeDefined();
+	});
+
+	it('a service whose round trip grows with the square of its load beyond 12 in flight: the limit settles within a level or two of 12 (the round trip alone would hold it near 19, where answers take 2.5 times as long)', () => {
+		const rttAt = (inFlight: number) => 20 * Math.max(1, inFlight / 12) ** 2;
+		let limit = startingLimit(T, S);
+		let at = T;
+		const seen: number[] = [];
+		// Every answer with the limit in flight (a client with items to spare), one after another.
+		for (let k = 0; k < 3000; k++) {
+			const inFlight = Math.max(1, Math.floor(limit.limit));
+			const rtt = rttAt(inFlight);
+			at += rtt / inFlight;
+			limit = afterAnswer(limit, { sentAt: at - rtt, answeredAt: at, inFlight, inFlightAtAnswer: inFlight, signal: 'answered' }, S);
+			if (k >= 2000) seen.push(limit.limit);
+		}
+		expect(Math.max(...seen)).toBeLessThanOrEqual(12 * 1.1 ** 2 * 1.15);
+		expect(Math.min(...seen)).toBeGreaterThanOrEqual(12 / 1.1 ** 2);
 	});
 });
 
