@@ -226,7 +226,7 @@ export function afterAnswer(limit: ServiceLimit, answer: Answer, settings: Limit
 	const roundDone = limit.round.answers + 1 >= Math.max(1, Math.floor(limit.limit));
 	const mostInFlight = Math.max(limit.round.mostInFlight ?? 0, answer.inFlight);
 	const held = Math.min(Math.floor(limit.limit), mostInFlight);
-	const paces = withAnswer(limit.paces, answer, now - settings.minRttWindowMs, settings.paceMemory);
+	const paces = withAnswer(limit.paces, answer.inFlight, rtt, now, now - settings.minRttWindowMs, settings.paceMemory);
 	const next: ServiceLimit = {
 		...current,
 		minRttMs,
@@ -238,20 +238,8 @@ export function afterAnswer(limit: ServiceLimit, answer: Answer, settings: Limit
 	};
 	// More in flight answering fewer per second: the service slows with its load past its best. Back to
 	// one level below the best (the level below is measured too, so the best can move down), once a round.
-	const best = bestOf(paces, settings.paceAnswers);
-	const level = paces[levelOf(answer.inFlight)];
-	const [more, fewer] = limit.phase === 'start' ? [settings.startMoreInFlight, settings.startFewerPerSecond] : [settings.moreInFlight, settings.fewerPerSecond];
-	if (
-		roundDone &&
-		newSinceCut &&
-		best &&
-		level &&
-		level.answers >= settings.paceAnswers &&
-		inFlightOf(level) >= inFlightOf(best) * more &&
-		perSecondOf(level) < perSecondOf(best) * fewer
-	) {
-		return { ...next, limit: Math.max(1, Math.min(limit.limit, inFlightOf(best) / LEVEL_STEP)), phase: 'steady', cutAt: now };
-	}
+	const best = roundDone && newSinceCut ? pastItsBest(paces, answer.inFlight, limit.phase, settings) : undefined;
+	if (best) return { ...next, limit: Math.max(1, Math.min(limit.limit, inFlightOf(best) / LEVEL_STEP)), phase: 'steady', cutAt: now };
 	// A queue at the service slows every answer of a round, where a pause of the client's own (its CPU,
 	// a garbage collection) slows only those it came back during; and a few requests' worth of waiting is
 	// noise, not a queue. While even the fastest answer of the round so far is that slow, no growth;
@@ -278,19 +266,23 @@ export function levelOf(inFlight: number): number {
 const inFlightOf = (p: Pace): number => p.inFlightSum / p.answers;
 const perSecondOf = (p: Pace): number => (1000 * p.inFlightSum) / Math.max(1, p.rttSumMs);
 
-/** The table with a healthy answer added to its level (the older ones weighing less), and the levels older than `since` dropped. */
-function withAnswer(paces: Array<Pace | undefined>, answer: Answer, since: number, memory: number): Array<Pace | undefined> {
+/** The table with a healthy answer (sent with `inFlight` in flight, answered `at` after `rttMs`) added to its level, the older ones there weighing less, and the levels older than `since` dropped. */
+function withAnswer(paces: Array<Pace | undefined>, inFlight: number, rttMs: number, at: number, since: number, memory: number): Array<Pace | undefined> {
 	const next = paces.map((p) => (p && p.at >= since ? p : undefined));
-	const k = levelOf(answer.inFlight);
+	const k = levelOf(inFlight);
 	const kept = 1 - 1 / memory;
 	const before = next[k] ?? { answers: 0, inFlightSum: 0, rttSumMs: 0, at: 0 };
-	next[k] = {
-		answers: before.answers * kept + 1,
-		inFlightSum: before.inFlightSum * kept + answer.inFlight,
-		rttSumMs: before.rttSumMs * kept + Math.max(0, answer.answeredAt - answer.sentAt),
-		at: answer.answeredAt,
-	};
+	next[k] = { answers: before.answers * kept + 1, inFlightSum: before.inFlightSum * kept + inFlight, rttSumMs: before.rttSumMs * kept + rttMs, at };
 	return next;
+}
+
+/** The best level, when the level of `inFlight` has clearly more in flight than it and answers clearly fewer per second. */
+function pastItsBest(paces: Array<Pace | undefined>, inFlight: number, phase: ServiceLimit['phase'], settings: LimitSettings): Pace | undefined {
+	const best = bestOf(paces, settings.paceAnswers);
+	const level = paces[levelOf(inFlight)];
+	if (!best || !level || level.answers < settings.paceAnswers) return undefined;
+	const [more, fewer] = phase === 'start' ? [settings.startMoreInFlight, settings.startFewerPerSecond] : [settings.moreInFlight, settings.fewerPerSecond];
+	return inFlightOf(level) >= inFlightOf(best) * more && perSecondOf(level) < perSecondOf(best) * fewer ? best : undefined;
 }
 
 /** The level that answered most per second, of those holding enough answers (the fewest in flight of equals). */

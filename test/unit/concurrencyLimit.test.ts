@@ -204,8 +204,7 @@ describe('the pace of each level of requests in flight', () => {
 		expect([1, 8, 9, 10, 16, 17, 100].map(levelOf)).toEqual([0, 22, 23, 24, 29, 30, 48]);
 	});
 
-	type PaceRow = [string, ServiceLimit, Answer, Partial<ServiceLimit>];
-	const ROWS: PaceRow[] = [
+	const ROWS: Row[] = [
 		[
 			'a round at 1.25 times the best level answering 0.75 times as many a second: back to a level below the best, steady',
 			steadyAt20(table(level(16, 400), level(20, 300))),
