@@ -157,7 +157,10 @@ export function writeBarPanels(file: string, title: string, panels: BarPanel[], 
 			if (bar.value > top) {
 				// Cut at the top: its value and note inside the bar.
 				parts.push(`<text x="${x + w / 2}" y="${y + 14}" text-anchor="middle" font-size="10" fill="white">${bar.value.toFixed(0)}×</text>`);
-				if (bar.note) parts.push(`<text x="${x + w / 2}" y="${y + 28}" text-anchor="middle" font-size="8" fill="white">${escapeXml(bar.note)}</text>`);
+				// A word a line: a note as wide as the bar would spill, white, onto the white beside it.
+				(bar.note?.split(' ') ?? []).forEach((word, line) =>
+					parts.push(`<text x="${x + w / 2}" y="${y + 28 + line * 10}" text-anchor="middle" font-size="8" fill="white">${escapeXml(word)}</text>`),
+				);
 			} else {
 				parts.push(`<text x="${x + w / 2}" y="${y - 4}" text-anchor="middle" font-size="10">${bar.value.toFixed(2)}</text>`);
 				if (bar.note) parts.push(`<text x="${x + w / 2}" y="${y - 16}" text-anchor="middle" font-size="9" fill="#b00">${escapeXml(bar.note)}</text>`);

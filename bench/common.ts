@@ -187,6 +187,21 @@ export async function startEmulatorChild(env: Record<string, string> = {}): Prom
 	return { child, ready: await askChild<ChildReady>(child, {}, 'ready') };
 }
 
+/**
+ * Runs `task` in a fresh process of `script` (a bench's *-child.js, which sends
+ * one message of figures and exits): its figures, or an error naming `what`
+ * when it exits without them. The child ends with this process (endsWithBench).
+ */
+export function measureInChild<Figures>(script: string, task: object, what: string, options: { execArgv?: string[]; stdout?: 'inherit' | 'ignore' } = {}): Promise<Figures> {
+	return new Promise((resolve, reject) => {
+		const child = fork(path.join(__dirname, script), [], { execArgv: options.execArgv ?? process.execArgv, stdio: ['ignore', options.stdout ?? 'inherit', 'inherit', 'ipc'] });
+		let figures: Figures | undefined;
+		child.once('message', (message: Figures) => (figures = message));
+		child.once('exit', (code) => (figures ? resolve(figures) : reject(new Error(`${what}: child exited with ${code}`))));
+		child.send(task);
+	});
+}
+
 /** A request to the emulator's admin routes (/__emulator…): the parsed JSON answer (none for 204); a failure status throws. */
 export async function emulatorAdmin<T = unknown>(emulator: EmulatorAccess, method: string, route: string, body?: unknown): Promise<T> {
 	const response = await fetch(`${emulator.url}/__emulator${route}`, {

@@ -11,6 +11,7 @@ import type { EmulatorAccess } from '../emulator/clientCredentials';
 import { createPoller, runWorkflow, testCredential } from '../testbed/engine';
 import { CREDENTIALS, knowledgeTriggerNode } from '../testbed/testbed';
 import { byId } from '../testbed/locator';
+import { endsWithBench } from './childProcess';
 import { helper, loadedNodeTypes, peakRss, setUpEngine, tearDownEngine, workplace } from './common';
 
 /** What the child runs; the parent arms the emulator's fault for it. */
@@ -93,4 +94,8 @@ process.once('message', (task: HostileTask) => {
 			process.exit(0);
 		});
 	})();
+});
+endsWithBench(() => {
+	tearDownEngine();
+	process.exit(0);
 });

@@ -13,12 +13,8 @@
  * dist/), measured the same way in the same run: the code before a change,
  * printed as "before" beside this tree's "after". Figures, not tests.
  */
-import { fork, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
-
-import { askChild } from './common';
+import { emulatorAdmin, measureInChild, runBench, startEmulatorChild } from './common';
 import { ROOT } from '../testbed/root';
-import type { ChildReady } from './emulator-child';
 import type { HostileFigures, HostileTask, Scenario } from './hostile-child';
 
 const MiB = 1024 * 1024;
@@ -49,44 +45,26 @@ const MEASUREMENTS: Measurement[] = [
 	{ label: 'gzip bomb (256 MB unpacked): Get', faults: [bomb('/api/v1/knowledge/1')], scenario: 'get', capMs: 60_000 },
 ];
 
-async function admin(url: string, method: string, route: string, body?: object): Promise<void> {
-	const response = await fetch(`${url}/__emulator${route}`, {
-		method,
-		headers: body ? { 'content-type': 'application/json' } : {},
-		body: body ? JSON.stringify(body) : undefined,
-	});
-	if (!response.ok) throw new Error(`${method} /__emulator${route} → ${response.status}: ${await response.text()}`);
-}
-
-function measureInFreshProcess(task: HostileTask): Promise<HostileFigures> {
-	return new Promise((resolve, reject) => {
-		const child = fork(path.join(__dirname, 'hostile-child.js'), [], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
-		let figures: HostileFigures | undefined;
-		child.once('message', (message: HostileFigures) => (figures = message));
-		child.once('exit', (code) => (figures ? resolve(figures) : reject(new Error(`${task.scenario}: child exited with ${code}`))));
-		child.send(task);
-	});
-}
-
 const mb = (bytes: number) => `${(bytes / MiB).toFixed(0)} MB`;
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 async function main(): Promise<void> {
-	const emulator: ChildProcess = fork(path.join(__dirname, 'emulator-child.js'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env: { ...process.env, BENCH_FILE_BYTES: '1024' } });
+	const { child: emulator, ready } = await startEmulatorChild({ BENCH_FILE_BYTES: '1024' });
+	const admin = (method: string, route: string, body?: object) => emulatorAdmin(ready, method, route, body);
 	const roots: Array<[string, string]> = [
 		...(process.env.HOSTILE_BASELINE_ROOT ? ([['before', process.env.HOSTILE_BASELINE_ROOT]] as Array<[string, string]>) : []),
 		['after', ROOT],
 	];
 	try {
-		const ready = await askChild<ChildReady>(emulator, {}, 'ready');
 		console.log(`Emulator in child process ${emulator.pid}; Node ${process.version}; a fresh process per run; binary data in memory (n8n 1.x's default; n8n 2.x keeps it on disk)`);
 		for (const measurement of MEASUREMENTS) {
 			const figures: Record<string, HostileFigures> = {};
 			for (const [name, packageRoot] of roots) {
-				await admin(ready.url, 'POST', '/reset');
-				for (const fault of measurement.faults) await admin(ready.url, 'POST', '/faults', fault);
-				figures[name] = await measureInFreshProcess({ access: { url: ready.url, credentials: ready.credentials }, packageRoot, scenario: measurement.scenario, capMs: measurement.capMs });
-				await admin(ready.url, 'DELETE', '/faults');
+				await admin('POST', '/reset');
+				for (const fault of measurement.faults) await admin('POST', '/faults', fault);
+				const task: HostileTask = { access: { url: ready.url, credentials: ready.credentials }, packageRoot, scenario: measurement.scenario, capMs: measurement.capMs };
+				figures[name] = await measureInChild<HostileFigures>('hostile-child.js', task, measurement.scenario, { stdout: 'ignore' });
+				await admin('DELETE', '/faults');
 			}
 			console.log(`\n${measurement.label}`);
 			for (const [name] of roots) {
@@ -103,7 +81,4 @@ async function main(): Promise<void> {
 	}
 }
 
-main().catch((error: unknown) => {
-	console.error(error);
-	process.exitCode = 1;
-});
+runBench(main);

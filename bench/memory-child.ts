@@ -12,6 +12,7 @@ import path from 'node:path';
 
 import { peakResidentBytes } from '../testbed/peakMemory';
 import type { EmulatorAccess } from '../emulator/clientCredentials';
+import { endsWithBench } from './childProcess';
 import { peakRss, run, setUpEngine, tearDownEngine } from './common';
 import { rawDownload, rawReplace, transferWorkflows, type FileRef } from './fileTransfer';
 
@@ -41,9 +42,12 @@ export interface MemoryFigures {
 	ms: number;
 }
 
+/** The folder the transfer writes to, while there is one: removed when the bench ends before the transfer does. */
+let transferDir: string | undefined;
+
 async function measure(task: MemoryTask): Promise<MemoryFigures> {
 	const agent = new http.Agent({ keepAlive: true });
-	const dir = mkdtempSync(path.join(tmpdir(), 'workplace-bench-memory-'));
+	const dir = (transferDir = mkdtempSync(path.join(tmpdir(), 'workplace-bench-memory-')));
 	const file = path.join(dir, 'download.bin');
 	const { downloadOnly, roundTrip } = transferWorkflows(task.source);
 	await setUpEngine(task.access, 'filesystem');
@@ -87,8 +91,15 @@ async function measure(task: MemoryTask): Promise<MemoryFigures> {
 		agent.destroy();
 		tearDownEngine();
 		rmSync(dir, { recursive: true, force: true });
+		transferDir = undefined;
 	}
 }
+
+endsWithBench(() => {
+	tearDownEngine();
+	if (transferDir) rmSync(transferDir, { recursive: true, force: true });
+	process.exit(0);
+});
 
 process.once('message', (task: MemoryTask) => {
 	measure(task).then(

@@ -20,14 +20,8 @@
  * upload's large size is the service's 100 MB); BENCH_MEMORY_VARIANTS picks
  * variants. Figures, not tests.
  */
-import { fork, type ChildProcess } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
-
 import type { SeededFile } from '../testbed/largeFile';
-import { askChild, median, printTable, type Row } from './common';
-import { ROOT } from '../testbed/root';
-import type { ChildReady } from './emulator-child';
+import { askChild, measureInChild, median, runBench, saveResults, startEmulatorChild, type Row } from './common';
 import { REPLACE_TARGET } from './fileTransfer';
 import type { MemoryFigures, MemoryTask, Variant } from './memory-child';
 
@@ -50,24 +44,10 @@ const COMPARISONS = ALL_COMPARISONS.filter(({ variant }) => (process.env.BENCH_M
 const sizeLabel = (bytes: number) => (bytes >= 1024 * MiB ? `${(bytes / 1024 / MiB).toFixed(bytes % (1024 * MiB) ? 1 : 0)} GB` : `${(bytes / MiB).toFixed(0)} MB`);
 const mb = (bytes: number) => `${(bytes / MiB).toFixed(1)} MB`;
 
-function measureInFreshProcess(task: MemoryTask): Promise<MemoryFigures> {
-	return new Promise((resolve, reject) => {
-		const child = fork(path.join(__dirname, 'memory-child.js'), [], { execArgv: ['--expose-gc'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-		let figures: MemoryFigures | undefined;
-		child.once('message', (message: MemoryFigures) => (figures = message));
-		child.once('exit', (code) => (figures ? resolve(figures) : reject(new Error(`${task.variant} (${sizeLabel(task.size)}): child exited with ${code}`))));
-		child.send(task);
-	});
-}
-
 async function main(): Promise<void> {
 	const extraSizes = [...new Set([DOWNLOAD_SMALL, DOWNLOAD_LARGE, UPLOAD_SMALL, UPLOAD_LIMIT])];
-	const emulator: ChildProcess = fork(path.join(__dirname, 'emulator-child.js'), [], {
-		stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-		env: { ...process.env, BENCH_FILE_BYTES: '0', BENCH_EXTRA_FILE_BYTES: extraSizes.join(',') },
-	});
+	const { child: emulator, ready } = await startEmulatorChild({ BENCH_FILE_BYTES: '0', BENCH_EXTRA_FILE_BYTES: extraSizes.join(',') });
 	try {
-		const ready = await askChild<ChildReady>(emulator, {}, 'ready');
 		const bySize = new Map<number, SeededFile>(ready.extra.map((file) => [file.size, file]));
 		console.log(`Emulator in child process ${emulator.pid}; Node ${process.version}; ${RUNS} runs, a fresh process per transfer`);
 		const figures: Record<string, MemoryFigures[]> = {};
@@ -75,7 +55,8 @@ async function main(): Promise<void> {
 			for (const { variant, sizes } of COMPARISONS) {
 				for (const size of sizes) {
 					const file = bySize.get(size)!;
-					const measured = await measureInFreshProcess({ access: { url: ready.url, credentials: ready.credentials }, source: file, size, sha256: file.sha256, variant });
+					const task: MemoryTask = { access: { url: ready.url, credentials: ready.credentials }, source: file, size, sha256: file.sha256, variant };
+					const measured = await measureInChild<MemoryFigures>('memory-child.js', task, `${variant} (${sizeLabel(size)})`, { execArgv: ['--expose-gc'] });
 					if (variant.endsWith('RoundTrip')) {
 						const stored = await askChild<{ sha256: string }>(emulator, { kind: 'file', fileId: REPLACE_TARGET.fileId }, 'file');
 						if (stored.sha256 !== file.sha256) throw new Error(`${variant} (${sizeLabel(size)}): the replaced file's sha256 does not match`);
@@ -117,15 +98,10 @@ async function main(): Promise<void> {
 			const growth = (variant: Variant) => median(figures[`${variant}:${large}`].map((f) => f.peak - f.before));
 			rows.push({ part: '', what: `${label}, ${sizeLabel(large)}: node's growth − raw's growth`, value: `${(growth(node) - growth(rawVariant) >= 0 ? '+' : '')}${mb(growth(node) - growth(rawVariant))}` });
 		}
-		printTable(rows);
-		mkdirSync(path.join(ROOT, 'build'), { recursive: true });
-		writeFileSync(path.join(ROOT, 'build/bench-memory.json'), `${JSON.stringify({ node: process.version, runs: RUNS, results }, null, 2)}\n`);
+		saveResults('bench-memory', rows, { runs: RUNS, results });
 	} finally {
 		emulator.send({ kind: 'close' });
 	}
 }
 
-main().catch((error: unknown) => {
-	console.error(error);
-	process.exitCode = 1;
-});
+runBench(main);
