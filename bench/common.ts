@@ -209,7 +209,8 @@ export async function emulatorAdmin<T = unknown>(emulator: EmulatorAccess, metho
 		headers: body === undefined ? {} : { 'content-type': 'application/json' },
 		body: body === undefined ? undefined : JSON.stringify(body),
 	});
-	if (!response.ok) throw new Error(`admin ${method} ${route} answered ${response.status}`);
+	// The emulator says what it refused (a fault rule it could not read, a bad throttle setting).
+	if (!response.ok) throw new Error(`admin ${method} ${route} answered ${response.status}: ${await response.text()}`);
 	return (response.status === 204 ? undefined : await response.json()) as T;
 }
 
