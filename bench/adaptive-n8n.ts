@@ -27,8 +27,9 @@
  * Medians of BENCH_N8N_RUNS (3) runs, variants taking turns after one warm-up
  * run each; BENCH_N8N_BURSTS (4) bursts per queue variant (one, when the first
  * took longer than BENCH_ONCE_AFTER_MS, 60 s). Writes
- * build/bench-adaptive-n8n.json. Everything it starts is stopped and its
- * folders removed. Not part of CI: a few minutes, and a real n8n.
+ * build/bench-adaptive-n8n.json and the chart, performance-adaptive-n8n.png:
+ * into docs/ when both parts ran, else into build/. Everything it starts is
+ * stopped and its folders removed. Not part of CI: a few minutes, and a real n8n.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -43,8 +44,7 @@ import { webhookStart, workplaceNode } from '../e2e/lib/workflows';
 import { chainWorkflow, MANUAL_START, type ChainNode } from '../testbed/chainWorkflow';
 import { N8n, N8nRest, installCommunityPackage, until, type ExecuteResult, type StoredCredential } from '../testbed/n8n';
 import { waitForTriggerWebhook } from '../testbed/n8nWebhooks';
-import { ROOT } from '../testbed/root';
-import { writeBarPanels, type BarPanel } from './chart';
+import type { BarPanel } from './chart';
 import { askChild, int, kbGetLoop, median, runBench, saveResults, x, type Row } from './common';
 import type { ProxyConfig, ProxyReady } from './delay-proxy-child';
 import { makeCertificate } from './slow-link';
@@ -319,15 +319,13 @@ async function main(): Promise<void> {
 		console.log(`n8n 2.41.1; Node ${process.version}; runs: ${RUNS}, bursts: ${BURSTS}`);
 		if (parts.has('link')) await link(emulator);
 		if (parts.has('queue')) await queue();
-		saveResults('bench-adaptive-n8n', rows, { n8n: '2.41.1', runs: RUNS, bursts: BURSTS, results });
-		if (panels.length > 0) {
-			writeBarPanels(
-				path.join(ROOT, 'docs/performance-adaptive-n8n.png'),
-				'Node version 4 in a real n8n 2.41.1: time / the best fixed setting without failed items',
-				panels,
-				`medians of ${RUNS} runs (link) and of ${BURSTS - 1} later bursts (queue); build/bench/adaptive-n8n.js`,
-			);
-		}
+		saveResults('bench-adaptive-n8n', rows, { n8n: '2.41.1', runs: RUNS, bursts: BURSTS, results }, {
+			file: 'performance-adaptive-n8n.png',
+			title: 'Node version 4 in a real n8n 2.41.1: time / the best fixed setting without failed items',
+			panels,
+			note: `medians of ${RUNS} runs (link) and of ${BURSTS - 1} later bursts (queue); build/bench/adaptive-n8n.js`,
+			everyPart: parts.has('link') && parts.has('queue'),
+		});
 	} finally {
 		await emulator.close();
 	}

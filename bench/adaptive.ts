@@ -27,18 +27,17 @@
  * at a time against a service taking 4: a Retry-After every second) is run
  * once. Parts: the first argument (`npm run bench:adaptive -- c16,r50`), e.g.
  * `throttled`, `healthy,load` or a scenario's key (`c4`, `c16`, `r50`, `load`,
- * `loadSquare`). Writes
- * docs/performance-adaptive.png and build/bench-adaptive.json. Figures, not tests.
+ * `loadSquare`). Writes build/bench-adaptive.json and the chart,
+ * performance-adaptive.png: into docs/ when every part ran, else into build/.
+ * Figures, not tests.
  */
 import type { ChildProcess } from 'node:child_process';
-import path from 'node:path';
 
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { ThrottleCounts, ThrottleSettings } from '../emulator/common/throttle';
 import { byId } from '../testbed/locator';
-import { ROOT } from '../testbed/root';
-import { writeBarPanels, type BarPanel } from './chart';
+import type { BarPanel } from './chart';
 import { emulatorAdmin, failedItems, inParallel, int, median, outputOf, run, runBench, saveResults, setUpEngine, startEmulatorChild, tearDownEngine, workplaceWith, x, type Row } from './common';
 import type { ChildReady } from './emulator-child';
 import { overSlowLink } from './slow-link';
@@ -218,20 +217,22 @@ async function main(): Promise<void> {
 		await setUpEngine(ready, 'default');
 		// Warm-up of the engine in this process: module loading, JIT.
 		await run(workplaceWith(3, 'warm-up', { resource: 'knowledgeBase', operation: 'get', knowledgeId: byId('={{ $json.id }}') }, Array.from({ length: 200 }, () => ({ json: { id: 1 } }))));
+		let everyPart = parts.has('healthy');
 		for (const part of ['throttled', 'load']) {
-			for (const scenario of SCENARIOS[part]) if (parts.has(part) || parts.has(scenario.key)) await againstThrottle(scenario);
+			for (const scenario of SCENARIOS[part]) {
+				if (parts.has(part) || parts.has(scenario.key)) await againstThrottle(scenario);
+				else everyPart = false;
+			}
 		}
 		if (parts.has('healthy')) await healthy();
 		await admin('DELETE', '/throttle');
-		saveResults('bench-adaptive', rows, { runs: RUNS, results });
-		if (panels.length > 0) {
-			writeBarPanels(
-				path.join(ROOT, 'docs/performance-adaptive.png'),
-				'Node version 4 (adaptive) against every fixed Requests in Parallel: time / the best fixed setting without failed items',
-				panels,
-				`median of ${RUNS} runs, n8n-core engine, emulator on 127.0.0.1 (build/bench/adaptive.js); bars above the top are cut, their value written in them`,
-			);
-		}
+		saveResults('bench-adaptive', rows, { runs: RUNS, results }, {
+			file: 'performance-adaptive.png',
+			title: 'Node version 4 (adaptive) against every fixed Requests in Parallel: time / the best fixed setting without failed items',
+			panels,
+			note: `median of ${RUNS} runs, n8n-core engine, emulator on 127.0.0.1 (build/bench/adaptive.js); bars above the top are cut, their value written in them`,
+			everyPart,
+		});
 	} finally {
 		tearDownEngine();
 		child.send({ kind: 'close' });

@@ -1,11 +1,15 @@
 /**
- * A line chart as SVG, rendered to PNG with resvg (a dev dependency of the
- * benchmark only): time per item against parallelism, with optional
- * horizontal reference lines (baselines measured in the same run).
+ * Charts as SVG, rendered to PNG with resvg (a dev dependency of the
+ * benchmark only): a line chart of time per item against parallelism, with
+ * optional horizontal reference lines (baselines measured in the same run),
+ * and bar charts of ratios to a baseline, side by side.
  */
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 
 import { Resvg } from '@resvg/resvg-js';
+
+import { ROOT } from '../testbed/root';
 
 export interface ChartPoint {
 	x: number;
@@ -177,4 +181,24 @@ export function writeBarPanels(file: string, title: string, panels: BarPanel[], 
 	parts.push('</svg>');
 	const png = new Resvg(parts.join('\n'), { font: { loadSystemFonts: true, defaultFontFamily: 'DejaVu Sans' } }).render().asPng();
 	writeFileSync(file, png);
+}
+
+/** A bench's bar chart as it is kept with the bench's results (build/<bench>.json), so it can be drawn again without measuring. */
+export interface BarChart {
+	/** The PNG's file name, e.g. performance-adaptive.png. */
+	file: string;
+	title: string;
+	panels: BarPanel[];
+	note: string;
+	/** Whether the run measured every part of its bench: only such a chart replaces the one docs/performance.md shows. */
+	everyPart: boolean;
+}
+
+/** Draws `chart` into docs/ when its run measured every part, else into build/ (a run of some parts leaves the docs' chart as a whole run drew it); returns the file written. */
+export function drawBarChart(chart: BarChart): string {
+	const folder = path.join(ROOT, chart.everyPart ? 'docs' : 'build');
+	mkdirSync(folder, { recursive: true });
+	const file = path.join(folder, chart.file);
+	writeBarPanels(file, chart.title, chart.panels, chart.note);
+	return file;
 }

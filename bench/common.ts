@@ -17,6 +17,7 @@ import { AUTO_REQUESTS_IN_PARALLEL } from '../nodes/Workplace/actions/requestSet
 import { InMemoryCredentialsHelper, initHarnessEnv, loadCommunityPackage, runWorkflow, type BinaryMode, type HarnessEnv, type RunWorkflowResult, type WorkflowJson } from '../testbed/engine';
 import { emulatorCredential, singleNodeWorkflow } from '../testbed/testbed';
 import { ROOT } from '../testbed/root';
+import { drawBarChart, type BarChart } from './chart';
 import type { ChildReady } from './emulator-child';
 
 export const int = (name: string, fallback: number) => (process.env[name] ? Number(process.env[name]) : fallback);
@@ -315,11 +316,17 @@ export const ms = (v: number) => `${v.toFixed(3)} ms/item`;
 export const x = (v: number) => `${v.toFixed(2)}×`;
 export const check = (ok: boolean, goal: string) => `${goal} ${ok ? '✓' : '✗'}`;
 
-/** Prints a benchmark's table and writes what it measured to build/<name>.json, with Node's version. */
-export function saveResults(name: string, rows: Row[], figures: object): void {
+/**
+ * Prints a benchmark's table and writes what it measured to build/<name>.json,
+ * with Node's version; with a bar chart that has panels, draws it
+ * (drawBarChart) and keeps it there, for `npm run bench:chart`.
+ */
+export function saveResults(name: string, rows: Row[], figures: object, chart?: BarChart): void {
 	printTable(rows);
 	mkdirSync(path.join(ROOT, 'build'), { recursive: true });
-	writeFileSync(path.join(ROOT, `build/${name}.json`), `${JSON.stringify({ node: process.version, ...figures, rows }, null, 2)}\n`);
+	const drawn = chart && chart.panels.length > 0 ? chart : undefined;
+	writeFileSync(path.join(ROOT, `build/${name}.json`), `${JSON.stringify({ node: process.version, ...figures, rows, ...(drawn ? { chart: drawn } : {}) }, null, 2)}\n`);
+	if (drawn) console.log(`Chart: ${path.relative(ROOT, drawBarChart(drawn))}`);
 }
 
 export function printTable(rows: Row[]): void {

@@ -159,13 +159,13 @@ describe("CONTRIBUTING.md's Adding an operation, on resources", () => {
 
 describe('npm scripts of the benchmarks', () => {
 	const scripts = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
-	// A bench that reads the parts to run from its command line (process.argv), in a script that names no part of its own.
+	// A bench that reads the parts to run (or, bench:chart, the bench to redraw) from its command line (process.argv), in a script that names none of its own.
 	const choosingParts = Object.entries(scripts)
 		.map(([name, command]) => ({ name, command, run: /build\/bench\/([\w-]+)\.js([^']*)'/.exec(command) }))
 		.filter(({ run }) => run !== null && !/\w/.test(run[2].replace('"$@"', '')) && readFileSync(path.join(ROOT, 'bench', `${run[1]}.ts`), 'utf8').includes('process.argv'));
 
-	it('are found: the three whose parts can be chosen', () => {
-		expect(choosingParts.map(({ name }) => name).sort()).toEqual(['bench', 'bench:adaptive', 'bench:adaptive-n8n']);
+	it('are found: the three whose parts can be chosen, and the chart redrawn', () => {
+		expect(choosingParts.map(({ name }) => name).sort()).toEqual(['bench', 'bench:adaptive', 'bench:adaptive-n8n', 'bench:chart']);
 	});
 
 	it.each(choosingParts)('$name hands on what follows `--`', ({ command, run }) => {
