@@ -215,7 +215,6 @@ export async function emulatorAdmin<T = unknown>(emulator: EmulatorAccess, metho
 	return (response.status === 204 ? undefined : await response.json()) as T;
 }
 
-/** Runs a benchmark's main: a failure is printed and sets the exit code. */
 /** What an interrupted bench (Ctrl-C, a kill) must still remove: its `finally` blocks do not run then. */
 const onInterrupt = new Set<() => void>([tearDownEngine]);
 
@@ -225,6 +224,7 @@ export function onInterrupted(cleanup: () => void): () => void {
 	return () => onInterrupt.delete(cleanup);
 }
 
+/** Runs a benchmark's main: a failure is printed and sets the exit code; an interrupt runs the onInterrupted clean-ups and exits. */
 export function runBench(main: () => Promise<void>): void {
 	// `on`, not `once`: a second signal (a kill after Ctrl-C, `timeout` passing one on) must not end the process mid-cleanup.
 	let interrupted = false;
