@@ -5,9 +5,10 @@
  * builders, raw clients, medians and the printed table.
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import * as http from 'node:http';
 import * as https from 'node:https';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeParameters, INodeType, INodeTypeDescription } from 'n8n-workflow';
@@ -222,6 +223,20 @@ const onInterrupt = new Set<() => void>([tearDownEngine]);
 export function onInterrupted(cleanup: () => void): () => void {
 	onInterrupt.add(cleanup);
 	return () => onInterrupt.delete(cleanup);
+}
+
+/** A new folder in the temp folder, `workplace-<name>-…`, that an interrupt removes too; `remove` removes it and cancels that. */
+export function tempFolder(name: string): { dir: string; remove: () => void } {
+	const dir = mkdtempSync(path.join(tmpdir(), `workplace-${name}-`));
+	const removeDir = () => rmSync(dir, { recursive: true, force: true });
+	const cancelCleanup = onInterrupted(removeDir);
+	return {
+		dir,
+		remove: () => {
+			removeDir();
+			cancelCleanup();
+		},
+	};
 }
 
 /** Runs a benchmark's main: a failure is printed and sets the exit code; an interrupt runs the onInterrupted clean-ups and exits. */
