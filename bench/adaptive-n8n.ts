@@ -32,9 +32,8 @@
  * stopped and its folders removed. Not part of CI: a few minutes, and a real n8n.
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import * as https from 'node:https';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 import { credentialData, type EmulatorAccess } from '../emulator/clientCredentials';
@@ -45,7 +44,7 @@ import { chainWorkflow, MANUAL_START, type ChainNode } from '../testbed/chainWor
 import { N8n, N8nRest, installCommunityPackage, until, type ExecuteResult, type StoredCredential } from '../testbed/n8n';
 import { waitForTriggerWebhook } from '../testbed/n8nWebhooks';
 import type { BarPanel } from './chart';
-import { askChild, int, kbGetLoop, median, runBench, saveResults, x, type Row } from './common';
+import { askChild, int, kbGetLoop, median, onInterrupted, runBench, saveResults, tempFolder, x, type Row } from './common';
 import type { ProxyConfig, ProxyReady } from './delay-proxy-child';
 import { makeCertificate } from './slow-link';
 
@@ -111,9 +110,11 @@ function getNodeRun(result: ExecuteResult): { ms: number; items: Array<Record<st
 // link: a slow, encrypted link, regular mode
 
 async function link(emulator: Emulator): Promise<void> {
-	const dir = mkdtempSync(path.join(tmpdir(), 'workplace-bench-n8n-tls-'));
+	const { dir, remove } = tempFolder('bench-n8n-tls');
 	let proxy: ChildProcess | undefined;
 	const n8n = new N8n({ env: {} });
+	// The proxy ends with this process (endsWithBench); n8n and its task runner would not.
+	const cancelCleanup = onInterrupted(() => n8n.stopNow());
 	try {
 		const { certFile, keyFile } = makeCertificate(dir);
 		proxy = fork(path.join(__dirname, 'delay-proxy-child.js'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
@@ -207,8 +208,9 @@ async function link(emulator: Emulator): Promise<void> {
 	} finally {
 		await n8n.stop();
 		rmSync(n8n.userFolder, { recursive: true, force: true });
+		cancelCleanup();
 		if (proxy?.connected) proxy.send({ kind: 'close' });
-		rmSync(dir, { recursive: true, force: true });
+		remove();
 	}
 }
 
@@ -236,6 +238,7 @@ async function queue(): Promise<void> {
 		workflows: variants.map((v) => chain(workflowId(v.key), webhookStart(`adapt-${v.key}`), QUEUE_ITEMS, v.get(`bench-queue-${v.key}`))),
 		publish: true,
 	});
+	const cancelCleanup = onInterrupted(() => bed.stopNow());
 	try {
 		await bed.start();
 		const { emulator } = bed;
@@ -309,12 +312,15 @@ async function queue(): Promise<void> {
 		});
 	} finally {
 		await bed.close();
+		cancelCleanup();
 	}
 }
 
 async function main(): Promise<void> {
 	const parts = new Set((process.argv[2] ?? 'link,queue').split(','));
 	const emulator = await startEmulator();
+	// The emulator's server ends with this process, its folder (config.dataDir, made by startEmulator) would not.
+	const cancelCleanup = onInterrupted(() => rmSync(emulator.config.dataDir, { recursive: true, force: true }));
 	try {
 		console.log(`n8n 2.41.1; Node ${process.version}; runs: ${RUNS}, bursts: ${BURSTS}`);
 		if (parts.has('link')) await link(emulator);
@@ -328,6 +334,7 @@ async function main(): Promise<void> {
 		});
 	} finally {
 		await emulator.close();
+		cancelCleanup();
 	}
 }
 

@@ -160,7 +160,7 @@ export function writeBarPanels(file: string, title: string, panels: BarPanel[], 
 			parts.push(`<rect x="${x}" y="${y}" width="${w}" height="${topY + plotH - y}" fill="${colour}"/>`);
 			if (bar.value > top) {
 				// Cut at the top: its value and note inside the bar.
-				parts.push(`<text x="${x + w / 2}" y="${y + 14}" text-anchor="middle" font-size="10" fill="white">${bar.value.toFixed(0)}×</text>`);
+				parts.push(`<text x="${x + w / 2}" y="${y + 14}" text-anchor="middle" font-size="10" fill="white">${bar.value.toFixed(2)}×</text>`);
 				// A word a line: a note as wide as the bar would spill, white, onto the white beside it.
 				(bar.note?.split(' ') ?? []).forEach((word, line) =>
 					parts.push(`<text x="${x + w / 2}" y="${y + 28 + line * 10}" text-anchor="middle" font-size="8" fill="white">${escapeXml(word)}</text>`),

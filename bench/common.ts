@@ -5,9 +5,10 @@
  * builders, raw clients, medians and the printed table.
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import * as http from 'node:http';
 import * as https from 'node:https';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeParameters, INodeType, INodeTypeDescription } from 'n8n-workflow';
@@ -215,7 +216,6 @@ export async function emulatorAdmin<T = unknown>(emulator: EmulatorAccess, metho
 	return (response.status === 204 ? undefined : await response.json()) as T;
 }
 
-/** Runs a benchmark's main: a failure is printed and sets the exit code. */
 /** What an interrupted bench (Ctrl-C, a kill) must still remove: its `finally` blocks do not run then. */
 const onInterrupt = new Set<() => void>([tearDownEngine]);
 
@@ -225,6 +225,21 @@ export function onInterrupted(cleanup: () => void): () => void {
 	return () => onInterrupt.delete(cleanup);
 }
 
+/** A new folder in the temp folder, `workplace-<name>-…`, that an interrupt removes too; `remove` removes it and cancels that. */
+export function tempFolder(name: string): { dir: string; remove: () => void } {
+	const dir = mkdtempSync(path.join(tmpdir(), `workplace-${name}-`));
+	const removeDir = () => rmSync(dir, { recursive: true, force: true });
+	const cancelCleanup = onInterrupted(removeDir);
+	return {
+		dir,
+		remove: () => {
+			removeDir();
+			cancelCleanup();
+		},
+	};
+}
+
+/** Runs a benchmark's main: a failure is printed and sets the exit code; an interrupt runs the onInterrupted clean-ups and exits. */
 export function runBench(main: () => Promise<void>): void {
 	// `on`, not `once`: a second signal (a kill after Ctrl-C, `timeout` passing one on) must not end the process mid-cleanup.
 	let interrupted = false;

@@ -30,7 +30,7 @@ import { exampleCredentials } from '../testbed/examples';
 import { N8n, installCommunityPackage, nodeOutput, type ExecuteResult } from '../testbed/n8n';
 import { downloadWorkflow, executeWithPeakRss, httpRequestDownloadWorkflow, readWorkflow, uploadWorkflow, type StoredWorkflow } from '../testbed/peakMemory';
 import { startEmulator } from '../emulator/server';
-import { int, median, printTable, type Row } from './common';
+import { int, median, onInterrupted, printTable, runBench, type Row } from './common';
 import { ROOT } from '../testbed/root';
 import { REPLACE_TARGET } from './fileTransfer';
 import { addLargeFile } from '../testbed/largeFile';
@@ -54,6 +54,11 @@ const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
 async function main(): Promise<void> {
 	const emulator = await startEmulator();
 	const n8n = new N8n();
+	// The emulator's server ends with this process; n8n and the folders (the emulator's config.dataDir) would not.
+	const cancelCleanup = onInterrupted(() => {
+		n8n.stopNow();
+		rmSync(emulator.config.dataDir, { recursive: true, force: true });
+	});
 	try {
 		const files = new Map([...new Set([...DOWNLOAD_SIZES, ...UPLOAD_SIZES])].map((size) => [size, addLargeFile(emulator, 1, `memory-${size}.pdf`, size)]));
 		const contentPath = (size: number) => String(emulator.knowledge.files.get(files.get(size)!.fileId)?.contentPath);
@@ -147,10 +152,8 @@ async function main(): Promise<void> {
 		await n8n.stop();
 		rmSync(n8n.userFolder, { recursive: true, force: true });
 		await emulator.close();
+		cancelCleanup();
 	}
 }
 
-main().catch((error: unknown) => {
-	console.error(error);
-	process.exitCode = 1;
-});
+runBench(main);

@@ -25,9 +25,8 @@
  * here asserts timing. Run with --expose-gc for steadier memory baselines.
  */
 import type { ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import * as http from 'node:http';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
@@ -36,7 +35,7 @@ import type { RunWorkflowResult, WorkflowJson } from '../testbed/engine';
 import { emulatorCredential } from '../testbed/testbed';
 import { writeLineChart } from './chart';
 import { byId } from '../testbed/locator';
-import { askChild, check, DEFAULTS_LABEL, emulatorAdmin, helper, httpRequestKbGet, inParallel, int, kbGetLoop, measure, median, ms, outputOf, peakRss, RAW_JOBS, raw, run, runBench, saveResults, send, setUpEngine, startEmulatorChild, tearDownEngine, workplace, x, type Row } from './common';
+import { askChild, check, DEFAULTS_LABEL, emulatorAdmin, helper, httpRequestKbGet, inParallel, int, kbGetLoop, measure, median, ms, outputOf, peakRss, RAW_JOBS, raw, run, runBench, saveResults, send, setUpEngine, startEmulatorChild, tearDownEngine, tempFolder, workplace, x, type Row } from './common';
 import { ROOT } from '../testbed/root';
 import type { ChildReady } from './emulator-child';
 import { rawDownload, rawReplace, REPLACE_TARGET, transferWorkflows } from './fileTransfer';
@@ -170,7 +169,7 @@ async function partB(): Promise<void> {
 // c. 100 MB download and replace
 
 async function partC(): Promise<void> {
-	const dir = mkdtempSync(path.join(tmpdir(), 'workplace-bench-'));
+	const { dir, remove } = tempFolder('bench');
 	const file = path.join(dir, 'download.bin');
 	const source = { knowledgeId: ready.knowledgeId, fileId: ready.fileId };
 	const verify = async (label: string) => {
@@ -230,7 +229,7 @@ async function partC(): Promise<void> {
 		record('nodeReplace', replaceTook, rss);
 		await verify('node');
 	}
-	rmSync(dir, { recursive: true, force: true });
+	remove();
 	const mbps = (msValue: number) => ready.size / MB / (msValue / 1000);
 	const m = Object.fromEntries(Object.entries(figures).map(([k, v]) => [k, { ms: median(v.ms), rssMB: median(v.rss) / MB, rssMaxMB: Math.max(...v.rss) / MB }]));
 	results.c = { ...m, firstNodeDownloadMB: firstNodeDownload / MB, sizeMB: ready.size / MB };

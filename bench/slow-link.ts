@@ -8,8 +8,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { fork, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 
 import type { IDataObject } from 'n8n-workflow';
@@ -17,7 +16,7 @@ import type { IDataObject } from 'n8n-workflow';
 import type { EmulatorAccess } from '../emulator/clientCredentials';
 import { MAX_REQUESTS_IN_PARALLEL } from '../nodes/Workplace/actions/requestSettings';
 import { writeLineChart } from './chart';
-import { askChild, check, DEFAULTS_LABEL, int, ms, onInterrupted, x, type Row } from './common';
+import { askChild, check, DEFAULTS_LABEL, int, ms, tempFolder, x, type Row } from './common';
 import { ROOT } from '../testbed/root';
 import type { ProxyConfig, ProxyReady } from './delay-proxy-child';
 import type { LinkMeasure, LinkResults, LinkVariant } from './slow-link-child';
@@ -50,9 +49,7 @@ export type MeasureOverLink = (items: number, runs: number, variants: LinkVarian
  * the certificate, the delaying TLS proxy and the clients' process, gone when it returns.
  */
 export async function overSlowLink<T>(emulator: EmulatorAccess, work: (measureOverLink: MeasureOverLink, oneWayMs: number) => Promise<T>): Promise<T> {
-	const dir = mkdtempSync(path.join(tmpdir(), 'workplace-bench-tls-'));
-	const removeDir = () => rmSync(dir, { recursive: true, force: true });
-	const cancelCleanup = onInterrupted(removeDir);
+	const { dir, remove } = tempFolder('bench-tls');
 	const children: ChildProcess[] = [];
 	try {
 		const { certFile, keyFile } = makeCertificate(dir);
@@ -81,8 +78,7 @@ export async function overSlowLink<T>(emulator: EmulatorAccess, work: (measureOv
 		return await work(measureOverLink, ONE_WAY_MS);
 	} finally {
 		for (const child of children) if (child.connected) child.send({ kind: 'close' });
-		removeDir();
-		cancelCleanup();
+		remove();
 	}
 }
 

@@ -8,7 +8,7 @@
  *
  * Used by `npm run dev` and by the end-to-end suites; nothing here ships.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
@@ -169,9 +169,11 @@ export class N8n {
 	private readonly processes: ChildProcess[] = [];
 	private readonly echo?: NodeJS.WritableStream;
 	private readonly install?: N8nInstall;
+	private readonly ownsUserFolder: boolean;
 
 	constructor(options: N8nOptions = {}) {
 		this.install = options.install;
+		this.ownsUserFolder = options.userFolder === undefined;
 		this.userFolder = options.userFolder ?? mkdtempSync(path.join(os.tmpdir(), 'workplace-n8n-'));
 		this.echo = options.echo;
 		// n8n keeps data table uploads in <os.tmpdir()>/n8nDataTableUploads: with the temp folder
@@ -224,10 +226,13 @@ export class N8n {
 	async cli(args: string[], extraEnv: Record<string, string> = {}): Promise<string> {
 		const { node, bin } = this.binaries();
 		try {
-			const { stdout } = await run(node, [bin, ...args], {
+			const running = run(node, [bin, ...args], {
 				env: await this.processEnv(extraEnv),
 				maxBuffer: 64 * 1024 * 1024,
 			});
+			// Kept with the long-running ones for stopNow: an import cut short would otherwise go on writing into the user folder.
+			this.processes.push(running.child);
+			const { stdout } = await running;
 			return stdout;
 		} catch (error) {
 			const { stdout, stderr } = error as { stdout?: string; stderr?: string };
@@ -298,6 +303,18 @@ export class N8n {
 		this.processes.length = 0;
 	}
 
+	/**
+	 * Kills every process this instance started, with the processes they started
+	 * (n8n's task runner), at once, and removes the user folder it made: for a
+	 * process being interrupted, which cannot wait for stop(). n8n itself may
+	 * take longer than that over a SIGTERM (it lets executions finish first).
+	 */
+	stopNow(): void {
+		for (const child of this.processes) killProcessTree(child);
+		this.processes.length = 0;
+		if (this.ownsUserFolder) rmSync(this.userFolder, { recursive: true, force: true });
+	}
+
 	/** Imports credentials with plain (unencrypted) data, as `n8n import:credentials` accepts. */
 	async importCredentials(credentials: StoredCredential[]): Promise<void> {
 		const file = path.join(this.userFolder, `credentials-${Date.now()}.json`);
@@ -356,6 +373,29 @@ export async function stopProcess(child: ChildProcess, graceMs: number): Promise
 		});
 		child.kill('SIGTERM');
 	});
+}
+
+/**
+ * SIGKILL to a child process that is still running and to every process below
+ * it (found with `ps`), the child first, so that it starts none after the list
+ * was read: what it started would otherwise live on without it.
+ */
+export function killProcessTree(child: ChildProcess): void {
+	if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+	const children = new Map<number, number[]>();
+	for (const line of spawnSync('ps', ['-e', '-o', 'pid=,ppid='], { encoding: 'utf8' }).stdout.trim().split('\n')) {
+		const [pid, parent] = line.trim().split(/\s+/).map(Number);
+		children.set(parent, [...(children.get(parent) ?? []), pid]);
+	}
+	const tree = [child.pid];
+	for (let n = 0; n < tree.length; n++) tree.push(...(children.get(tree[n]) ?? []));
+	for (const pid of tree) {
+		try {
+			process.kill(pid, 'SIGKILL');
+		} catch {
+			// already gone
+		}
+	}
 }
 
 export interface StoredCredential {

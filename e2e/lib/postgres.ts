@@ -19,7 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 
-import { E2E_DIR, freePort, stopProcess } from '../../testbed/n8n';
+import { E2E_DIR, freePort, killProcessTree, stopProcess } from '../../testbed/n8n';
 
 const run = promisify(execFile);
 
@@ -167,6 +167,16 @@ export class Postgres {
 			await this.exec('pg_ctl', ['stop', '-D', this.dataDir, '-m', 'fast', '-w']).catch(() => undefined);
 			await stopProcess(this.child, 20_000);
 		}
+		this.removeNow();
+	}
+
+	/** Kills the server with its backends at once and deletes the cluster's folder: for a process being interrupted, which cannot wait for stop(). */
+	stopNow(): void {
+		if (this.child) killProcessTree(this.child);
+		this.removeNow();
+	}
+
+	private removeNow(): void {
 		this.child = undefined;
 		if (this.dir) rmSync(this.dir, { recursive: true, force: true });
 		this.dir = undefined;

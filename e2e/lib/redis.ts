@@ -9,7 +9,7 @@ import { connect } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
-import { freePort, stopProcess } from '../../testbed/n8n';
+import { freePort, killProcessTree, stopProcess } from '../../testbed/n8n';
 
 export const REDIS_BIN = 'redis-server';
 
@@ -86,6 +86,16 @@ export class Redis {
 	/** Stops redis-server (SIGTERM, SIGKILL after 10 s) and removes its directory. */
 	async stop(): Promise<void> {
 		if (this.child) await stopProcess(this.child, 10_000);
+		this.removeNow();
+	}
+
+	/** Kills redis-server at once and removes its directory: for a process being interrupted, which cannot wait for stop(). */
+	stopNow(): void {
+		if (this.child) killProcessTree(this.child);
+		this.removeNow();
+	}
+
+	private removeNow(): void {
 		this.child = undefined;
 		if (this.dir) rmSync(this.dir, { recursive: true, force: true });
 		this.dir = undefined;

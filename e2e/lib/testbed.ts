@@ -204,6 +204,20 @@ export class E2eTestbed {
 		if (this.mainInstance) rmSync(this.mainInstance.userFolder, { recursive: true, force: true });
 	}
 
+	/**
+	 * Kills every process of the bed at once (n8n's with their task runners,
+	 * PostgreSQL's, Redis) and deletes its folders: for a process being
+	 * interrupted, which cannot wait for close(). The emulator, in this process,
+	 * ends with it.
+	 */
+	stopNow(): void {
+		for (const n8n of [...this.webhookProcesses, ...this.workers]) n8n.stopNow();
+		this.mainInstance?.stopNow();
+		this.redis?.stopNow();
+		this.postgres?.stopNow();
+		if (this.emulatorInstance && this.options.emulator?.dataDir === undefined) rmSync(this.emulatorInstance.config.dataDir, { recursive: true, force: true });
+	}
+
 	/** The production URL of a workflow's Workplace Trigger. */
 	triggerUrl(workflow: Parameters<typeof productionWebhookUrl>[1]): string {
 		return productionWebhookUrl(this.url, workflow);
