@@ -38,23 +38,43 @@ class StreamedFile extends File {
 
 	stream(): ReadableStream<Uint8Array> {
 		const { content } = this.#part;
-		const opened = this.opened;
+		const released = () => this.#released;
+		const opened = this.#opened;
 		return ReadableStream.from(
 			(async function* () {
+				if (released()) return;
 				const bytes = typeof content === 'function' ? await content() : content;
 				if (bytes instanceof Uint8Array) {
 					yield bytes;
 					return;
 				}
 				const iterator = bytes[Symbol.asyncIterator]();
+				// Released while the source was being opened (the answer came before the client read the file):
+				// let go of it now, as release() did of the others.
+				if (released()) return await letGo(iterator, false);
 				opened.push(iterator);
 				yield* { [Symbol.asyncIterator]: () => iterator };
 			})(),
 		);
 	}
 
-	/** The sources opened so far, let go of by release() when the attempt is over (a client that stops reading never does). */
-	readonly opened: Array<AsyncIterator<Uint8Array>> = [];
+	readonly #opened: Array<AsyncIterator<Uint8Array>> = [];
+	#released = false;
+
+	/** Lets go of the sources opened so far and of any opened later: the attempt is over (a client that stops reading never does). */
+	async release(): Promise<void> {
+		this.#released = true;
+		await Promise.all(this.#opened.splice(0).map(async (iterator) => await letGo(iterator, true)));
+	}
+}
+
+/**
+ * Stops reading a source, which closes what it holds (a file in n8n's store). An async generator runs its
+ * clean-up only once started, so one never read is started first (it reads one chunk).
+ */
+async function letGo(iterator: AsyncIterator<Uint8Array>, started: boolean): Promise<void> {
+	if (!started) await iterator.next().catch(() => undefined);
+	await iterator.return?.().catch(() => undefined);
 }
 
 /** Text fields in order (a name may repeat, e.g. `uids[]`), then the file, if any. */
@@ -65,9 +85,6 @@ export function multipartBody(fields: Array<[string, string]>, file?: FilePart):
 	const streamed = new StreamedFile(file);
 	// No file name argument: FormData would copy the file into a new File, losing stream().
 	form.append(file.field, streamed);
-	// A stream the client left unread keeps its source (a file in n8n's store) open: cancel it.
-	const release = async () => {
-		await Promise.all(streamed.opened.splice(0).map(async (iterator) => await iterator.return?.().catch(() => undefined)));
-	};
-	return { body: form, release, fileBytes: file.size };
+	// A stream the client left unread keeps its source (a file in n8n's store) open: let go of it.
+	return { body: form, release: async () => await streamed.release(), fileBytes: file.size };
 }
