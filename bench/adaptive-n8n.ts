@@ -319,8 +319,8 @@ async function queue(): Promise<void> {
 async function main(): Promise<void> {
 	const parts = new Set((process.argv[2] ?? 'link,queue').split(','));
 	const emulator = await startEmulator();
-	// The emulator's server ends with this process, its folder (config.dataDir, made by startEmulator) would not.
-	const cancelCleanup = onInterrupted(() => rmSync(emulator.config.dataDir, { recursive: true, force: true }));
+	// The emulator's server ends with this process, its folder would not.
+	const cancelCleanup = onInterrupted(() => emulator.removeDataNow());
 	try {
 		console.log(`n8n 2.41.1; Node ${process.version}; runs: ${RUNS}, bursts: ${BURSTS}`);
 		if (parts.has('link')) await link(emulator);

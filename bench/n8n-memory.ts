@@ -54,10 +54,10 @@ const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
 async function main(): Promise<void> {
 	const emulator = await startEmulator();
 	const n8n = new N8n();
-	// The emulator's server ends with this process; n8n and the folders (the emulator's config.dataDir) would not.
+	// The emulator's server ends with this process; n8n and the folders would not.
 	const cancelCleanup = onInterrupted(() => {
 		n8n.stopNow();
-		rmSync(emulator.config.dataDir, { recursive: true, force: true });
+		emulator.removeDataNow();
 	});
 	try {
 		const files = new Map([...new Set([...DOWNLOAD_SIZES, ...UPLOAD_SIZES])].map((size) => [size, addLargeFile(emulator, 1, `memory-${size}.pdf`, size)]));

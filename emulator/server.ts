@@ -93,6 +93,8 @@ export interface Emulator {
 	reset(): void;
 	/** Stops the server (dropping open connections) and removes a dataDir it created. */
 	close(): Promise<void>;
+	/** Removes a dataDir it created, at once: for a process being interrupted, whose server ends with it. */
+	removeDataNow(): void;
 	/** The underlying fastify instance, for tests that need to look deeper. */
 	app: FastifyInstance;
 }
@@ -236,6 +238,9 @@ export async function startEmulator(options: StartOptions = {}): Promise<Emulato
 		limiter.reset();
 		throttle.reset();
 	};
+	const removeDataNow = () => {
+		if (ownsDataDir) rmSync(config.dataDir, { recursive: true, force: true });
+	};
 	const issueJwt = (opts: IssueJwtOptions) => signJwt(config.jwtSecret, opts);
 
 	registerAdminRoutes(app, {
@@ -287,8 +292,9 @@ export async function startEmulator(options: StartOptions = {}): Promise<Emulato
 		reset,
 		close: async () => {
 			await app.close();
-			if (ownsDataDir) rmSync(config.dataDir, { recursive: true, force: true });
+			removeDataNow();
 		},
+		removeDataNow,
 		app,
 	};
 }

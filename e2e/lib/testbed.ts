@@ -215,7 +215,7 @@ export class E2eTestbed {
 		this.mainInstance?.stopNow();
 		this.redis?.stopNow();
 		this.postgres?.stopNow();
-		if (this.emulatorInstance && this.options.emulator?.dataDir === undefined) rmSync(this.emulatorInstance.config.dataDir, { recursive: true, force: true });
+		this.emulatorInstance?.removeDataNow();
 	}
 
 	/** The production URL of a workflow's Workplace Trigger. */
