@@ -225,18 +225,24 @@ export class N8n {
 	/** Runs an n8n CLI command to completion and returns what it printed on stdout. */
 	async cli(args: string[], extraEnv: Record<string, string> = {}): Promise<string> {
 		const { node, bin } = this.binaries();
+		let child: ChildProcess | undefined;
 		try {
 			const running = run(node, [bin, ...args], {
 				env: await this.processEnv(extraEnv),
 				maxBuffer: 64 * 1024 * 1024,
 			});
-			// Kept with the long-running ones for stopNow: an import cut short would otherwise go on writing into the user folder.
-			this.processes.push(running.child);
+			// Kept with the long-running ones while it runs, for stopNow: an import cut short would otherwise go on writing into the user folder.
+			child = running.child;
+			this.processes.push(child);
 			const { stdout } = await running;
 			return stdout;
 		} catch (error) {
 			const { stdout, stderr } = error as { stdout?: string; stderr?: string };
 			throw new Error(`n8n ${args.join(' ')} failed:\n${stderr ?? ''}\n${stdout ?? ''}`);
+		} finally {
+			// Gone from the list once done (stop() or stopNow() may have emptied it already).
+			const at = child ? this.processes.indexOf(child) : -1;
+			if (at >= 0) this.processes.splice(at, 1);
 		}
 	}
 
