@@ -32,7 +32,7 @@
  * stopped and its folders removed. Not part of CI: a few minutes, and a real n8n.
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import * as https from 'node:https';
 import path from 'node:path';
 
@@ -206,8 +206,7 @@ async function link(emulator: Emulator): Promise<void> {
 			});
 		}
 	} finally {
-		await n8n.stop();
-		rmSync(n8n.userFolder, { recursive: true, force: true });
+		await n8n.close();
 		cancelCleanup();
 		if (proxy?.connected) proxy.send({ kind: 'close' });
 		remove();

@@ -23,7 +23,7 @@
  * (filesystem,database). Needs the n8n of e2e/ (`bash e2e/install.sh`, which
  * `npm run e2e` runs). Everything it writes is removed.
  */
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { exampleCredentials } from '../testbed/examples';
@@ -149,8 +149,7 @@ async function main(): Promise<void> {
 		mkdirSync(path.join(ROOT, 'build'), { recursive: true });
 		writeFileSync(path.join(ROOT, 'build/n8n-memory.json'), `${JSON.stringify({ n8n: '2.41.1', node: process.version, runs: RUNS, results }, null, 2)}\n`);
 	} finally {
-		await n8n.stop();
-		rmSync(n8n.userFolder, { recursive: true, force: true });
+		await n8n.close();
 		await emulator.close();
 		cancelCleanup();
 	}

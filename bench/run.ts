@@ -170,7 +170,26 @@ async function partB(): Promise<void> {
 
 async function partC(): Promise<void> {
 	const { dir, remove } = tempFolder('bench');
-	const file = path.join(dir, 'download.bin');
+	// The folder goes whether the transfers end well or not.
+	const { figures, firstNodeDownload } = await transfers(path.join(dir, 'download.bin')).finally(remove);
+	const mbps = (msValue: number) => ready.size / MB / (msValue / 1000);
+	const m = Object.fromEntries(Object.entries(figures).map(([k, v]) => [k, { ms: median(v.ms), rssMB: median(v.rss) / MB, rssMaxMB: Math.max(...v.rss) / MB }]));
+	results.c = { ...m, firstNodeDownloadMB: firstNodeDownload / MB, sizeMB: ready.size / MB };
+	const size = (ready.size / MB).toFixed(0);
+	const label = `c. ${size} MB file (sha256 checked)`;
+	const rssText = (k: string) => `${m[k].rssMB.toFixed(1)} MB (max ${m[k].rssMaxMB.toFixed(1)})`;
+	rows.push({ part: label, what: 'download, raw http.get → file', value: `${mbps(m.rawDownload.ms).toFixed(0)} MB/s`, ratio: '1.00× (baseline)' });
+	rows.push({ part: '', what: 'download, Workplace node → n8n binary store', value: `${mbps(m.nodeDownload.ms).toFixed(0)} MB/s`, ratio: `${x(mbps(m.nodeDownload.ms) / mbps(m.rawDownload.ms))} throughput` });
+	rows.push({ part: '', what: 'replace, raw streamed multipart PUT', value: `${mbps(m.rawReplace.ms).toFixed(0)} MB/s`, ratio: '1.00× (baseline)' });
+	rows.push({ part: '', what: 'replace, Workplace node from the binary store', value: `${mbps(m.nodeReplace.ms).toFixed(0)} MB/s`, ratio: `${x(mbps(m.nodeReplace.ms) / mbps(m.rawReplace.ms))} throughput` });
+	rows.push({ part: '', what: 'peak RSS growth, raw download / raw replace', value: `${rssText('rawDownload')} / ${rssText('rawReplace')}` });
+	rows.push({ part: '', what: 'peak RSS growth, node download', value: rssText('nodeDownload'), goal: check(m.nodeDownload.rssMaxMB < 64, '< 64 MB') });
+	rows.push({ part: '', what: 'peak RSS growth, node download → replace', value: rssText('nodeReplace'), goal: check(m.nodeReplace.rssMaxMB < 64, '< 64 MB') });
+	rows.push({ part: '', what: 'peak RSS growth, node download, first of the process', value: `${(firstNodeDownload / MB).toFixed(1)} MB (once, cold)` });
+}
+
+/** Part c's transfers through `file`, raw and by the node, RUNS times: their times and peak RSS growth, and the process's first node download. */
+async function transfers(file: string): Promise<{ figures: Record<string, { ms: number[]; rss: number[] }>; firstNodeDownload: number }> {
 	const source = { knowledgeId: ready.knowledgeId, fileId: ready.fileId };
 	const verify = async (label: string) => {
 		const stored = await ask<{ sha256: string }>({ kind: 'file', fileId: REPLACE_TARGET.fileId }, 'file');
@@ -229,21 +248,7 @@ async function partC(): Promise<void> {
 		record('nodeReplace', replaceTook, rss);
 		await verify('node');
 	}
-	remove();
-	const mbps = (msValue: number) => ready.size / MB / (msValue / 1000);
-	const m = Object.fromEntries(Object.entries(figures).map(([k, v]) => [k, { ms: median(v.ms), rssMB: median(v.rss) / MB, rssMaxMB: Math.max(...v.rss) / MB }]));
-	results.c = { ...m, firstNodeDownloadMB: firstNodeDownload / MB, sizeMB: ready.size / MB };
-	const size = (ready.size / MB).toFixed(0);
-	const label = `c. ${size} MB file (sha256 checked)`;
-	const rssText = (k: string) => `${m[k].rssMB.toFixed(1)} MB (max ${m[k].rssMaxMB.toFixed(1)})`;
-	rows.push({ part: label, what: 'download, raw http.get → file', value: `${mbps(m.rawDownload.ms).toFixed(0)} MB/s`, ratio: '1.00× (baseline)' });
-	rows.push({ part: '', what: 'download, Workplace node → n8n binary store', value: `${mbps(m.nodeDownload.ms).toFixed(0)} MB/s`, ratio: `${x(mbps(m.nodeDownload.ms) / mbps(m.rawDownload.ms))} throughput` });
-	rows.push({ part: '', what: 'replace, raw streamed multipart PUT', value: `${mbps(m.rawReplace.ms).toFixed(0)} MB/s`, ratio: '1.00× (baseline)' });
-	rows.push({ part: '', what: 'replace, Workplace node from the binary store', value: `${mbps(m.nodeReplace.ms).toFixed(0)} MB/s`, ratio: `${x(mbps(m.nodeReplace.ms) / mbps(m.rawReplace.ms))} throughput` });
-	rows.push({ part: '', what: 'peak RSS growth, raw download / raw replace', value: `${rssText('rawDownload')} / ${rssText('rawReplace')}` });
-	rows.push({ part: '', what: 'peak RSS growth, node download', value: rssText('nodeDownload'), goal: check(m.nodeDownload.rssMaxMB < 64, '< 64 MB') });
-	rows.push({ part: '', what: 'peak RSS growth, node download → replace', value: rssText('nodeReplace'), goal: check(m.nodeReplace.rssMaxMB < 64, '< 64 MB') });
-	rows.push({ part: '', what: 'peak RSS growth, node download, first of the process', value: `${(firstNodeDownload / MB).toFixed(1)} MB (once, cold)` });
+	return { figures, firstNodeDownload };
 }
 
 // ---------------------------------------------------------------------------

@@ -318,6 +318,17 @@ export class N8n {
 	stopNow(): void {
 		for (const child of this.processes) killProcessTree(child);
 		this.processes.length = 0;
+		this.removeUserFolder();
+	}
+
+	/** Stops every process this instance started (stop()), then removes the user folder it made. */
+	async close(): Promise<void> {
+		await this.stop();
+		this.removeUserFolder();
+	}
+
+	/** Removes the user folder this instance made; one it was handed (a worker on main's folder, `npm run dev`'s) stays. */
+	removeUserFolder(): void {
 		if (this.ownsUserFolder) rmSync(this.userFolder, { recursive: true, force: true });
 	}
 

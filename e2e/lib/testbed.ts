@@ -10,7 +10,6 @@
  * The n8n processes themselves are testbed/n8n.ts's, which `npm run dev` uses too.
  */
 import { createHmac } from 'node:crypto';
-import { rmSync } from 'node:fs';
 import path from 'node:path';
 
 import type { CredentialType } from '../../emulator/clientCredentials';
@@ -201,7 +200,8 @@ export class E2eTestbed {
 		await this.redis?.stop().catch(() => undefined);
 		await this.postgres?.stop().catch(() => undefined);
 		await this.emulatorInstance?.close().catch(() => undefined);
-		if (this.mainInstance) rmSync(this.mainInstance.userFolder, { recursive: true, force: true });
+		// Last: the workers' processes ran on main's folder.
+		this.mainInstance?.removeUserFolder();
 	}
 
 	/**
