@@ -15,7 +15,7 @@ import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodePa
 
 import type { EmulatorAccess } from '../emulator/clientCredentials';
 import { AUTO_REQUESTS_IN_PARALLEL } from '../nodes/Workplace/actions/requestSettings';
-import { InMemoryCredentialsHelper, initHarnessEnv, loadCommunityPackage, runWorkflow, type BinaryMode, type HarnessEnv, type RunWorkflowResult, type WorkflowJson } from '../testbed/engine';
+import { InMemoryCredentialsHelper, initHarnessEnv, loadCommunityPackage, removeHarnessFolders, runWorkflow, type BinaryMode, type RunWorkflowResult, type WorkflowJson } from '../testbed/engine';
 import { emulatorCredential, singleNodeWorkflow } from '../testbed/testbed';
 import { ROOT } from '../testbed/root';
 import { drawBarChart, type BarChart } from './chart';
@@ -83,11 +83,10 @@ export function kbGetLoop(agent: http.Agent, access: EmulatorAccess) {
 
 export let helper: InMemoryCredentialsHelper;
 let nodeTypes: ReturnType<typeof loadCommunityPackage>['nodeTypes'];
-let harness: HarnessEnv | undefined;
 
 /** The harness environment, this package from dist/, the raw node, and every credential pointing at `access`. */
 export async function setUpEngine(emulator: EmulatorAccess, binaryDataMode: BinaryMode = 'filesystem', packageRoot = ROOT): Promise<void> {
-	harness = await initHarnessEnv({ binaryDataMode });
+	await initHarnessEnv({ binaryDataMode });
 	const loaded = loadCommunityPackage(packageRoot);
 	nodeTypes = loaded.nodeTypes;
 	nodeTypes.add(new BenchRaw(), 'bench.raw');
@@ -103,10 +102,9 @@ export function loadedNodeTypes(): ReturnType<typeof loadCommunityPackage>['node
 	return nodeTypes;
 }
 
-/** Removes the n8n user folder and binary store the harness made in the temp folder. */
+/** Removes the n8n user folder and binary store the harness made in the temp folder (an interrupt while setUpEngine runs too). */
 export function tearDownEngine(): void {
-	harness?.cleanup();
-	harness = undefined;
+	removeHarnessFolders();
 	access = undefined;
 }
 

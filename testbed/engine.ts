@@ -96,6 +96,18 @@ export interface HarnessEnv {
 
 let envSingleton: HarnessEnv | undefined;
 
+/** The temp folders the harness made in this process: its user folder and binary store. */
+const harnessFolders: string[] = [];
+
+/**
+ * Removes the temp folders the harness made, also while initHarnessEnv is still
+ * setting up: it makes them before it awaits n8n's binary data service, so an
+ * interrupt at start-up comes before the caller holds the env.
+ */
+export function removeHarnessFolders(): void {
+	for (const dir of harnessFolders.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
+
 /**
  * Must run before anything touches Container.get(InstanceSettings) (i.e. before the first
  * workflow run): InstanceSettings/InstanceSettingsConfig read env vars in their constructors
@@ -110,10 +122,9 @@ export async function initHarnessEnv(options: HarnessEnvOptions = {}): Promise<H
 		return envSingleton;
 	}
 
-	const ownedDirs: string[] = [];
 	const makeTemp = (prefix: string) => {
 		const dir = mkdtempSync(path.join(tmpdir(), prefix));
-		ownedDirs.push(dir);
+		harnessFolders.push(dir);
 		return dir;
 	};
 
@@ -141,9 +152,7 @@ export async function initHarnessEnv(options: HarnessEnvOptions = {}): Promise<H
 			// readable in any mode) and sets the *write* mode from config.mode.
 			await Container.get(BinaryDataService).init();
 		},
-		cleanup() {
-			for (const dir of ownedDirs) rmSync(dir, { recursive: true, force: true });
-		},
+		cleanup: removeHarnessFolders,
 	};
 	await env.setBinaryDataMode(env.binaryDataMode, env.binaryStoragePath);
 	envSingleton = env;
