@@ -17,6 +17,7 @@ import type { EmulatorAccess } from '../emulator/clientCredentials';
 import { AUTO_REQUESTS_IN_PARALLEL } from '../nodes/Workplace/actions/requestSettings';
 import { InMemoryCredentialsHelper, initHarnessEnv, loadCommunityPackage, removeHarnessFolders, runWorkflow, type BinaryMode, type RunWorkflowResult, type WorkflowJson } from '../testbed/engine';
 import { emulatorCredential, singleNodeWorkflow } from '../testbed/testbed';
+import { exitOnInterrupt } from '../testbed/interrupt';
 import { ROOT } from '../testbed/root';
 import { drawBarChart, type BarChart } from './chart';
 import type { ChildReady } from './emulator-child';
@@ -239,16 +240,9 @@ export function tempFolder(name: string): { dir: string; remove: () => void } {
 
 /** Runs a benchmark's main: a failure is printed and sets the exit code; an interrupt runs the onInterrupted clean-ups and exits. */
 export function runBench(main: () => Promise<void>): void {
-	// `on`, not `once`: a second signal (a kill after Ctrl-C, `timeout` passing one on) must not end the process mid-cleanup.
-	let interrupted = false;
-	for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-		process.on(signal, () => {
-			if (interrupted) return;
-			interrupted = true;
-			for (const cleanup of onInterrupt) cleanup();
-			process.exit(130);
-		});
-	}
+	exitOnInterrupt(() => {
+		for (const cleanup of onInterrupt) cleanup();
+	});
 	main().catch((error: unknown) => {
 		console.error(error);
 		process.exitCode = 1;

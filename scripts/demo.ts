@@ -9,11 +9,12 @@ import path from 'node:path';
 import type { IDataObject } from 'n8n-workflow';
 
 import { EXAMPLE_ANSWERS, EXAMPLE_EVENTS, exampleCredentials, exampleTrigger, needsAiNodes } from '../testbed/examples';
-import { startEmulator } from '../emulator/server';
+import { startEmulator, type Emulator } from '../emulator/server';
 import {
 	InMemoryCredentialsHelper,
 	initHarnessEnv,
 	loadCommunityPackage,
+	removeHarnessFolders,
 	resumeWorkflow,
 	runWorkflow,
 	testCredential,
@@ -21,6 +22,7 @@ import {
 	type StoredCredential,
 	type WorkflowJson,
 } from '../testbed/engine';
+import { exitOnInterrupt } from '../testbed/interrupt';
 import { startWebhookServer } from '../testbed/webhookServer';
 import { ROOT } from '../testbed/root';
 
@@ -40,9 +42,14 @@ function summary(row: IDataObject): string {
 }
 
 async function main(): Promise<void> {
-	// The harness's user folder and binary store are temporary: removed when the demo ends.
+	// The harness's user folder and binary store and the emulator's data folder are temporary: removed when the demo ends, or is interrupted.
+	let emulator: Emulator | undefined;
+	exitOnInterrupt(() => {
+		emulator?.removeDataNow();
+		removeHarnessFolders();
+	});
 	const harness = await initHarnessEnv();
-	const emulator = await startEmulator();
+	emulator = await startEmulator();
 	try {
 		const { nodeTypes, credentialTypes } = loadCommunityPackage(ROOT);
 		const credentials = new InMemoryCredentialsHelper(credentialTypes);
