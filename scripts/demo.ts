@@ -48,7 +48,7 @@ async function main(): Promise<void> {
 		emulator?.removeDataNow();
 		removeHarnessFolders();
 	});
-	const harness = await initHarnessEnv();
+	await initHarnessEnv();
 	emulator = await startEmulator();
 	try {
 		const { nodeTypes, credentialTypes } = loadCommunityPackage(ROOT);
@@ -126,7 +126,7 @@ async function main(): Promise<void> {
 		if (failures > 0) process.exitCode = 1;
 	} finally {
 		await emulator.close();
-		harness.cleanup();
+		removeHarnessFolders();
 	}
 }
 

@@ -90,8 +90,6 @@ export interface HarnessEnv {
 	binaryDataMode: BinaryMode;
 	/** Switch binary mode between tests; BinaryDataService.init() re-reads the config. */
 	setBinaryDataMode(mode: BinaryMode, storagePath?: string): Promise<void>;
-	/** Remove temp dirs created by the harness. */
-	cleanup(): void;
 }
 
 let envSingleton: HarnessEnv | undefined;
@@ -152,7 +150,6 @@ export async function initHarnessEnv(options: HarnessEnvOptions = {}): Promise<H
 			// readable in any mode) and sets the *write* mode from config.mode.
 			await Container.get(BinaryDataService).init();
 		},
-		cleanup: removeHarnessFolders,
 	};
 	await env.setBinaryDataMode(env.binaryDataMode, env.binaryStoragePath);
 	envSingleton = env;
