@@ -12,14 +12,15 @@
  * (every Debian system has it) and the server binaries run through
  * `runuser -u nobody`.
  */
-import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chownSync, cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { execFile, spawn, spawnSync } from 'node:child_process';
+import { chownSync, cpSync, existsSync, mkdtempSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 
-import { E2E_DIR, freePort, killProcessTree, stopProcess } from '../../testbed/n8n';
+import { E2E_DIR, freePort, stopProcess } from '../../testbed/n8n';
+import { ServerProcess } from './serverProcess';
 
 const run = promisify(execFile);
 
@@ -44,7 +45,7 @@ function pgClient(): PgClientClass {
 	return (createRequire(path.join(E2E_DIR, 'package.json'))('pg') as { Client: PgClientClass }).Client;
 }
 
-export class Postgres {
+export class Postgres extends ServerProcess {
 	readonly host = '127.0.0.1';
 	readonly user = 'n8n';
 	readonly database = 'n8n';
@@ -52,8 +53,6 @@ export class Postgres {
 	/** Server version, e.g. "17.10", once started. */
 	version = '';
 	readonly output: string[] = [];
-	private dir?: string;
-	private child?: ChildProcess;
 	private client?: PgClient;
 	private bin = path.join(postgresDir(), 'bin');
 	/** As root, the OS user the cluster runs as. */
@@ -168,17 +167,5 @@ export class Postgres {
 			await stopProcess(this.child, 20_000);
 		}
 		this.removeNow();
-	}
-
-	/** Kills the server with its backends at once and deletes the cluster's folder: for a process being interrupted, which cannot wait for stop(). */
-	stopNow(): void {
-		if (this.child) killProcessTree(this.child);
-		this.removeNow();
-	}
-
-	private removeNow(): void {
-		this.child = undefined;
-		if (this.dir) rmSync(this.dir, { recursive: true, force: true });
-		this.dir = undefined;
 	}
 }

@@ -3,13 +3,14 @@
  * 127.0.0.1, a temp working directory, no persistence (no RDB snapshots, no
  * AOF), stopped and removed by stop(). Never the machine's own Redis.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
 import { connect } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
-import { freePort, killProcessTree, stopProcess } from '../../testbed/n8n';
+import { freePort, stopProcess } from '../../testbed/n8n';
+import { ServerProcess } from './serverProcess';
 
 export const REDIS_BIN = 'redis-server';
 
@@ -19,12 +20,10 @@ export function assertRedisInstalled(): void {
 	}
 }
 
-export class Redis {
+export class Redis extends ServerProcess {
 	readonly host = '127.0.0.1';
 	port = 0;
 	readonly output: string[] = [];
-	private child?: ChildProcess;
-	private dir?: string;
 
 	/** Environment that puts n8n (main and workers) in queue mode on this Redis. */
 	get queueEnv(): Record<string, string> {
@@ -87,17 +86,5 @@ export class Redis {
 	async stop(): Promise<void> {
 		if (this.child) await stopProcess(this.child, 10_000);
 		this.removeNow();
-	}
-
-	/** Kills redis-server at once and removes its directory: for a process being interrupted, which cannot wait for stop(). */
-	stopNow(): void {
-		if (this.child) killProcessTree(this.child);
-		this.removeNow();
-	}
-
-	private removeNow(): void {
-		this.child = undefined;
-		if (this.dir) rmSync(this.dir, { recursive: true, force: true });
-		this.dir = undefined;
 	}
 }
