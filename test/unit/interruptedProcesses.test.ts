@@ -68,7 +68,7 @@ function start(script: string): Child {
 	};
 }
 
-const lines = (child: Child, line: string) => child.output().split('\n').filter((l) => l === line).length;
+const timesPrinted = (child: Child, line: string) => child.output().split('\n').filter((l) => l === line).length;
 
 describe('exitOnInterrupt', () => {
 	// The clean-up takes 300 ms, as removing folders may: a second signal meanwhile must not end the process.
@@ -94,8 +94,8 @@ describe('exitOnInterrupt', () => {
 			child.process.kill(first);
 
 			expect(await child.ended).toEqual({ code: 130, signal: null });
-			expect(lines(child, 'cleaning')).toBe(1);
-			expect(lines(child, 'cleaned')).toBe(1);
+			expect(timesPrinted(child, 'cleaning')).toBe(1);
+			expect(timesPrinted(child, 'cleaned')).toBe(1);
 		} finally {
 			child.process.kill('SIGKILL');
 		}
@@ -132,8 +132,8 @@ describe('endsWithBench', () => {
 			child.process.disconnect();
 
 			expect(await child.ended).toEqual({ code: 0, signal: null });
-			expect(lines(child, 'stop 1')).toBe(1);
-			expect(lines(child, 'stops 1')).toBe(1);
+			expect(timesPrinted(child, 'stop 1')).toBe(1);
+			expect(timesPrinted(child, 'stops 1')).toBe(1);
 		} finally {
 			child.process.kill('SIGKILL');
 		}
@@ -147,8 +147,8 @@ describe('endsWithBench', () => {
 			child.process.disconnect();
 
 			expect(await child.ended).toEqual({ code: 0, signal: null });
-			expect(lines(child, 'stop 1')).toBe(1);
-			expect(lines(child, 'stops 1')).toBe(1);
+			expect(timesPrinted(child, 'stop 1')).toBe(1);
+			expect(timesPrinted(child, 'stops 1')).toBe(1);
 			expect(child.output()).not.toContain('Error');
 		} finally {
 			child.process.kill('SIGKILL');
@@ -171,8 +171,8 @@ describe('endsWithBench', () => {
 		`);
 		try {
 			expect(await child.ended).toEqual({ code: 0, signal: null });
-			expect(lines(child, 'stop 1')).toBe(1);
-			expect(lines(child, 'stops 1')).toBe(1);
+			expect(timesPrinted(child, 'stop 1')).toBe(1);
+			expect(timesPrinted(child, 'stops 1')).toBe(1);
 		} finally {
 			child.process.kill('SIGKILL');
 		}
