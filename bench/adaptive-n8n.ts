@@ -37,6 +37,7 @@ import * as https from 'node:https';
 import path from 'node:path';
 
 import { credentialData, type EmulatorAccess } from '../emulator/clientCredentials';
+import { makeTempFolder, removeTempFolder } from '../emulator/common/tempFolders';
 import { startEmulator, type Emulator } from '../emulator/server';
 import { E2eTestbed, hasEnded } from '../e2e/lib/testbed';
 import { webhookStart, workplaceNode } from '../e2e/lib/workflows';
@@ -44,7 +45,7 @@ import { chainWorkflow, MANUAL_START, type ChainNode } from '../testbed/chainWor
 import { N8n, N8nRest, installCommunityPackage, until, type ExecuteResult, type StoredCredential } from '../testbed/n8n';
 import { waitForTriggerWebhook } from '../testbed/n8nWebhooks';
 import type { BarPanel } from './chart';
-import { askChild, int, kbGetLoop, median, onInterrupted, runBench, saveResults, tempFolder, x, type Row } from './common';
+import { askChild, int, kbGetLoop, median, onInterrupted, runBench, saveResults, x, type Row } from './common';
 import type { ProxyConfig, ProxyReady } from './delay-proxy-child';
 import { makeCertificate } from './slow-link';
 
@@ -110,7 +111,7 @@ function getNodeRun(result: ExecuteResult): { ms: number; items: Array<Record<st
 // link: a slow, encrypted link, regular mode
 
 async function link(emulator: Emulator): Promise<void> {
-	const { dir, remove } = tempFolder('bench-n8n-tls');
+	const dir = makeTempFolder('workplace-bench-n8n-tls-');
 	let proxy: ChildProcess | undefined;
 	const n8n = new N8n({ env: {} });
 	// The proxy ends with this process (endsWithBench); n8n and its task runner would not.
@@ -209,7 +210,7 @@ async function link(emulator: Emulator): Promise<void> {
 		await n8n.close();
 		cancelCleanup();
 		if (proxy?.connected) proxy.send({ kind: 'close' });
-		remove();
+		removeTempFolder(dir);
 	}
 }
 
@@ -317,9 +318,8 @@ async function queue(): Promise<void> {
 
 async function main(): Promise<void> {
 	const parts = new Set((process.argv[2] ?? 'link,queue').split(','));
+	// The emulator's server ends with this process; its folder goes with the temp folders (runBench).
 	const emulator = await startEmulator();
-	// The emulator's server ends with this process, its folder would not.
-	const cancelCleanup = onInterrupted(() => emulator.removeDataNow());
 	try {
 		console.log(`n8n 2.41.1; Node ${process.version}; runs: ${RUNS}, bursts: ${BURSTS}`);
 		if (parts.has('link')) await link(emulator);
@@ -333,7 +333,6 @@ async function main(): Promise<void> {
 		});
 	} finally {
 		await emulator.close();
-		cancelCleanup();
 	}
 }
 

@@ -5,10 +5,9 @@
  * builders, raw clients, medians and the printed table.
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import * as http from 'node:http';
 import * as https from 'node:https';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeParameters, INodeType, INodeTypeDescription } from 'n8n-workflow';
@@ -103,7 +102,7 @@ export function loadedNodeTypes(): ReturnType<typeof loadCommunityPackage>['node
 	return nodeTypes;
 }
 
-/** Removes the n8n user folder and binary store the harness made in the temp folder (an interrupt while setUpEngine runs too). */
+/** Removes the n8n user folder and binary store the harness made in the temp folder. */
 export function tearDownEngine(): void {
 	removeHarnessFolders();
 	access = undefined;
@@ -215,8 +214,8 @@ export async function emulatorAdmin<T = unknown>(emulator: EmulatorAccess, metho
 	return (response.status === 204 ? undefined : await response.json()) as T;
 }
 
-/** What an interrupted bench (Ctrl-C, a kill) must still remove: its `finally` blocks do not run then. */
-const onInterrupt = new Set<() => void>([tearDownEngine]);
+/** What an interrupted bench (Ctrl-C, a kill) must still stop: its `finally` blocks do not run then (its temp folders go with exitOnInterrupt). */
+const onInterrupt = new Set<() => void>();
 
 /** Runs `cleanup` should the bench be interrupted; the function returned cancels that. */
 export function onInterrupted(cleanup: () => void): () => void {
@@ -224,21 +223,7 @@ export function onInterrupted(cleanup: () => void): () => void {
 	return () => onInterrupt.delete(cleanup);
 }
 
-/** A new folder in the temp folder, `workplace-<name>-…`, that an interrupt removes too; `remove` removes it and cancels that. */
-export function tempFolder(name: string): { dir: string; remove: () => void } {
-	const dir = mkdtempSync(path.join(tmpdir(), `workplace-${name}-`));
-	const removeDir = () => rmSync(dir, { recursive: true, force: true });
-	const cancelCleanup = onInterrupted(removeDir);
-	return {
-		dir,
-		remove: () => {
-			removeDir();
-			cancelCleanup();
-		},
-	};
-}
-
-/** Runs a benchmark's main: a failure is printed and sets the exit code; an interrupt runs the onInterrupted clean-ups and exits. */
+/** Runs a benchmark's main: a failure is printed and sets the exit code; an interrupt runs the onInterrupted clean-ups, removes the temp folders (exitOnInterrupt) and exits. */
 export function runBench(main: () => Promise<void>): void {
 	exitOnInterrupt(() => {
 		for (const cleanup of onInterrupt) cleanup();

@@ -6,7 +6,8 @@
  * through the emulator's own admin routes (/__emulator: faults, log, config).
  */
 import type { EmulatorAccess } from '../emulator/clientCredentials';
-import { startEmulator } from '../emulator/server';
+import { removeTempFolders } from '../emulator/common/tempFolders';
+import { startEmulator, type Emulator } from '../emulator/server';
 import { endsWithBench } from './childProcess';
 import { addLargeFile, type SeededFile } from '../testbed/largeFile';
 
@@ -23,14 +24,19 @@ export interface ChildReady extends EmulatorAccess {
 type Message = { kind: 'file'; fileId: number } | { kind: 'addFiles'; knowledgeId: number; count: number } | { kind: 'tokenRequests' } | { kind: 'close' };
 
 async function main(): Promise<void> {
-	const emulator = await startEmulator();
+	// From the start on, so a Ctrl-C while the emulator starts leaves it to the bench too, and its folder is removed when the bench is gone.
+	let started: Emulator | undefined;
+	endsWithBench(() => void (started?.close() ?? Promise.resolve()).finally(() => {
+		removeTempFolders();
+		process.exit(0);
+	}));
+	const emulator = (started = await startEmulator());
 	const size = Number(process.env.BENCH_FILE_BYTES ?? 100 * 1024 * 1024);
 	const file = addLargeFile(emulator, 1, 'big-report.pdf', size);
 	const extra = (process.env.BENCH_EXTRA_FILE_BYTES ?? '')
 		.split(',')
 		.filter(Boolean)
 		.map((bytes) => addLargeFile(emulator, 1, `report-${bytes}.pdf`, Number(bytes)));
-	endsWithBench(() => void emulator.close().then(() => process.exit(0)));
 	process.on('message', (message: Message) => {
 		if (message.kind === 'file') {
 			const f = emulator.knowledge.files.get(message.fileId);

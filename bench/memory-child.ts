@@ -5,13 +5,12 @@
  * the file it is given and reports the RSS before it, the highest RSS while it
  * ran, and the process's own peak (VmHWM). Everything it wrote is removed.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
 import * as http from 'node:http';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 import { peakResidentBytes } from '../testbed/peakMemory';
 import type { EmulatorAccess } from '../emulator/clientCredentials';
+import { makeTempFolder, removeTempFolder, removeTempFolders } from '../emulator/common/tempFolders';
 import { endsWithBench } from './childProcess';
 import { peakRss, run, setUpEngine, tearDownEngine } from './common';
 import { rawDownload, rawReplace, transferWorkflows, type FileRef } from './fileTransfer';
@@ -42,12 +41,9 @@ export interface MemoryFigures {
 	ms: number;
 }
 
-/** The folder the transfer writes to, while there is one: removed when the bench ends before the transfer does. */
-let transferDir: string | undefined;
-
 async function measure(task: MemoryTask): Promise<MemoryFigures> {
 	const agent = new http.Agent({ keepAlive: true });
-	const dir = (transferDir = mkdtempSync(path.join(tmpdir(), 'workplace-bench-memory-')));
+	const dir = makeTempFolder('workplace-bench-memory-');
 	const file = path.join(dir, 'download.bin');
 	const { downloadOnly, roundTrip } = transferWorkflows(task.source);
 	await setUpEngine(task.access, 'filesystem');
@@ -90,14 +86,13 @@ async function measure(task: MemoryTask): Promise<MemoryFigures> {
 	} finally {
 		agent.destroy();
 		tearDownEngine();
-		rmSync(dir, { recursive: true, force: true });
-		transferDir = undefined;
+		removeTempFolder(dir);
 	}
 }
 
+// The bench ended before the transfer did: the folder it writes to and the engine's go.
 endsWithBench(() => {
-	tearDownEngine();
-	if (transferDir) rmSync(transferDir, { recursive: true, force: true });
+	removeTempFolders();
 	process.exit(0);
 });
 

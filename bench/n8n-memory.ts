@@ -54,11 +54,8 @@ const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
 async function main(): Promise<void> {
 	const emulator = await startEmulator();
 	const n8n = new N8n();
-	// The emulator's server ends with this process; n8n and the folders would not.
-	const cancelCleanup = onInterrupted(() => {
-		n8n.stopNow();
-		emulator.removeDataNow();
-	});
+	// The emulator's server ends with this process and its folder goes with the temp folders (runBench); n8n would not.
+	const cancelCleanup = onInterrupted(() => n8n.stopNow());
 	try {
 		const files = new Map([...new Set([...DOWNLOAD_SIZES, ...UPLOAD_SIZES])].map((size) => [size, addLargeFile(emulator, 1, `memory-${size}.pdf`, size)]));
 		const contentPath = (size: number) => String(emulator.knowledge.files.get(files.get(size)!.fileId)?.contentPath);

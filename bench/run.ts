@@ -31,11 +31,12 @@ import path from 'node:path';
 
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
+import { makeTempFolder, removeTempFolder } from '../emulator/common/tempFolders';
 import type { RunWorkflowResult, WorkflowJson } from '../testbed/engine';
 import { emulatorCredential } from '../testbed/testbed';
 import { writeLineChart } from './chart';
 import { byId } from '../testbed/locator';
-import { askChild, check, DEFAULTS_LABEL, emulatorAdmin, helper, httpRequestKbGet, inParallel, int, kbGetLoop, measure, median, ms, outputOf, peakRss, RAW_JOBS, raw, run, runBench, saveResults, send, setUpEngine, startEmulatorChild, tearDownEngine, tempFolder, workplace, x, type Row } from './common';
+import { askChild, check, DEFAULTS_LABEL, emulatorAdmin, helper, httpRequestKbGet, inParallel, int, kbGetLoop, measure, median, ms, outputOf, peakRss, RAW_JOBS, raw, run, runBench, saveResults, send, setUpEngine, startEmulatorChild, tearDownEngine, workplace, x, type Row } from './common';
 import { ROOT } from '../testbed/root';
 import type { ChildReady } from './emulator-child';
 import { rawDownload, rawReplace, REPLACE_TARGET, transferWorkflows } from './fileTransfer';
@@ -169,9 +170,9 @@ async function partB(): Promise<void> {
 // c. 100 MB download and replace
 
 async function partC(): Promise<void> {
-	const { dir, remove } = tempFolder('bench');
+	const dir = makeTempFolder('workplace-bench-');
 	// The folder goes whether the transfers end well or not.
-	const { figures, firstNodeDownload } = await transfers(path.join(dir, 'download.bin')).finally(remove);
+	const { figures, firstNodeDownload } = await transfers(path.join(dir, 'download.bin')).finally(() => removeTempFolder(dir));
 	const mbps = (msValue: number) => ready.size / MB / (msValue / 1000);
 	const m = Object.fromEntries(Object.entries(figures).map(([k, v]) => [k, { ms: median(v.ms), rssMB: median(v.rss) / MB, rssMaxMB: Math.max(...v.rss) / MB }]));
 	results.c = { ...m, firstNodeDownloadMB: firstNodeDownload / MB, sizeMB: ready.size / MB };

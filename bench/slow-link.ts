@@ -14,9 +14,10 @@ import path from 'node:path';
 import type { IDataObject } from 'n8n-workflow';
 
 import type { EmulatorAccess } from '../emulator/clientCredentials';
+import { makeTempFolder, removeTempFolder } from '../emulator/common/tempFolders';
 import { MAX_REQUESTS_IN_PARALLEL } from '../nodes/Workplace/actions/requestSettings';
 import { writeLineChart } from './chart';
-import { askChild, check, DEFAULTS_LABEL, int, ms, tempFolder, x, type Row } from './common';
+import { askChild, check, DEFAULTS_LABEL, int, ms, x, type Row } from './common';
 import { ROOT } from '../testbed/root';
 import type { ProxyConfig, ProxyReady } from './delay-proxy-child';
 import type { LinkMeasure, LinkResults, LinkVariant } from './slow-link-child';
@@ -49,7 +50,7 @@ export type MeasureOverLink = (items: number, runs: number, variants: LinkVarian
  * the certificate, the delaying TLS proxy and the clients' process, gone when it returns.
  */
 export async function overSlowLink<T>(emulator: EmulatorAccess, work: (measureOverLink: MeasureOverLink, oneWayMs: number) => Promise<T>): Promise<T> {
-	const { dir, remove } = tempFolder('bench-tls');
+	const dir = makeTempFolder('workplace-bench-tls-');
 	const children: ChildProcess[] = [];
 	try {
 		const { certFile, keyFile } = makeCertificate(dir);
@@ -78,7 +79,7 @@ export async function overSlowLink<T>(emulator: EmulatorAccess, work: (measureOv
 		return await work(measureOverLink, ONE_WAY_MS);
 	} finally {
 		for (const child of children) if (child.connected) child.send({ kind: 'close' });
-		remove();
+		removeTempFolder(dir);
 	}
 }
 

@@ -8,7 +8,8 @@
  *   WEBHOOK_URL (prefilled on the play page GET /__emulator/), REPLY_TOKEN_TTL_SECONDS,
  *   MAX_MESSAGE_FILE_BYTES, V1_SEND_ANSWER=message|status, TEXT_REPLY_JSON=refuse|accept
  */
-import { startEmulator, type StartOptions } from './server';
+import { removeTempFolders } from './common/tempFolders';
+import { startEmulator, type Emulator, type StartOptions } from './server';
 import type { EmulatorConfig } from './types';
 
 export const DEV_CREDENTIALS = {
@@ -77,7 +78,29 @@ async function main(): Promise<void> {
 	const options = optionsFromEnv();
 	// Drop unset keys so the server's defaults apply.
 	for (const key of Object.keys(options) as Array<keyof StartOptions>) if (options[key] === undefined) delete options[key];
+
+	// Listening before the start: a Ctrl-C while the emulator starts must still remove the data folder it made.
+	let started: Emulator | undefined;
+	let closing = false;
+	const shutdown = (signal: string) => {
+		if (closing) return;
+		closing = true;
+		process.stdout.write(`\n${signal} received, stopping.\n`);
+		void (started?.close() ?? Promise.resolve())
+			.catch((err: unknown) => {
+				console.error(err);
+				process.exitCode = 1;
+			})
+			.finally(() => {
+				removeTempFolders();
+				process.exit();
+			});
+	};
+	process.once('SIGINT', () => shutdown('SIGINT'));
+	process.once('SIGTERM', () => shutdown('SIGTERM'));
+
 	const emulator = await startEmulator(options);
+	started = emulator;
 	const c = emulator.credentials;
 	const admin = `${emulator.url}/__emulator`;
 	const limit = emulator.config.rateLimit;
@@ -110,22 +133,6 @@ async function main(): Promise<void> {
 			'',
 		].join('\n'),
 	);
-
-	let closing = false;
-	const shutdown = (signal: string) => {
-		if (closing) return;
-		closing = true;
-		process.stdout.write(`\n${signal} received, stopping.\n`);
-		emulator.close().then(
-			() => process.exit(0),
-			(err) => {
-				console.error(err);
-				process.exit(1);
-			},
-		);
-	};
-	process.once('SIGINT', () => shutdown('SIGINT'));
-	process.once('SIGTERM', () => shutdown('SIGTERM'));
 }
 
 if (require.main === module) {

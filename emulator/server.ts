@@ -6,9 +6,6 @@
  * service: a scripted OpenAI-compatible chat model for the AI Agent suites
  * (openAiCompatibleModel/).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
@@ -22,6 +19,7 @@ import { issueJwt as signJwt, type IssueJwtOptions } from './taskProjects/jwt';
 import { KnowledgeState } from './knowledge/state';
 import { RateLimiter, credentialOf } from './common/rateLimit';
 import { Throttle, registerThrottle } from './common/throttle';
+import { makeTempFolder, removeTempFolder } from './common/tempFolders';
 import { RequestLog, isAdminPath, parseQuery, splitUrl } from './common/requestLog';
 import { registerBotRoutes } from './bot/routes';
 import { activeSeedUserIds } from './bot/seed';
@@ -91,10 +89,8 @@ export interface Emulator {
 	throttle: Throttle;
 	/** Re-seeds every area, restores the starting config, clears log, faults and rate buckets, turns the throttle off. */
 	reset(): void;
-	/** Stops the server (dropping open connections) and removes a dataDir it created. */
+	/** Stops the server (dropping open connections) and removes a dataDir it created (an interrupted process: removeTempFolders). */
 	close(): Promise<void>;
-	/** Removes a dataDir it created, at once: for a process being interrupted, whose server ends with it. */
-	removeDataNow(): void;
 	/** The underlying fastify instance, for tests that need to look deeper. */
 	app: FastifyInstance;
 }
@@ -102,15 +98,14 @@ export interface Emulator {
 const JWT_DAYS = 30;
 const random = (prefix: string) => `${prefix}${randomBytes(16).toString('hex')}`;
 
-function buildConfig(options: StartOptions): { config: EmulatorConfig; ownsDataDir: boolean } {
-	const ownsDataDir = options.dataDir === undefined;
-	const config: EmulatorConfig = {
+function buildConfig(options: StartOptions): EmulatorConfig {
+	return {
 		apiKey: options.apiKey ?? random('kb_'),
 		jwtSecret: options.jwtSecret ?? random(''),
 		clientId: options.clientId ?? random('client_'),
 		clientSecret: options.clientSecret ?? random('secret_'),
 		tokenTtlSeconds: options.tokenTtlSeconds ?? 3600,
-		dataDir: options.dataDir ?? mkdtempSync(join(tmpdir(), 'workplace-emulator-')),
+		dataDir: options.dataDir ?? makeTempFolder('workplace-emulator-'),
 		maxUploadBytes: options.maxUploadBytes ?? MAX_UPLOAD_BYTES,
 		paginationMode: options.paginationMode ?? 'strapi',
 		maxPageSize: options.maxPageSize ?? 100,
@@ -126,7 +121,6 @@ function buildConfig(options: StartOptions): { config: EmulatorConfig; ownsDataD
 		fileImageRoute: options.fileImageRoute ?? true,
 		webhookUrl: options.webhookUrl ?? null,
 	};
-	return { config, ownsDataDir };
 }
 
 /** Refreshes a state object in place (route handlers hold the original reference). */
@@ -141,7 +135,23 @@ const kFault = Symbol('emulatorFault');
 type WithFault = FastifyRequest & { [kFault]?: PickedFault };
 
 export async function startEmulator(options: StartOptions = {}): Promise<Emulator> {
-	const { config, ownsDataDir } = buildConfig(options);
+	const config = buildConfig(options);
+	// A folder it was given is the caller's; the one it made goes when it closes (read now: setConfig may change config.dataDir).
+	const dataDir = config.dataDir;
+	const removeData = () => {
+		if (options.dataDir === undefined) removeTempFolder(dataDir);
+	};
+	try {
+		return await serve(options, config, removeData);
+	} catch (error) {
+		// A start that failed (a port in use) leaves no folder behind.
+		removeData();
+		throw error;
+	}
+}
+
+/** The emulator on `config`, listening; `removeData` removes its data folder when it closes. */
+async function serve(options: StartOptions, config: EmulatorConfig, removeData: () => void): Promise<Emulator> {
 	const initialConfig: EmulatorConfig = { ...config };
 	const log = new RequestLog();
 	const faults = new FaultRegistry();
@@ -238,9 +248,6 @@ export async function startEmulator(options: StartOptions = {}): Promise<Emulato
 		limiter.reset();
 		throttle.reset();
 	};
-	const removeDataNow = () => {
-		if (ownsDataDir) rmSync(config.dataDir, { recursive: true, force: true });
-	};
 	const issueJwt = (opts: IssueJwtOptions) => signJwt(config.jwtSecret, opts);
 
 	registerAdminRoutes(app, {
@@ -292,9 +299,8 @@ export async function startEmulator(options: StartOptions = {}): Promise<Emulato
 		reset,
 		close: async () => {
 			await app.close();
-			removeDataNow();
+			removeData();
 		},
-		removeDataNow,
 		app,
 	};
 }

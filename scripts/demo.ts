@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { IDataObject } from 'n8n-workflow';
 
 import { EXAMPLE_ANSWERS, EXAMPLE_EVENTS, exampleCredentials, exampleTrigger, needsAiNodes } from '../testbed/examples';
-import { startEmulator, type Emulator } from '../emulator/server';
+import { startEmulator } from '../emulator/server';
 import {
 	InMemoryCredentialsHelper,
 	initHarnessEnv,
@@ -42,14 +42,10 @@ function summary(row: IDataObject): string {
 }
 
 async function main(): Promise<void> {
-	// The harness's user folder and binary store and the emulator's data folder are temporary: removed when the demo ends, or is interrupted.
-	let emulator: Emulator | undefined;
-	exitOnInterrupt(() => {
-		emulator?.removeDataNow();
-		removeHarnessFolders();
-	});
+	// The harness's user folder and binary store and the emulator's data folder are temporary: removed when the demo ends, or is interrupted (also while they start).
+	exitOnInterrupt();
 	await initHarnessEnv();
-	emulator = await startEmulator();
+	const emulator = await startEmulator();
 	try {
 		const { nodeTypes, credentialTypes } = loadCommunityPackage(ROOT);
 		const credentials = new InMemoryCredentialsHelper(credentialTypes);

@@ -27,6 +27,7 @@ import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFi
 import path from 'node:path';
 import { Writable } from 'node:stream';
 
+import { removeTempFolders } from '../emulator/common/tempFolders';
 import { optionsFromEnv } from '../emulator/main';
 import { startEmulator, type Emulator } from '../emulator/server';
 import { EXAMPLE_MCP_CREDENTIAL, exampleCredentials, exampleMcpTrigger, exampleTrigger, exampleWorkflows, type ExampleWorkflow } from '../testbed/examples';
@@ -160,6 +161,8 @@ async function main(): Promise<void> {
 		stopping = true;
 		await n8n?.stop();
 		await emulator?.close();
+		// The emulator's folder, also when a Ctrl-C came while it was starting (no emulator to close yet).
+		removeTempFolders();
 		process.exit(code);
 	};
 	for (const signal of ['SIGINT', 'SIGTERM'] as const) {

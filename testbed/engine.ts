@@ -10,8 +10,7 @@
  */
 import 'reflect-metadata';
 
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { Container } from '@n8n/di';
@@ -69,6 +68,8 @@ import type {
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
 
+import { makeTempFolder, removeTempFolder } from '../emulator/common/tempFolders';
+
 // ---------------------------------------------------------------------------
 // 0. Process / DI environment
 // ---------------------------------------------------------------------------
@@ -97,13 +98,9 @@ let envSingleton: HarnessEnv | undefined;
 /** The temp folders the harness made in this process: its user folder and binary store. */
 const harnessFolders: string[] = [];
 
-/**
- * Removes the temp folders the harness made, also while initHarnessEnv is still
- * setting up: it makes them before it awaits n8n's binary data service, so an
- * interrupt at start-up comes before the caller holds the env.
- */
+/** Removes the temp folders the harness made (an interrupted process removes them with every other: removeTempFolders). */
 export function removeHarnessFolders(): void {
-	for (const dir of harnessFolders.splice(0)) rmSync(dir, { recursive: true, force: true });
+	for (const dir of harnessFolders.splice(0)) removeTempFolder(dir);
 }
 
 /**
@@ -121,7 +118,7 @@ export async function initHarnessEnv(options: HarnessEnvOptions = {}): Promise<H
 	}
 
 	const makeTemp = (prefix: string) => {
-		const dir = mkdtempSync(path.join(tmpdir(), prefix));
+		const dir = makeTempFolder(prefix);
 		harnessFolders.push(dir);
 		return dir;
 	};

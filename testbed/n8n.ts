@@ -15,6 +15,7 @@ import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { makeTempFolder, removeTempFolder } from '../emulator/common/tempFolders';
 import { ROOT } from './root';
 
 const run = promisify(execFile);
@@ -58,12 +59,13 @@ let packed: Promise<Buffer> | undefined;
 async function packTarball(): Promise<Buffer> {
 	packed ??= (async () => {
 		if (!existsSync(path.join(ROOT, 'dist', 'nodes'))) throw new Error('dist/ is missing: run `npm run build` first');
-		const dir = mkdtempSync(path.join(os.tmpdir(), 'workplace-pack-'));
+		// Made with makeTempFolder: a Ctrl-C of `npm run dev` during the pack (seconds) removes it too (exitOnInterrupt, dev's stop).
+		const dir = makeTempFolder('workplace-pack-');
 		try {
 			const { stdout } = await run('npm', ['pack', '--silent', '--pack-destination', dir], { cwd: ROOT });
 			return readFileSync(path.join(dir, stdout.trim().split('\n').pop() as string));
 		} finally {
-			rmSync(dir, { recursive: true, force: true });
+			removeTempFolder(dir);
 		}
 	})();
 	return await packed;

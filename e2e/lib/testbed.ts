@@ -208,14 +208,13 @@ export class E2eTestbed {
 	 * Kills every process of the bed at once (n8n's with their task runners,
 	 * PostgreSQL's, Redis) and deletes its folders: for a process being
 	 * interrupted, which cannot wait for close(). The emulator, in this process,
-	 * ends with it.
+	 * ends with it; its folder is one of the temp folders exitOnInterrupt removes.
 	 */
 	stopNow(): void {
 		for (const n8n of [...this.webhookProcesses, ...this.workers]) n8n.stopNow();
 		this.mainInstance?.stopNow();
 		this.redis?.stopNow();
 		this.postgres?.stopNow();
-		this.emulatorInstance?.removeDataNow();
 	}
 
 	/** The production URL of a workflow's Workplace Trigger. */

@@ -1,15 +1,17 @@
 /**
- * How an interrupted development process cleans up: `exitOnInterrupt`
- * (testbed/interrupt.ts, a bench or `npm run demo` on Ctrl-C) and
- * `endsWithBench` (bench/childProcess.ts, a bench's child when its bench is
- * gone). Real processes and real signals: each child runs the module as jest
- * runs it (transpiled only), from the run's temporary folder.
+ * How a development process leaves the temp folder, and how an interrupted one
+ * cleans up: `exitOnInterrupt` (testbed/interrupt.ts: a bench, `npm run demo`
+ * on Ctrl-C) removes every folder `makeTempFolder` made
+ * (emulator/common/tempFolders.ts), also the emulator's while it is still
+ * starting; the emulator removes its own when it closes or fails to start;
+ * `endsWithBench` (bench/childProcess.ts) ends a bench's child when its bench
+ * is gone. Real processes and real signals: each child loads the project's
+ * sources as jest does (transpiled only), with its own temp folder.
  */
 import { fork, type ChildProcess } from 'child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import * as path from 'path';
-import * as ts from 'typescript';
 
 import { until } from '../../testbed/n8n';
 import { ROOT } from '../../testbed/root';
@@ -18,19 +20,23 @@ let dir: string;
 
 beforeAll(() => {
 	dir = mkdtempSync(path.join(tmpdir(), 'interrupted-'));
-	for (const [file, name] of [
-		['testbed/interrupt.ts', 'interrupt.js'],
-		['bench/childProcess.ts', 'childProcess.js'],
-	]) {
-		const source = readFileSync(path.join(ROOT, file), 'utf8');
-		writeFileSync(path.join(dir, name), ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 } }).outputText);
-	}
 });
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+/** Opens the child's script: `source(file)` requires one of the project's TypeScript files, transpiled as jest transpiles it. */
+const PREAMBLE = `
+	const { readFileSync } = require('fs');
+	const ts = require(${JSON.stringify(path.join(ROOT, 'node_modules/typescript'))});
+	const options = { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true };
+	require.extensions['.ts'] = (module, file) => module._compile(ts.transpileModule(readFileSync(file, 'utf8'), { fileName: file, compilerOptions: options }).outputText, file);
+	const source = (file) => require(${JSON.stringify(ROOT)} + '/' + file);
+`;
+
 interface Child {
 	process: ChildProcess;
+	/** The child's temp folder (its TMPDIR). */
+	tmp: string;
 	/** Everything the child printed so far. */
 	output(): string;
 	/** Waits until the child printed `line`. */
@@ -41,11 +47,14 @@ interface Child {
 
 type Ending = { code: number | null; signal: NodeJS.Signals | null } | 'still running';
 
-/** A node process running `script` (CommonJS, `dir` holding the compiled modules), with an IPC channel to this one. */
+/** A node process running `script` (CommonJS, after PREAMBLE), with an IPC channel to this one; its temp folder is `child.tmp`, empty at the start. */
 function start(script: string): Child {
-	const file = path.join(dir, `child-${Math.random().toString(36).slice(2)}.js`);
-	writeFileSync(file, script);
-	const child = fork(file, [], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+	const name = `child-${Math.random().toString(36).slice(2)}`;
+	const file = path.join(dir, `${name}.js`);
+	const tmp = path.join(dir, `${name}-tmp`);
+	mkdirSync(tmp);
+	writeFileSync(file, PREAMBLE + script);
+	const child = fork(file, [], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe', 'ipc'], env: { ...process.env, TMPDIR: tmp } });
 	let output = '';
 	child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
 	child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -60,6 +69,7 @@ function start(script: string): Child {
 	});
 	return {
 		process: child,
+		tmp,
 		output: () => output,
 		printed: async (line) => {
 			await until(`the child to print ${line}`, () => (output.split('\n').includes(line) ? true : undefined), 10_000, 20);
@@ -73,7 +83,7 @@ const timesPrinted = (child: Child, line: string) => child.output().split('\n').
 describe('exitOnInterrupt', () => {
 	// The clean-up takes 300 ms, as removing folders may: a second signal meanwhile must not end the process.
 	const script = `
-		const { exitOnInterrupt } = require('./interrupt.js');
+		const { exitOnInterrupt } = source('testbed/interrupt.ts');
 		exitOnInterrupt(() => {
 			console.log('cleaning');
 			const until = Date.now() + 300;
@@ -100,12 +110,99 @@ describe('exitOnInterrupt', () => {
 			child.process.kill('SIGKILL');
 		}
 	});
+	it('then removes every folder makeTempFolder made and no other, also when the clean-up throws', async () => {
+		const child = start(`
+			const { exitOnInterrupt } = source('testbed/interrupt.ts');
+			const { makeTempFolder, removeTempFolder } = source('emulator/common/tempFolders.ts');
+			const { mkdirSync, writeFileSync } = require('fs');
+			const { tmpdir } = require('os');
+			exitOnInterrupt(() => {
+				throw new Error('the clean-up failed');
+			});
+			writeFileSync(makeTempFolder('made-a-') + '/content', 'a file inside');
+			makeTempFolder('made-b-');
+			removeTempFolder(makeTempFolder('made-c-'));
+			// Not made by makeTempFolder: removeTempFolder and an interrupt leave it.
+			mkdirSync(tmpdir() + '/not-made');
+			removeTempFolder(tmpdir() + '/not-made');
+			console.log('ready');
+			setInterval(() => undefined, 1000);
+		`);
+		try {
+			await child.printed('ready');
+			expect(readdirSync(child.tmp).map((name) => name.replace(/-[A-Za-z0-9]{6}$/, '-…')).sort()).toEqual(['made-a-…', 'made-b-…', 'not-made']);
+			child.process.kill('SIGINT');
+
+			expect(await child.ended).toEqual({ code: 130, signal: null });
+			expect(readdirSync(child.tmp)).toEqual(['not-made']);
+			expect(child.output()).toContain('Error: the clean-up failed');
+		} finally {
+			child.process.kill('SIGKILL');
+		}
+	});
+});
+
+describe("the emulator's data folder", () => {
+	/** The child's temp folder as its lines print it: names sorted, a random suffix shown as …. */
+	const listing = `const listing = () => require('fs').readdirSync(require('os').tmpdir()).map((name) => name.replace(/^(workplace-emulator-).+/, '$1…')).sort().join(' ');`;
+
+	it('is removed when the emulator closes and when it fails to start; one it was given is kept', async () => {
+		const child = start(`
+			const { startEmulator } = source('emulator/server.ts');
+			${listing}
+			(async () => {
+				const running = await startEmulator();
+				console.log('running: ' + listing());
+				// Its port in use: the second start fails.
+				await startEmulator({ port: running.port }).catch((error) => console.log('second start ' + error.code + ': ' + listing()));
+				await running.close();
+				console.log('closed: ' + listing());
+				const given = require('os').tmpdir() + '/given';
+				require('fs').mkdirSync(given);
+				await (await startEmulator({ dataDir: given })).close();
+				console.log('given, closed: ' + listing());
+				process.exit(0);
+			})();
+		`);
+		try {
+			expect(await child.ended).toEqual({ code: 0, signal: null });
+			expect(child.output().trim().split('\n')).toEqual([
+				'running: workplace-emulator-…',
+				'second start EADDRINUSE: workplace-emulator-…',
+				'closed: ',
+				'given, closed: given',
+			]);
+		} finally {
+			child.process.kill('SIGKILL');
+		}
+	});
+
+	it('is removed by an interrupt while the emulator starts (exitOnInterrupt)', async () => {
+		// A real SIGINT is handled only once the event loop is polled, which a start on a quiet machine may finish
+		// before doing; emitted, the handlers run at once, as on a Ctrl-C that finds the start waiting.
+		const child = start(`
+			const { exitOnInterrupt } = source('testbed/interrupt.ts');
+			const { startEmulator } = source('emulator/server.ts');
+			${listing}
+			exitOnInterrupt();
+			void startEmulator().then(() => console.log('started'));
+			console.log('starting: ' + listing());
+			process.emit('SIGINT', 'SIGINT');
+		`);
+		try {
+			expect(await child.ended).toEqual({ code: 130, signal: null });
+			expect(child.output().trim().split('\n')).toEqual(['starting: workplace-emulator-…']);
+			expect(readdirSync(child.tmp)).toEqual([]);
+		} finally {
+			child.process.kill('SIGKILL');
+		}
+	});
 });
 
 describe('endsWithBench', () => {
 	// The child stops as the emulator's child does: a clean-up, then exit 0 on the next turn.
 	const script = (afterBenchGone: string) => `
-		const { endsWithBench } = require('./childProcess.js');
+		const { endsWithBench } = source('bench/childProcess.ts');
 		let stops = 0;
 		endsWithBench(() => {
 			stops++;
@@ -158,7 +255,7 @@ describe('endsWithBench', () => {
 	it('stops when a message fails before the channel is seen closed', async () => {
 		// The bench is gone but the child has not yet heard: its next message fails first.
 		const child = start(`
-			const { endsWithBench } = require('./childProcess.js');
+			const { endsWithBench } = source('bench/childProcess.ts');
 			let stops = 0;
 			endsWithBench(() => {
 				stops++;
