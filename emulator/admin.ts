@@ -69,6 +69,13 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void
 		if (cap !== undefined && cap !== null && !(Number.isInteger(cap) && cap >= 1)) {
 			return reply.code(400).send(bad('pageCap must be a whole number of at least 1, or null for no cap'));
 		}
+		if (patch.tokenClientAuth !== undefined && !['basic', 'form'].includes(patch.tokenClientAuth)) {
+			return reply.code(400).send(bad('tokenClientAuth must be "basic" or "form"'));
+		}
+		const scopes = patch.tokenScopes as unknown;
+		if (scopes !== undefined && !(Array.isArray(scopes) && scopes.every((scope) => typeof scope === 'string' && /^\S+$/.test(scope)))) {
+			return reply.code(400).send(bad('tokenScopes must be a list of scopes, each one word'));
+		}
 		deps.setConfig(patch);
 		return deps.config;
 	});

@@ -22,6 +22,7 @@ import { Throttle, registerThrottle } from './common/throttle';
 import { makeTempFolder, removeTempFolder } from './common/tempFolders';
 import { RequestLog, isAdminPath, parseQuery, splitUrl } from './common/requestLog';
 import { registerBotRoutes } from './bot/routes';
+import { DOCUMENTED_SCOPES } from './bot/oauth';
 import { activeSeedUserIds } from './bot/seed';
 import { registerKnowledgeRoutes } from './knowledge/routes';
 import { type BotState, MessagingState, type MessageRecord, createBotState } from './bot/state';
@@ -105,6 +106,8 @@ function buildConfig(options: StartOptions): EmulatorConfig {
 		clientId: options.clientId ?? random('client_'),
 		clientSecret: options.clientSecret ?? random('secret_'),
 		tokenTtlSeconds: options.tokenTtlSeconds ?? 3600,
+		tokenScopes: options.tokenScopes ?? [...DOCUMENTED_SCOPES],
+		tokenClientAuth: options.tokenClientAuth ?? 'basic',
 		dataDir: options.dataDir ?? makeTempFolder('workplace-emulator-'),
 		maxUploadBytes: options.maxUploadBytes ?? MAX_UPLOAD_BYTES,
 		paginationMode: options.paginationMode ?? 'strapi',

@@ -15,6 +15,10 @@ export interface EmulatorConfig {
 	clientSecret: string;
 	/** Lifetime of bot access tokens, seconds (expires_in). */
 	tokenTtlSeconds: number;
+	/** The scopes POST /oauth/token grants; any other asked for answers 400 invalid_scope (the documents' `bot profile`, or `bot` alone as the public pages show). */
+	tokenScopes: string[];
+	/** Where POST /oauth/token reads the client ID and secret: `basic` = the Authorization header only (the documents); `form` = the form's client_id and client_secret only (one integration's way). */
+	tokenClientAuth: 'basic' | 'form';
 	/** Directory where knowledge-file contents are kept (streamed, never held in memory). */
 	dataDir: string;
 	/** Largest accepted upload, bytes (default: the service's 100 MB, MAX_UPLOAD_BYTES of knowledge/limits.ts). */

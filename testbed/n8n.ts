@@ -239,8 +239,9 @@ export class N8n {
 			const { stdout } = await running;
 			return stdout;
 		} catch (error) {
-			const { stdout, stderr } = error as { stdout?: string; stderr?: string };
-			throw new Error(`n8n ${args.join(' ')} failed:\n${stderr ?? ''}\n${stdout ?? ''}`);
+			const { stdout, stderr, code, signal } = error as { stdout?: string; stderr?: string; code?: unknown; signal?: unknown };
+			// How it ended, as a command may print a finished run and still exit with a failure.
+			throw new Error(`n8n ${args.join(' ')} failed (exit code ${String(code ?? 'none')}, signal ${String(signal ?? 'none')}):\n${stderr ?? ''}\n${stdout ?? ''}`);
 		} finally {
 			// Gone from the list once done (stop() or stopNow() may have emptied it already).
 			const at = child ? this.processes.indexOf(child) : -1;

@@ -1,6 +1,9 @@
 /**
  * POST /oauth/token: OAuth 2.0 client credentials for the bot. Errors use the
  * RFC 6749 shape { error, error_description }, which OAuth clients expect.
+ * Strict to one way at a time (config.tokenClientAuth, config.tokenScopes): a
+ * service reads the client's ID and secret from one place and grants the
+ * scopes it knows, so a client must find what this one takes.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -11,7 +14,8 @@ import type { BotState } from './state';
 /** The part of the bot state the token endpoint works on. */
 type TokenStore = Pick<BotState, 'tokens' | 'tokenRequests'>;
 
-export const ALLOWED_SCOPES: readonly string[] = ['bot', 'profile'];
+/** The scopes the documents ask for, granted by default. */
+export const DOCUMENTED_SCOPES: readonly string[] = ['bot', 'profile'];
 export const DEFAULT_SCOPE = 'bot profile';
 
 function oauthError(reply: FastifyReply, status: number, error: string, description: string) {
@@ -22,6 +26,11 @@ function sameSecret(given: string, expected: string): boolean {
 	const a = Buffer.from(given);
 	const b = Buffer.from(expected);
 	return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** Whether `id` and `secret` are the bot's client credentials. */
+function isClient(id: unknown, secret: unknown, config: EmulatorConfig): boolean {
+	return typeof id === 'string' && typeof secret === 'string' && id === config.clientId && sameSecret(secret, config.clientSecret);
 }
 
 /** Client id of a valid `Authorization: Basic` header, or undefined. */
@@ -41,7 +50,7 @@ function basicClient(request: FastifyRequest, config: EmulatorConfig): string | 
 	};
 	const id = unescape(decoded.slice(0, colon));
 	const secret = unescape(decoded.slice(colon + 1));
-	return id === config.clientId && sameSecret(secret, config.clientSecret) ? id : undefined;
+	return isClient(id, secret, config) ? id : undefined;
 }
 
 export function registerOauthRoute(app: FastifyInstance, config: EmulatorConfig, store: TokenStore): void {
@@ -51,7 +60,8 @@ export function registerOauthRoute(app: FastifyInstance, config: EmulatorConfig,
 			// Count and authenticate before the body is parsed, so every attempt is seen.
 			onRequest: async (request, reply) => {
 				store.tokenRequests += 1;
-				if (basicClient(request, config) === undefined) {
+				// The form's client_id and client_secret are read with the body, in the handler.
+				if (config.tokenClientAuth === 'basic' && basicClient(request, config) === undefined) {
 					reply.header('www-authenticate', 'Basic realm="oauth"');
 					return oauthError(reply, 401, 'invalid_client', 'Client authentication failed');
 				}
@@ -69,6 +79,9 @@ export function registerOauthRoute(app: FastifyInstance, config: EmulatorConfig,
 				return oauthError(reply, 400, 'invalid_request', 'Content-Type must be application/x-www-form-urlencoded');
 			}
 			const body = request.body;
+			if (config.tokenClientAuth === 'form' && !isClient(body.client_id, body.client_secret, config)) {
+				return oauthError(reply, 401, 'invalid_client', 'Client authentication failed: client_id and client_secret are read from the form');
+			}
 			if (body.grant_type === undefined) {
 				return oauthError(reply, 400, 'invalid_request', 'grant_type is required');
 			}
@@ -80,7 +93,7 @@ export function registerOauthRoute(app: FastifyInstance, config: EmulatorConfig,
 				return oauthError(reply, 400, 'invalid_scope', 'scope must be one space-separated string');
 			}
 			const scopes = [...new Set(rawScope.split(' ').filter((s) => s !== ''))];
-			const unknown = scopes.filter((s) => !ALLOWED_SCOPES.includes(s));
+			const unknown = scopes.filter((s) => !config.tokenScopes.includes(s));
 			if (scopes.length === 0 || unknown.length > 0) {
 				return oauthError(reply, 400, 'invalid_scope', `Unknown scope: ${unknown.join(' ') || '(empty)'}`);
 			}

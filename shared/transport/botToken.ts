@@ -15,6 +15,7 @@ import { TokenRequestFailure } from './tokenRequestFailure';
 import { errorCode } from './errors';
 import { object, text } from './jsonValues';
 import { sizeText } from './limits';
+import { firstTokenAttempt, nextTokenAttempt, type TokenAttempt } from './tokenAttempts';
 import { tokenLifetime } from './tokenLifetime';
 import { networkMessage, redirectRefused, redirectTarget } from './failureMessages';
 
@@ -46,7 +47,8 @@ export function tokenRefusal(status: number, body: unknown, headers: Record<stri
 
 /**
  * POST {base}/oauth/token through `transmit` (the n8n helper of whoever asks),
- * its whole answer within `timeoutMs`; what the credential stores of the answer.
+ * the requests tokenAttempts.ts allows after a refusal included, all within
+ * `timeoutMs`; what the credential stores of the answer.
  */
 export async function requestToken(
 	transmit: Transmit,
@@ -55,23 +57,26 @@ export async function requestToken(
 ): Promise<Record<string, string>> {
 	const base = parseBaseUrl(credentials.baseUrl);
 	if ('problem' in base) throw new TokenRequestFailure(`${PREFIX}${base.problem}`);
-	const basic = Buffer.from(`${String(credentials.clientId ?? '')}:${String(credentials.clientSecret ?? '')}`).toString('base64');
-	const scope = String(credentials.scope ?? '').trim() || 'bot profile';
+	const clientId = String(credentials.clientId ?? '');
+	const clientSecret = String(credentials.clientSecret ?? '');
 	const url = `${base.url}/oauth/token`;
+	const deadline = Date.now() + timeoutMs;
+	let attempt: TokenAttempt | undefined = firstTokenAttempt(credentials.scope);
 	let response: Answer;
-	try {
-		const request = {
-			method: 'POST' as const,
-			url,
-			headers: { Authorization: `Basic ${basic}`, 'Content-Type': 'application/x-www-form-urlencoded' },
-			body: new URLSearchParams({ grant_type: 'client_credentials', scope }).toString(),
-		};
-		response = await boundedRequest(transmit, request, { timeoutMs });
-	} catch (error) {
-		throw tokenNetworkFailure(error);
-	}
-	if (response.statusCode < 200 || response.statusCode >= 300) {
-		throw tokenRefusal(response.statusCode, response.body, response.headers, url);
+	for (;;) {
+		const form: Record<string, string> = { grant_type: 'client_credentials', scope: attempt.scope };
+		const headers: Record<string, string> = { 'Content-Type': 'application/x-www-form-urlencoded' };
+		if (attempt.clientAuth === 'basic') headers.Authorization = `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`;
+		else Object.assign(form, { client_id: clientId, client_secret: clientSecret });
+		try {
+			const request = { method: 'POST' as const, url, headers, body: new URLSearchParams(form).toString() };
+			response = await boundedRequest(transmit, request, { timeoutMs: Math.max(1, deadline - Date.now()) });
+		} catch (error) {
+			throw tokenNetworkFailure(error);
+		}
+		if (response.statusCode >= 200 && response.statusCode < 300) break;
+		attempt = nextTokenAttempt(attempt, response.statusCode, object(response.body)?.error);
+		if (!attempt) throw tokenRefusal(response.statusCode, response.body, response.headers, url);
 	}
 	const answer = object(response.body) ?? {};
 	const accessToken = answer.access_token;

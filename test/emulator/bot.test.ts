@@ -67,6 +67,37 @@ describe('POST /oauth/token', () => {
 		// Every attempt counts, failed ones included.
 		expect(bed.emulator.bot.tokenRequests - before).toBe(8);
 	});
+
+	it('grants only the scopes it is set to: `bot` alone, as the public pages show', async () => {
+		bed.emulator.setConfig({ tokenScopes: ['bot'] });
+		expect(await tokenRequest('grant_type=client_credentials&scope=bot+profile')).toEqual({
+			status: 400,
+			body: { error: 'invalid_scope', error_description: 'Unknown scope: profile' },
+		});
+		// No scope asks for the documents' `bot profile`, refused the same way.
+		expect((await tokenRequest('grant_type=client_credentials')).body.error).toBe('invalid_scope');
+		expect(await tokenRequest('grant_type=client_credentials&scope=bot')).toMatchObject({ status: 200, body: { scope: 'bot' } });
+	});
+
+	it('reads the client ID and secret from the form alone when set to, refusing them by HTTP Basic', async () => {
+		bed.emulator.setConfig({ tokenClientAuth: 'form' });
+		const { clientId, clientSecret } = bed.emulator.config;
+		const form = (id: string, secret: string) => `grant_type=client_credentials&scope=bot+profile&client_id=${encodeURIComponent(id)}&client_secret=${encodeURIComponent(secret)}`;
+		// tokenRequest sends HTTP Basic: alone, it is not read.
+		expect(await tokenRequest('grant_type=client_credentials&scope=bot+profile')).toMatchObject({ status: 401, body: { error: 'invalid_client' } });
+		expect(await tokenRequest(form(clientId, 'wrong'), { authorization: '' })).toMatchObject({ status: 401, body: { error: 'invalid_client' } });
+		expect(await tokenRequest(form(clientId, clientSecret), { authorization: '' })).toMatchObject({ status: 200, body: { scope: 'bot profile' } });
+		// The log keeps the secret's fingerprint only.
+		expect(JSON.stringify(bed.emulator.log)).not.toContain(clientSecret);
+	});
+
+	it('takes only what it knows as token settings (PATCH /__emulator/config)', async () => {
+		for (const patch of [{ tokenClientAuth: 'header' }, { tokenScopes: 'bot' }, { tokenScopes: ['bot profile'] }, { tokenScopes: [1] }]) {
+			const res = await bed.call('/__emulator/config', { method: 'PATCH', body: JSON.stringify(patch), headers: { 'content-type': 'application/json' } });
+			expect(res.status).toBe(400);
+		}
+		expect(bed.emulator.config).toMatchObject({ tokenClientAuth: 'basic', tokenScopes: ['bot', 'profile'] });
+	});
 });
 
 describe('bot auth', () => {

@@ -55,6 +55,49 @@ describe('bot credential and token', () => {
 		expect(tokenRequests()[0].body).toEqual({ grant_type: 'client_credentials', scope: 'bot' });
 	});
 
+	/** Each token request: its status, how the client was sent, the scope asked for (a service reading the form reads every body). */
+	const tokenAttempts = () =>
+		tokenRequests().map((e) => {
+			const body = e.body as Record<string, string>;
+			const client = e.headers.authorization ? 'basic' : body.client_id === undefined ? 'none' : 'form';
+			return `${e.status} ${client} ${body.scope}`;
+		});
+
+	it("asks for the public pages' scope `bot` once the service refuses the documents' `bot profile`, and uses that token", async () => {
+		bed.emulator.setConfig({ tokenScopes: ['bot'] });
+		const run = await bed.runNode({ resource: 'user', operation: 'findByUsername', username: 'anan.w' });
+		expect(run.error).toBeUndefined();
+		expect(run.json[0]).toMatchObject({ username: 'anan.w' });
+		expect(tokenAttempts()).toEqual(['400 basic bot profile', '200 basic bot']);
+		expect([...bed.emulator.bot.tokens.values()].map((t) => t.scopes)).toEqual([['bot']]);
+	});
+
+	it('sends the client ID and secret as form fields once the service refuses them by HTTP Basic, the secret in no output', async () => {
+		bed.emulator.setConfig({ tokenClientAuth: 'form' });
+		const run = await bed.runNode({ resource: 'user', operation: 'findByUsername', username: 'anan.w' });
+		expect(run.error).toBeUndefined();
+		expect(tokenAttempts()).toEqual(['401 basic bot profile', '200 form bot profile']);
+		const { clientId, clientSecret } = bed.emulator.credentials;
+		expect(tokenRequests()[1].body).toMatchObject({ grant_type: 'client_credentials', client_id: clientId, client_secret: expect.stringMatching(/^\[redacted sha256:/) });
+		expect(JSON.stringify(run.result.run.data)).not.toContain(clientSecret);
+	});
+
+	it('finds a service that takes both the form fields and `bot` alone in three token requests', async () => {
+		bed.emulator.setConfig({ tokenClientAuth: 'form', tokenScopes: ['bot'] });
+		const run = await bed.runNode({ resource: 'user', operation: 'findByUsername', username: 'anan.w' });
+		expect(run.error).toBeUndefined();
+		expect(tokenAttempts()).toEqual(['401 basic bot profile', '400 form bot profile', '200 form bot']);
+		expect(botRequests()).toHaveLength(1);
+	});
+
+	it('keeps a scope the user typed: its refusal is the answer, with the service\'s words', async () => {
+		bed.credentialsHelper.set({ ...CREDENTIALS.bot, data: { ...botCredentialData(bed.emulator), scope: 'bot admin' } });
+		const run = await bed.runNode({ resource: 'user', operation: 'findByUsername', username: 'anan.w' });
+		expect(run.error?.message).toMatch(/Could not obtain a bot access token: the token endpoint answered 400 \(invalid_scope: Unknown scope: admin\)/);
+		expect(tokenAttempts()).toEqual(['400 basic bot admin']);
+		expect(botRequests()).toHaveLength(0);
+	});
+
 	it('calls the token endpoint once for a 100-item run, and reuses the token in the next run', async () => {
 		const items = Array.from({ length: 100 }, (_, n) => ({ json: { username: n % 2 ? 'somchai.k' : 'nattaya.p' } }));
 		const run = await bed.runNode(
@@ -168,13 +211,20 @@ describe('bot credential and token', () => {
 		expect(JSON.stringify(run.result.run.data.resultData)).not.toContain('wrong-secret-xyz');
 		expect(JSON.stringify(run.result.run.data.resultData)).not.toContain(Buffer.from(`${bed.emulator.credentials.clientId}:wrong-secret-xyz`).toString('base64'));
 		expect(botRequests()).toHaveLength(0);
-		expect(tokenRequests()).toHaveLength(1);
+		// Refused by HTTP Basic, then sent without it (as form fields): the second answer is the one told.
+		expect(tokenRequests().map((e) => `${e.status} ${e.headers.authorization ? 'basic' : 'no Authorization header'}`)).toEqual(['401 basic', '401 no Authorization header']);
 	});
 
 	it('passes its test by obtaining a token', async () => {
 		await expect(bed.testCredential(CREDENTIALS.bot.id)).resolves.toMatchObject({ status: 'OK' });
 		expect(tokenRequests()).toHaveLength(1);
 		expect(botRequests('GET')[0].headers.authorization).toBe(redactedHeader('authorization', `Bearer ${[...bed.emulator.bot.tokens.keys()][0]}`));
+	});
+
+	it('passes its test on a service that takes the form fields and `bot` alone, as a run finds it', async () => {
+		bed.emulator.setConfig({ tokenClientAuth: 'form', tokenScopes: ['bot'] });
+		await expect(bed.testCredential(CREDENTIALS.bot.id)).resolves.toMatchObject({ status: 'OK' });
+		expect(tokenAttempts()).toEqual(['401 basic bot profile', '400 form bot profile', '200 form bot']);
 	});
 
 	it('fetches a new token for every test, even with one stored', async () => {
