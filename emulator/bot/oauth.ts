@@ -14,9 +14,9 @@ import type { BotState } from './state';
 /** The part of the bot state the token endpoint works on. */
 type TokenStore = Pick<BotState, 'tokens' | 'tokenRequests'>;
 
-/** The scopes the documents ask for, granted by default. */
+/** The scopes the documents ask for, granted by default, and asked for when a request names none. */
 export const DOCUMENTED_SCOPES: readonly string[] = ['bot', 'profile'];
-export const DEFAULT_SCOPE = 'bot profile';
+const DEFAULT_SCOPE = DOCUMENTED_SCOPES.join(' ');
 
 function oauthError(reply: FastifyReply, status: number, error: string, description: string) {
 	return reply.code(status).send({ error, error_description: description });
