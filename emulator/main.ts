@@ -4,6 +4,7 @@
  *   EMULATOR_FIXED_CREDENTIALS=0 for random credentials (default: well-known dev ones)
  *   RATE_LIMIT=capacity/refillPerSecond (e.g. 5/1), PAGINATION_MODE=strapi|none|inconsistent
  *   PAGE_CAP=n (the service serves at most n items a page, whatever pagination[pageSize] asks)
+ *   MAX_PAGE_SIZE=n (the service refuses a pagination[pageSize] above n with 422; default 100)
  *   DELETE_RESPONSE=empty|json, MAX_UPLOAD_BYTES, TOKEN_TTL_SECONDS, EMULATOR_DATA_DIR
  *   WEBHOOK_URL (prefilled on the play page GET /__emulator/), REPLY_TOKEN_TTL_SECONDS,
  *   MAX_MESSAGE_FILE_BYTES, V1_SEND_ANSWER=message|status, TEXT_REPLY_JSON=refuse|accept
@@ -47,9 +48,10 @@ function rateLimitEnv(): EmulatorConfig['rateLimit'] | undefined {
 	return { capacity: Number(m[1]), refillPerSecond: Number(m[2]) };
 }
 
-function pageCapEnv(): number | undefined {
-	const n = intEnv('PAGE_CAP');
-	if (n !== undefined && n < 1) fail(`PAGE_CAP must be at least 1, got ${n}`);
+/** A page size from the environment: a whole number of at least 1, or undefined. */
+function pageSizeEnv(name: string): number | undefined {
+	const n = intEnv(name);
+	if (n !== undefined && n < 1) fail(`${name} must be at least 1, got ${n}`);
 	return n;
 }
 
@@ -61,7 +63,8 @@ export function optionsFromEnv(): StartOptions {
 		host: process.env.HOST || '127.0.0.1',
 		rateLimit: rateLimitEnv(),
 		paginationMode: oneOf('PAGINATION_MODE', ['strapi', 'none', 'inconsistent'] as const),
-		pageCap: pageCapEnv(),
+		pageCap: pageSizeEnv('PAGE_CAP'),
+		maxPageSize: pageSizeEnv('MAX_PAGE_SIZE'),
 		deleteResponse: oneOf('DELETE_RESPONSE', ['empty', 'json'] as const),
 		maxUploadBytes: intEnv('MAX_UPLOAD_BYTES'),
 		tokenTtlSeconds: intEnv('TOKEN_TTL_SECONDS'),
@@ -114,7 +117,7 @@ async function main(): Promise<void> {
 			`Client ID:      ${c.clientId}`,
 			`Client secret:  ${c.clientSecret}`,
 			`Rate limit:     ${limit ? `${limit.capacity} burst, ${limit.refillPerSecond}/s per credential` : 'off'}`,
-			`Pagination:     ${emulator.config.paginationMode}${emulator.config.pageCap === null ? '' : `, at most ${emulator.config.pageCap} items a page`}`,
+			`Pagination:     ${emulator.config.paginationMode}, pageSize up to ${emulator.config.maxPageSize}${emulator.config.pageCap === null ? '' : `, at most ${emulator.config.pageCap} items a page`}`,
 			'',
 			`Play a user:    ${admin}/   (send a message, tap a postback, join, tap the bot's buttons; webhook ${emulator.config.webhookUrl ?? 'not set: WEBHOOK_URL'})`,
 			'',

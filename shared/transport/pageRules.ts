@@ -109,3 +109,41 @@ export function listChange(first: ListShape | undefined, now: PageMeta | undefin
 export function pageSizeFor(limit: number | undefined, pageSize: number, filtered = false): number {
 	return limit === undefined || filtered ? pageSize : Math.max(1, Math.min(limit, pageSize));
 }
+
+/** The size a list's pages are asked with: a number of items, or none sent (`serviceDefault`: the service's own size). */
+export type PageSize = number | 'serviceDefault';
+
+/** The sizes a refused first page is asked with in turn, largest first, before no size at all. */
+export const SMALLER_PAGE_SIZES = [50, 20] as const;
+
+/** What the service answered to a list's page: which page, the size asked, the status refusing it. */
+export interface PageRefusal {
+	page: number;
+	asked: PageSize;
+	status: number;
+}
+
+/**
+ * The size to ask a refused first page with, or undefined: the refusal stands.
+ * The service's largest page size is not documented, and a strict service
+ * refuses a larger one (400 or 422) rather than serving fewer items. A list
+ * request carries nothing else it could refuse that way, so a 400 or 422 to a
+ * first page is asked again with the next smaller size, then with none (the
+ * service's own size, which it must take). A later page was asked with the
+ * size the first was answered with: its refusal is about something else.
+ */
+export function pageSizeAfterRefusal(refusal: PageRefusal): PageSize | undefined {
+	const { page, asked, status } = refusal;
+	if (page !== 1 || (status !== 400 && status !== 422) || asked === 'serviceDefault') return undefined;
+	return SMALLER_PAGE_SIZES.find((size) => size < asked) ?? 'serviceDefault';
+}
+
+/**
+ * The size to ask a first page with: the size wanted, or, once a larger size
+ * was refused in this context (paging.ts), the size the service then answered, when it is smaller.
+ */
+export function firstPageSize(wanted: number, answeredAfterRefusal: PageSize | undefined): PageSize {
+	if (answeredAfterRefusal === undefined) return wanted;
+	if (answeredAfterRefusal === 'serviceDefault') return answeredAfterRefusal;
+	return Math.min(wanted, answeredAfterRefusal);
+}

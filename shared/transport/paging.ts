@@ -7,16 +7,29 @@
  * its first page, up to LIST_READS times in all; a list search, which reads one
  * page per step of the editor, fails saying so. No list is read past
  * MAX_LIST_PAGES pages or MAX_LIST_ITEMS items (limits.ts): a service that
- * offers pages without end fails the read instead of filling memory.
+ * offers pages without end fails the read instead of filling memory. A first
+ * page refused for its size is asked again smaller (pageSizeAfterRefusal), and
+ * the rest of that list, and the context's later lists, are read with the size answered.
  */
 import type { IDataObject } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { apiRequest } from './apiRequest';
 import { asNodeError, unexpectedAnswerError } from './errors';
-import { afterPage, listChange, pageSignature, pageSizeFor, readPageMeta, type ListShape, type PageMeta } from './pageRules';
+import {
+	afterPage,
+	firstPageSize,
+	listChange,
+	pageSignature,
+	pageSizeAfterRefusal,
+	pageSizeFor,
+	readPageMeta,
+	type ListShape,
+	type PageMeta,
+	type PageSize,
+} from './pageRules';
 import { list, object } from './jsonValues';
-import type { ApiRequest, Context, SendOptions } from './types';
+import type { ApiRequest, ApiResponse, Context, SendOptions } from './types';
 import { listChanged, listTooLong, repeatedPage, operationAndItem } from './failureMessages';
 import { listCapReached } from './limits';
 
@@ -30,6 +43,8 @@ export interface ListPosition {
 	previous?: string;
 	/** What the first page said of the list (total, page count), to tell a change. */
 	first?: ListShape;
+	/** The size the list's first page was answered with; its later pages are asked with it. */
+	pageSize?: PageSize;
 }
 
 /** Times a changing list is read in all before the reader gives up. */
@@ -66,8 +81,7 @@ export async function readPage(
 	const { itemIndex } = sending;
 	const cap = listCapReached(at);
 	if (cap) throw new ListTooLongError(ctx.getNode(), listTooLong(operationAndItem(request.operation, itemIndex), cap), { itemIndex });
-	const qs = { ...request.qs, 'pagination[page]': at.page, 'pagination[pageSize]': pageSize };
-	const response = await apiRequest(ctx, { ...request, qs }, sending);
+	const { response, size } = await pageAnswer(ctx, request, at, pageSize, sending);
 	const body = object(response.body);
 	if (!body || !Array.isArray(body.data)) {
 		throw unexpectedAnswerError(ctx, request, response, 'shape', `a JSON object with a "data" list (page ${at.page})`, itemIndex);
@@ -90,20 +104,79 @@ export async function readPage(
 	}
 	for (const id of ids) earlierIds?.add(id);
 	const first = at.first ?? (meta ? { total: meta.total, pageCount: meta.pageCount } : undefined);
-	return { items, next: 'next' in step ? { page: step.next, received, previous: signature, first } : undefined, meta };
+	return { items, next: 'next' in step ? { page: step.next, received, previous: signature, first, pageSize: size } : undefined, meta };
+}
+
+/**
+ * Per context (one node's execution, a trigger's activation, a list search), the size
+ * a list's first page was answered with after a larger one was refused, so
+ * the run's later lists do not meet the same refusal.
+ */
+const answeredAfterRefusal = new WeakMap<object, PageSize>();
+
+/** How a size reads in a message. */
+const sizeText = (size: PageSize) => (size === 'serviceDefault' ? 'no size (the service’s own)' : `${size} items a page`);
+
+/**
+ * The answer to one page, and the size it was asked with: a later page keeps
+ * its list's size (never above the one asked), a first page starts from
+ * firstPageSize and is asked again smaller after a refusal pageSizeAfterRefusal
+ * takes for one of its size. When every size is refused, the last refusal is
+ * the item's error, saying which sizes were tried.
+ */
+async function pageAnswer(
+	ctx: Context,
+	request: ApiRequest,
+	at: ListPosition,
+	pageSize: number,
+	sending: SendOptions,
+): Promise<{ response: ApiResponse; size: PageSize }> {
+	const kept = at.pageSize;
+	let size = kept === undefined ? firstPageSize(pageSize, answeredAfterRefusal.get(ctx)) : kept === 'serviceDefault' ? kept : Math.min(kept, pageSize);
+	const tried: PageSize[] = [];
+	for (;;) {
+		const qs = { ...request.qs, 'pagination[page]': at.page, ...(size === 'serviceDefault' ? {} : { 'pagination[pageSize]': size }) };
+		tried.push(size);
+		try {
+			const response = await apiRequest(ctx, { ...request, qs }, sending);
+			if (tried.length > 1) answeredAfterRefusal.set(ctx, size);
+			return { response, size };
+		} catch (error) {
+			const status = error instanceof NodeApiError ? Number(error.httpCode) : NaN;
+			const smaller = kept === undefined ? pageSizeAfterRefusal({ page: at.page, asked: size, status }) : undefined;
+			if (smaller === undefined) {
+				const failure = asNodeError(ctx, error, sending.itemIndex);
+				if (tried.length > 1) {
+					const sizes = `The first page was asked for with ${tried.map(sizeText).join(', then ')}; the service refused each.`;
+					failure.description = failure.description ? `${failure.description} ${sizes}` : sizes;
+				}
+				throw failure;
+			}
+			size = smaller;
+		}
+	}
 }
 
 /** A list position as a resource locator's pagination token, and back (a bare page number is read too). */
 export function positionToken(at: ListPosition): string {
-	const shape = at.first ? `:${at.first.total ?? ''}:${at.first.pageCount ?? ''}` : '';
-	return `${at.page}:${at.received}:${at.previous ?? ''}${shape}`;
+	const size = at.pageSize === undefined ? '' : at.pageSize === 'serviceDefault' ? 'default' : String(at.pageSize);
+	const shape = at.first || size ? `:${at.first?.total ?? ''}:${at.first?.pageCount ?? ''}` : '';
+	return `${at.page}:${at.received}:${at.previous ?? ''}${shape}${size ? `:${size}` : ''}`;
 }
 
 export function positionFromToken(token: string | undefined): ListPosition {
-	const [page, received, previous, total, pageCount] = (token ?? '').split(':');
+	const [page, received, previous, total, pageCount, size] = (token ?? '').split(':');
 	const digits = (text: string | undefined) => (text !== undefined && /^\d+$/.test(text) ? Number(text) : undefined);
 	const first = digits(total) !== undefined || digits(pageCount) !== undefined ? { total: digits(total), pageCount: digits(pageCount) } : undefined;
-	return { page: Math.max(1, digits(page) ?? 1), received: digits(received) ?? 0, previous: previous || undefined, ...(first ? { first } : {}) };
+	const sizeNumber = digits(size);
+	const pageSize: PageSize | undefined = size === 'default' ? 'serviceDefault' : sizeNumber !== undefined && sizeNumber >= 1 ? sizeNumber : undefined;
+	return {
+		page: Math.max(1, digits(page) ?? 1),
+		received: digits(received) ?? 0,
+		previous: previous || undefined,
+		...(first ? { first } : {}),
+		...(pageSize !== undefined ? { pageSize } : {}),
+	};
 }
 
 export interface PageOptions {

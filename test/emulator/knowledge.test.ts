@@ -360,6 +360,32 @@ describe('page cap (the service\'s own largest page)', () => {
 	});
 });
 
+describe('a service whose largest page is smaller (maxPageSize)', () => {
+	const ids = (res: { body: { data: Array<{ id: number }> } }) => res.body.data.map((x) => x.id);
+
+	it('refuses a larger pagination[pageSize] with 422001, serves up to it, and is set through PATCH /__emulator/config, refusing nonsense', async () => {
+		bed.emulator.knowledge.addKnowledgeBases(20);
+		const set = await bed.call('/__emulator/config', { method: 'PATCH', json: { maxPageSize: 20 } });
+		expect(set.status).toBe(200);
+		expect(set.body.maxPageSize).toBe(20);
+		const refused = await kb('/knowledge?pagination[pageSize]=21');
+		expect(refused.status).toBe(422);
+		expect(refused.body).toEqual(validation(['pagination.pageSize']));
+		expect(ids(await kb('/knowledge?pagination[pageSize]=20'))).toHaveLength(20);
+		// Asked for no size, it serves its default, never above its largest.
+		bed.emulator.setConfig({ maxPageSize: 10 });
+		expect((await kb('/knowledge')).body.meta.pagination).toEqual({ page: 1, pageSize: 10, pageCount: 3, total: 23 });
+		for (const [field, bad] of [['maxPageSize', 0], ['maxPageSize', 2.5], ['defaultPageSize', '10'], ['defaultPageSize', -1]] as const) {
+			const res = await bed.call('/__emulator/config', { method: 'PATCH', json: { [field]: bad } });
+			expect(res.status).toBe(400);
+			expect(res.body.message).toBe(`${field} must be a whole number of at least 1`);
+		}
+		expect(bed.emulator.config.maxPageSize).toBe(10);
+		bed.emulator.reset();
+		expect(bed.emulator.config.maxPageSize).toBe(100);
+	});
+});
+
 describe('GET /knowledge/{id}/files/{fileId}', () => {
 	it('returns the file, and 404001 KnowledgeFileNotFoundError for a missing one or one of another base', async () => {
 		const res = await kb('/knowledge/2/files/8');

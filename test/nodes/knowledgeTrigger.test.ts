@@ -369,6 +369,26 @@ describe('a listing that cannot be trusted whole reports nothing and keeps the s
 	});
 });
 
+describe('a service whose largest page is below the 100 asked', () => {
+	it('the first poll meets the refusal once, every list is read at the size answered, later polls ask it directly', async () => {
+		bed.emulator.setConfig({ maxPageSize: 20 });
+		bed.emulator.knowledge.addFiles(3, 23);
+		const bases = bed.emulator.knowledge.listBases().map((b) => b.id);
+		const sizes = () => listRequests().map((e) => `${e.path.replace('/api/v1/knowledge', '') || '/'} ${String(e.query['pagination[pageSize]'])} ${e.status}`);
+		const everyList = ['/ 20 200', ...bases.flatMap((id) => (id === 3 ? ['/3/files 20 200', '/3/files 20 200'] : [`/${id}/files 20 200`]))];
+
+		const poller = bed.knowledgePoller(watchAll());
+		expect(await poller.poll()).toBeNull();
+		expect(sizes()).toEqual(['/ 100 422', '/ 50 422', ...everyList]);
+
+		await admin('DELETE', `/3/files/${bed.emulator.knowledge.filesOf(3)[0].id}`);
+		bed.emulator.clearLog();
+		expect(events(await poller.poll())).toEqual(['fileRemoved']);
+		// n8n keeps a trigger's context for as long as it is active, so the size answered is kept with it.
+		expect(sizes()).toEqual(everyList);
+	});
+});
+
 describe('10,000 files per poll', () => {
 	it('compares them with one request per 100 files, and keeps a small state', async () => {
 		bed.emulator.knowledge.addFiles(3, 10_000);

@@ -7,6 +7,8 @@
  *   - the size asked is min(Limit, 100) (100 for Return All);
  *   - with metadata the list ends on the last page it names: ceil(n / served) requests;
  *   - without metadata only an empty page ends it: one request more, unless Limit was reached first.
+ * And under a service whose largest page size is below the one asked, which
+ * refuses a larger one: the first page is asked again smaller, then with none.
  */
 import type { INodeParameters } from 'n8n-workflow';
 
@@ -64,11 +66,14 @@ const MODES: Mode[] = ['strapi', 'none'];
 /** undefined = Return All. */
 const LIMITS = [undefined, 1, 5, 23, 24] as const;
 
-/** The list requests the emulator saw, as page/pageSize. */
+/** The list requests the emulator saw, as page/pageSize (undefined when no size was sent). */
 const listRequests = (path: string) =>
 	bed.emulator.log
 		.filter((e) => e.method === 'GET' && e.path === path)
-		.map((e) => ({ page: Number(e.query['pagination[page]']), pageSize: Number(e.query['pagination[pageSize]']), status: e.status }));
+		.map((e) => {
+			const size = e.query['pagination[pageSize]'];
+			return { page: Number(e.query['pagination[page]']), pageSize: size === undefined ? undefined : Number(size), status: e.status };
+		});
 
 /** Requests the rules allow: ceil(wanted / served) with metadata; without, one more for the empty page unless Limit was reached. */
 function expectedRequests(asked: number, cap: number | null, mode: Mode, limit: number | undefined): number {
@@ -241,3 +246,117 @@ describe('a list that changes while it is read (issue 23, item 8)', () => {
 	});
 });
 
+
+describe('a service whose largest page is below the size asked (it refuses a larger one)', () => {
+	/** The first page's sizes the node asks in turn (none = the service's own), and the emulator's default. */
+	const STEPS = [100, 50, 20, undefined];
+	const DEFAULT_PAGE_SIZE = 25;
+	/** Requests the node sends against largest page `max`: the refused sizes, then ceil(wanted / served) pages with the size answered. */
+	function expectedSizes(max: number, asked: number, limit: number | undefined): Array<number | undefined> {
+		const steps = [asked, ...STEPS.filter((size) => size === undefined || size < asked)];
+		const refused = steps.slice(0, steps.findIndex((size) => size === undefined || size <= max));
+		const accepted = steps[refused.length];
+		const served = accepted ?? Math.min(DEFAULT_PAGE_SIZE, max);
+		const pages = Math.ceil(Math.min(limit ?? TOTAL, TOTAL) / served);
+		return [...refused, ...Array.from({ length: pages }, () => accepted)];
+	}
+
+	const CASES = (Object.keys(RESOURCES) as Resource[]).flatMap((resource) =>
+		(
+			[
+				[50, undefined],
+				[30, undefined],
+				[20, undefined],
+				[10, undefined],
+				[10, 15],
+				[3, 5],
+			] as const
+		).map(([max, limit]) => [resource, max, limit === undefined ? 'Return All' : `Limit ${limit}`, { resource, max, limit }] as const),
+	);
+
+	it.each(CASES)('%s, largest page %i, %s: the refused sizes once, then every id once', async (...args) => {
+		const { resource, max, limit } = args[3];
+		const r = RESOURCES[resource];
+		bed.emulator.setConfig({ maxPageSize: max });
+		const run = await bed.runNode({ ...r.parameters, returnAll: limit === undefined, ...(limit === undefined ? {} : { limit }) });
+		expect(run.error).toBeUndefined();
+		expect(run.json.map((item) => item.id)).toEqual(r.ids().slice(0, limit ?? TOTAL));
+
+		const sent = listRequests(r.path);
+		const sizes = expectedSizes(max, Math.min(limit ?? LIST_PAGE, LIST_PAGE), limit);
+		table.push(`  largest page ${max}, ${args.slice(0, 1).concat(args.slice(2, 3)).join(', ')}: sizes ${sent.map((s) => s.pageSize ?? 'none').join(' ')}`);
+		expect(sent.map((s) => s.pageSize)).toEqual(sizes);
+		const refusals = sizes.findIndex((size) => size === sizes.at(-1));
+		expect(sent.map((s) => s.status)).toEqual(sizes.map((_, n) => (n < refusals ? 422 : 200)));
+		expect(sent.map((s) => s.page)).toEqual(sizes.map((_, n) => (n < refusals ? 1 : n - refusals + 1)));
+	});
+
+	it('the items after the first ask the size the service answered, without meeting the refusal again', async () => {
+		bed.emulator.setConfig({ maxPageSize: 30 });
+		const parameters: INodeParameters = { ...RESOURCES['knowledge bases'].parameters, returnAll: true, options: { batching: { batch: { requestsInParallel: 1 } } } };
+		const run = await bed.runNode(parameters, { items: [{ json: {} }, { json: {} }, { json: {} }] });
+		expect(run.error).toBeUndefined();
+		expect(run.json.map((item) => item.id)).toEqual([...baseIds, ...baseIds, ...baseIds]);
+		expect(listRequests('/api/v1/knowledge').map((s) => `${s.page}/${s.pageSize}/${s.status}`)).toEqual([
+			'1/100/422',
+			'1/50/422',
+			'1/20/200',
+			'2/20/200',
+			...['1/20/200', '2/20/200'],
+			...['1/20/200', '2/20/200'],
+		]);
+	});
+
+	it('a list search carries the size answered in its token: the next step asks it directly', async () => {
+		bed.emulator.setConfig({ maxPageSize: 10 });
+		const r = RESOURCES['knowledge files'];
+		const parameters: INodeParameters = { ...r.parameters, operation: 'get' };
+		const first = await bed.listSearch(r.search, parameters, undefined, undefined, r.searchPath);
+		const token = first.paginationToken as string;
+		expect(token).toMatch(/:default$/);
+		const second = await bed.listSearch(r.search, parameters, undefined, token, r.searchPath);
+		const third = await bed.listSearch(r.search, parameters, undefined, second.paginationToken as string, r.searchPath);
+		expect(third.paginationToken).toBeUndefined();
+		expect([first, second, third].flatMap((step) => step.results.map((entry) => Number(entry.value)))).toEqual(r.ids());
+		expect(listRequests(r.path).map((s) => `${s.page}/${s.pageSize ?? 'none'}/${s.status}`)).toEqual(['1/100/422', '1/50/422', '1/20/422', '1/none/200', '2/none/200', '3/none/200']);
+
+		// A token is text the editor hands back: a size in it never raises the size asked.
+		bed.emulator.clearLog();
+		bed.emulator.setConfig({ maxPageSize: 100 });
+		await bed.listSearch(r.search, parameters, undefined, '2:0::::500', r.searchPath);
+		expect(listRequests(r.path).map((s) => `${s.page}/${s.pageSize}`)).toEqual(['2/100']);
+	});
+
+	it('a 400 to the first page is a refusal of its size too', async () => {
+		bed.emulator.faults.add({ method: 'GET', path: '/api/v1/knowledge', action: { kind: 'status', status: 400, body: { message: 'pageSize too large' } } });
+		const run = await bed.runNode({ ...RESOURCES['knowledge bases'].parameters, returnAll: true });
+		expect(run.error).toBeUndefined();
+		expect(run.json.map((item) => item.id)).toEqual(baseIds);
+		expect(listRequests('/api/v1/knowledge').map((s) => `${s.pageSize}/${s.status}`)).toEqual(['100/400', '50/200']);
+	});
+
+	it('when every size is refused, the item fails with the service’s message, saying which sizes were asked', async () => {
+		bed.emulator.faults.add({ method: 'GET', path: '/api/v1/knowledge', times: Infinity, action: { kind: 'status', status: 400, body: { message: 'Bad filter' } } });
+		const run = await bed.runNode({ ...RESOURCES['knowledge bases'].parameters, returnAll: true });
+		expect(run.error?.message).toMatch(/Bad filter/);
+		expect(run.error?.description).toContain(
+			'The first page was asked for with 100 items a page, then 50 items a page, then 20 items a page, then no size (the service’s own); the service refused each.',
+		);
+		expect(listRequests('/api/v1/knowledge').map((s) => s.pageSize)).toEqual([100, 50, 20, undefined]);
+		bed.emulator.faults.clear();
+	});
+
+	it('a refusal of a later page, or a first page answered 404, is not asked again with another size', async () => {
+		bed.emulator.setConfig({ pageCap: 10 });
+		bed.emulator.faults.add({ method: 'GET', path: '/api/v1/knowledge', skip: 1, action: { kind: 'status', status: 422, body: { message: 'page too far' } } });
+		const later = await bed.runNode({ ...RESOURCES['knowledge bases'].parameters, returnAll: true }, { continueOnFail: true });
+		expect(later.json[0].error).toMatch(/page too far/);
+		expect(listRequests('/api/v1/knowledge').map((s) => `${s.page}/${s.pageSize}`)).toEqual(['1/100', '2/100']);
+
+		const files = RESOURCES['knowledge files'];
+		bed.emulator.knowledge.deleteBase(FILES_BASE);
+		const missing = await bed.runNode({ ...files.parameters, returnAll: true }, { continueOnFail: true });
+		expect(missing.json[0].error).toBeDefined();
+		expect(listRequests(files.path).map((s) => `${s.page}/${s.pageSize}/${s.status}`)).toEqual(['1/100/404']);
+	});
+});

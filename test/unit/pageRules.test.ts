@@ -1,8 +1,19 @@
 /**
  * The paging decision (transport/pageRules.ts) as a table: metadata rules when
- * present, only an empty page ends a list without it, a repeated page is named.
+ * present, only an empty page ends a list without it, a repeated page is named;
+ * a first page refused for its size is asked again smaller, then with none.
  */
-import { afterPage, pageSignature, pageSizeFor, readPageMeta, type PageFacts } from '../../shared/transport/pageRules';
+import {
+	afterPage,
+	firstPageSize,
+	pageSignature,
+	pageSizeAfterRefusal,
+	pageSizeFor,
+	readPageMeta,
+	type PageFacts,
+	type PageRefusal,
+	type PageSize,
+} from '../../shared/transport/pageRules';
 
 const items = (...ids: number[]) => ids.map((id) => ({ id }));
 const facts = (over: Partial<PageFacts>): PageFacts => ({ page: 1, length: 10, signature: 's1', meta: undefined, received: 10, ...over });
@@ -62,5 +73,38 @@ describe('pageSignature and pageSizeFor', () => {
 
 	it('asks for whole pages when a filter here decides what Limit counts', () => {
 		expect(pageSizeFor(5, 100, true)).toBe(100);
+	});
+});
+
+describe('pageSizeAfterRefusal', () => {
+	it.each<[string, PageRefusal, PageSize | undefined]>([
+		['422 to a first page of 100: 50', { page: 1, asked: 100, status: 422 }, 50],
+		['400 to a first page of 100: 50', { page: 1, asked: 100, status: 400 }, 50],
+		['then 20', { page: 1, asked: 50, status: 422 }, 20],
+		['then no size, the service’s own', { page: 1, asked: 20, status: 422 }, 'serviceDefault'],
+		['a refused Limit of 30 asks 20', { page: 1, asked: 30, status: 422 }, 20],
+		['a refused Limit of 5 asks no size', { page: 1, asked: 5, status: 400 }, 'serviceDefault'],
+		['no size refused too: the refusal stands', { page: 1, asked: 'serviceDefault', status: 422 }, undefined],
+		['a later page: its size was answered before, so the refusal stands', { page: 2, asked: 50, status: 422 }, undefined],
+		['404 is no refusal of the size', { page: 1, asked: 100, status: 404 }, undefined],
+		['401, 403 neither', { page: 1, asked: 100, status: 403 }, undefined],
+		['nor 429 (the request path waits it out)', { page: 1, asked: 100, status: 429 }, undefined],
+		['nor a 5xx', { page: 1, asked: 100, status: 500 }, undefined],
+		['nor a failure without a status', { page: 1, asked: 100, status: NaN }, undefined],
+	])('%s', (_label, refusal, expected) => {
+		expect(pageSizeAfterRefusal(refusal)).toEqual(expected);
+	});
+});
+
+describe('firstPageSize', () => {
+	it.each<[number, PageSize | undefined, PageSize]>([
+		[100, undefined, 100],
+		[5, undefined, 5],
+		[100, 20, 20],
+		[5, 20, 5],
+		[100, 'serviceDefault', 'serviceDefault'],
+		[5, 'serviceDefault', 'serviceDefault'],
+	])('wanting %s after %s was answered asks %s', (wanted, answered, expected) => {
+		expect(firstPageSize(wanted, answered)).toEqual(expected);
 	});
 });

@@ -273,4 +273,17 @@ describe('lists that change while read (item 8)', () => {
 		expect(positionFromToken('2:10:abc')).toEqual({ page: 2, received: 10, previous: 'abc' });
 		expect(positionFromToken('4')).toEqual({ page: 4, received: 0, previous: undefined });
 	});
+
+	it('carries the page size the first page was answered with, and reads nonsense as none', () => {
+		for (const at of [
+			{ page: 2, received: 20, previous: 'abc', first: { total: 28, pageCount: 2 }, pageSize: 20 },
+			{ page: 2, received: 25, previous: 'abc', pageSize: 'serviceDefault' as const },
+		]) {
+			expect(positionFromToken(positionToken(at))).toEqual(at);
+		}
+		expect(positionToken({ page: 2, received: 25, previous: 'abc', pageSize: 'serviceDefault' })).toBe('2:25:abc:::default');
+		for (const size of ['0', '-5', '2.5', 'huge', '']) {
+			expect(positionFromToken(`2:20:abc:::${size}`)).toEqual({ page: 2, received: 20, previous: 'abc' });
+		}
+	});
 });
