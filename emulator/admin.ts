@@ -69,9 +69,15 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void
 		if (cap !== undefined && cap !== null && !(Number.isInteger(cap) && cap >= 1)) {
 			return reply.code(400).send(bad('pageCap must be a whole number of at least 1, or null for no cap'));
 		}
+		if (patch.paginationMode !== undefined && !['strapi', 'nestjs', 'none', 'inconsistent'].includes(patch.paginationMode)) {
+			return reply.code(400).send(bad('paginationMode must be "strapi", "nestjs", "none" or "inconsistent"'));
+		}
 		for (const field of ['maxPageSize', 'defaultPageSize'] as const) {
 			const size = patch[field];
 			if (size !== undefined && !(Number.isInteger(size) && size >= 1)) return reply.code(400).send(bad(`${field} must be a whole number of at least 1`));
+		}
+		if (patch.groupTopicBody !== undefined && !['form', 'json'].includes(patch.groupTopicBody)) {
+			return reply.code(400).send(bad('groupTopicBody must be "form" or "json"'));
 		}
 		if (patch.tokenClientAuth !== undefined && !['basic', 'form'].includes(patch.tokenClientAuth)) {
 			return reply.code(400).send(bad('tokenClientAuth must be "basic" or "form"'));

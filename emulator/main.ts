@@ -2,7 +2,7 @@
  * CLI: runs the emulator for manual testing and the n8n demo.
  *   PORT (default 8787), HOST (default 127.0.0.1)
  *   EMULATOR_FIXED_CREDENTIALS=0 for random credentials (default: well-known dev ones)
- *   RATE_LIMIT=capacity/refillPerSecond (e.g. 5/1), PAGINATION_MODE=strapi|none|inconsistent
+ *   RATE_LIMIT=capacity/refillPerSecond (e.g. 5/1), PAGINATION_MODE=strapi|nestjs|none|inconsistent
  *   PAGE_CAP=n (the service serves at most n items a page, whatever pagination[pageSize] asks)
  *   MAX_PAGE_SIZE=n (the service refuses a pagination[pageSize] above n with 422; default 100)
  *   DELETE_RESPONSE=empty|json, MAX_UPLOAD_BYTES, TOKEN_TTL_SECONDS, EMULATOR_DATA_DIR
@@ -62,7 +62,7 @@ export function optionsFromEnv(): StartOptions {
 		port: intEnv('PORT') ?? 8787,
 		host: process.env.HOST || '127.0.0.1',
 		rateLimit: rateLimitEnv(),
-		paginationMode: oneOf('PAGINATION_MODE', ['strapi', 'none', 'inconsistent'] as const),
+		paginationMode: oneOf('PAGINATION_MODE', ['strapi', 'nestjs', 'none', 'inconsistent'] as const),
 		pageCap: pageSizeEnv('PAGE_CAP'),
 		maxPageSize: pageSizeEnv('MAX_PAGE_SIZE'),
 		deleteResponse: oneOf('DELETE_RESPONSE', ['empty', 'json'] as const),

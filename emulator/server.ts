@@ -122,6 +122,7 @@ function buildConfig(options: StartOptions): EmulatorConfig {
 		textReplyJson: options.textReplyJson ?? 'refuse',
 		v2ReplyRoute: options.v2ReplyRoute ?? true,
 		fileImageRoute: options.fileImageRoute ?? true,
+		groupTopicBody: options.groupTopicBody ?? 'form',
 		webhookUrl: options.webhookUrl ?? null,
 	};
 }

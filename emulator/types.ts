@@ -23,8 +23,8 @@ export interface EmulatorConfig {
 	dataDir: string;
 	/** Largest accepted upload, bytes (default: the service's 100 MB, MAX_UPLOAD_BYTES of knowledge/limits.ts). */
 	maxUploadBytes: number;
-	/** Knowledge-base list pages: `strapi` = meta.pagination{page,pageSize,pageCount,total}; `none` = no meta; `inconsistent` = meta whose pageCount/total lie. */
-	paginationMode: 'strapi' | 'none' | 'inconsistent';
+	/** Knowledge-base list pages: `strapi` = meta.pagination{page,pageSize,pageCount,total}; `nestjs` = meta{totalItems,itemCount,itemsPerPage,totalPages,currentPage}; `none` = no meta; `inconsistent` = meta whose pageCount/total lie. */
+	paginationMode: 'strapi' | 'nestjs' | 'none' | 'inconsistent';
 	/** Largest pagination[pageSize] accepted; larger answers 422001. */
 	maxPageSize: number;
 	/** Default pagination[pageSize] when none is sent. */
@@ -49,6 +49,12 @@ export interface EmulatorConfig {
 	textReplyJson: 'refuse' | 'accept';
 	/** false: POST /bot/v2/message/reply answers 404 as an unknown route would (the live service may have no such route). */
 	v2ReplyRoute: boolean;
+	/**
+	 * The one body POST /bot/v1/groups/:group_id/topics reads (the documents declare JSON and
+	 * form-encode their sample): `form` = its sample's application/x-www-form-urlencoded; `json` = the
+	 * declared JSON. Either refuses the other as a server reading only its own would: 400, name is required.
+	 */
+	groupTopicBody: 'form' | 'json';
 	/** false: GET /file/image/:pictureId answers 404, as on a service without that route, so a client's fallback to /file/view/ can be proven. */
 	fileImageRoute: boolean;
 	/** Default webhook URL of the play page at GET /__emulator/ (null: none prefilled). */

@@ -58,12 +58,10 @@ export function registerBotRoutes(
 		if (!group.members.has(state.botUserId)) {
 			return botError(reply, 403, 'not_in_group', 'The bot is not a member of this group');
 		}
-		// The service declares JSON for this route but form-encodes its own example: take both.
-		const type = mediaType(request);
-		if (type !== 'application/x-www-form-urlencoded' && type !== 'application/json') {
-			return botError(reply, 400, 'invalid_request', 'Content-Type must be application/x-www-form-urlencoded or application/json');
-		}
-		const name = isPlainObject(request.body) ? request.body.name : undefined;
+		// The service declares JSON for this route but form-encodes its own example; a server reads one
+		// of them (groupTopicBody), and finds no name in a body of the other.
+		const read = mediaType(request) === (config.groupTopicBody === 'json' ? 'application/json' : 'application/x-www-form-urlencoded');
+		const name = read && isPlainObject(request.body) ? request.body.name : undefined;
 		if (typeof name !== 'string' || name.trim() === '') {
 			return botError(reply, 400, 'invalid_request', 'name is required');
 		}

@@ -173,6 +173,9 @@ function pageOf<T>(items: T[], page: number, pageSize: number, config: EmulatorC
 	switch (config.paginationMode) {
 		case 'none':
 			return { data };
+		case 'nestjs':
+			// The names of NestJS's paginators (nestjs-typeorm-paginate), with the count on this page beside them.
+			return { data, meta: { totalItems: total, itemCount: data.length, itemsPerPage: pageSize, totalPages: Math.ceil(total / pageSize), currentPage: page } };
 		case 'inconsistent': {
 			// Claims far more than exists, so only a client that stops on a short page terminates.
 			const pageCount = Math.max(1000, Math.ceil(total / pageSize) * 10);

@@ -26,16 +26,47 @@ function count(value: unknown): number | undefined {
 }
 
 /**
+ * The names each metadata field goes by, first found first. The documents say
+ * what the metadata holds (the total, the current page, the page count, the
+ * items per page) but not its names: `page`, `pageSize`, `pageCount`, `total`
+ * are the names usual with `pagination[page]`; `currentPage`, `itemsPerPage`,
+ * `totalPages`, `totalItems` those of NestJS's paginators (the service answers
+ * errors as NestJS does); the snake_case ones Laravel's (`last_page` is its page count).
+ */
+const META_NAMES: Record<keyof PageMeta, readonly string[]> = {
+	page: ['page', 'currentPage', 'current_page'],
+	pageSize: ['pageSize', 'itemsPerPage', 'perPage', 'page_size', 'per_page'],
+	pageCount: ['pageCount', 'totalPages', 'total_pages', 'lastPage', 'last_page'],
+	total: ['total', 'totalItems', 'totalCount', 'total_items', 'total_count'],
+};
+
+/** The first of `names` that `holder` has as a whole number. */
+function field(holder: IDataObject, names: readonly string[]): number | undefined {
+	for (const name of names) {
+		if (!Object.prototype.hasOwnProperty.call(holder, name)) continue;
+		const value = count(holder[name]);
+		if (value !== undefined) return value;
+	}
+	return undefined;
+}
+
+/**
  * The pagination metadata of a list answer, read tolerantly: `meta.pagination`
- * (the usual shape), `meta` or `pagination`, numbers or digit strings. Undefined
- * when it names neither a page count nor a total (nothing to rule by).
+ * (the usual shape), `meta`, `pagination` or the answer itself, under any of
+ * META_NAMES, numbers or digit strings. Undefined when it names neither a page
+ * count nor a total (nothing to rule by).
  */
 export function readPageMeta(body: unknown): PageMeta | undefined {
 	const answer = object(body);
 	const meta = object(answer?.meta);
-	for (const p of [object(meta?.pagination), meta, object(answer?.pagination)]) {
+	for (const p of [object(meta?.pagination), meta, object(answer?.pagination), answer]) {
 		if (!p) continue;
-		const found: PageMeta = { page: count(p.page), pageSize: count(p.pageSize), pageCount: count(p.pageCount), total: count(p.total) };
+		const found: PageMeta = {
+			page: field(p, META_NAMES.page),
+			pageSize: field(p, META_NAMES.pageSize),
+			pageCount: field(p, META_NAMES.pageCount),
+			total: field(p, META_NAMES.total),
+		};
 		if (found.pageCount !== undefined || found.total !== undefined) return found;
 	}
 	return undefined;

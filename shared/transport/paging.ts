@@ -110,7 +110,7 @@ export async function readPage(
 /**
  * Per context (one node's execution, a trigger's activation, a list search), the size
  * a list's first page was answered with after a larger one was refused, so
- * the run's later lists do not meet the same refusal.
+ * the context's later lists do not meet the same refusal.
  */
 const answeredAfterRefusal = new WeakMap<object, PageSize>();
 

@@ -192,7 +192,7 @@ describe('POST /bot/v1/groups', () => {
 });
 
 describe('POST /bot/v1/groups/{group_id}/topics', () => {
-	it('accepts form-encoded and JSON bodies and checks group and membership', async () => {
+	it('reads the one body it is set to (form-encoded, or JSON) and checks group and membership', async () => {
 		const token = await newToken();
 		const topicsBefore = bed.emulator.bot.topics.size;
 		const path = `/bot/v1/groups/${SEED_GROUP_IDS.incidentRoom}/topics`;
@@ -203,9 +203,21 @@ describe('POST /bot/v1/groups/{group_id}/topics', () => {
 			status: 200,
 			body: { topic: { _id: expect.stringMatching(/^[0-9a-f]{24}$/), name: 'Deploy freeze', gid: SEED_GROUP_IDS.incidentRoom } },
 		});
-		const json = await call('POST', path, token, JSON.stringify({ name: 'Postmortem' }), { 'content-type': 'application/json' });
+		const postmortem = JSON.stringify({ name: 'Postmortem' });
+		// Reading only forms, it finds no name in JSON, as such a server would.
+		expect(await call('POST', path, token, postmortem, { 'content-type': 'application/json' })).toEqual({
+			status: 400,
+			body: { code: 'invalid_request', message: 'name is required' },
+		});
+		const jsonOnly = await bed.call('/__emulator/config', { method: 'PATCH', json: { groupTopicBody: 'json' } });
+		expect(jsonOnly.body.groupTopicBody).toBe('json');
+		const json = await call('POST', path, token, postmortem, { 'content-type': 'application/json' });
 		expect(json).toMatchObject({ status: 200, body: { topic: { name: 'Postmortem', gid: SEED_GROUP_IDS.incidentRoom } } });
+		expect((await call('POST', path, token, 'name=Form', { 'content-type': 'application/x-www-form-urlencoded' })).body.message).toBe('name is required');
 		expect(bed.emulator.bot.topics.size).toBe(topicsBefore + 2);
+		const nonsense = await bed.call('/__emulator/config', { method: 'PATCH', json: { groupTopicBody: 'xml' } });
+		expect(nonsense).toMatchObject({ status: 400, body: { message: 'groupTopicBody must be "form" or "json"' } });
+		bed.emulator.setConfig({ groupTopicBody: 'form' });
 
 		expect(await call('POST', path, token, 'name=', { 'content-type': 'application/x-www-form-urlencoded' })).toEqual({
 			status: 400,

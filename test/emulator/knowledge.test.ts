@@ -187,6 +187,19 @@ describe('GET /knowledge', () => {
 		expect(res.body).toEqual({ data: [expect.objectContaining({ id: 1 }), expect.objectContaining({ id: 2 })] });
 	});
 
+	it("names its metadata as NestJS's paginators do in 'nestjs' mode, and refuses an unknown mode", async () => {
+		bed.emulator.knowledge.addKnowledgeBases(20);
+		const set = await bed.call('/__emulator/config', { method: 'PATCH', json: { paginationMode: 'nestjs' } });
+		expect(set.status).toBe(200);
+		const res = await kb('/knowledge?pagination[page]=3&pagination[pageSize]=10');
+		expect(res.body.data).toHaveLength(3);
+		expect(res.body.meta).toEqual({ totalItems: 23, itemCount: 3, itemsPerPage: 10, totalPages: 3, currentPage: 3 });
+		const unknown = await bed.call('/__emulator/config', { method: 'PATCH', json: { paginationMode: 'cursor' } });
+		expect(unknown.status).toBe(400);
+		expect(unknown.body.message).toBe('paginationMode must be "strapi", "nestjs", "none" or "inconsistent"');
+		expect(bed.emulator.config.paginationMode).toBe('nestjs');
+	});
+
 	it("claims far more pages than exist in 'inconsistent' mode", async () => {
 		bed.emulator.setConfig({ paginationMode: 'inconsistent' });
 		const first = await kb('/knowledge?pagination[page]=1&pagination[pageSize]=2');

@@ -370,6 +370,26 @@ describe('Group Topic → Create', () => {
 		expect(sent.body).toEqual({ name: 'Timeline & notes' });
 	});
 
+	it('a service reading JSON only (the body it declares) refuses the form: asked once more as JSON, the topic is made once', async () => {
+		bed.emulator.setConfig({ groupTopicBody: 'json' });
+		const before = bed.emulator.bot.topics.size;
+		const run = await bed.runNode({ resource: 'groupTopic', operation: 'create', groupId: G.incidentRoom, name: 'Timeline & notes' });
+		expect(run.error).toBeUndefined();
+		expect(run.json).toEqual([{ _id: expect.any(String), name: 'Timeline & notes', gid: G.incidentRoom }]);
+		expect(botRequests('POST').map((e) => `${e.contentType} ${e.status}`)).toEqual(['application/x-www-form-urlencoded 400', 'application/json 200']);
+		expect(botRequests('POST')[1].body).toEqual({ name: 'Timeline & notes' });
+		expect(bed.emulator.bot.topics.size).toBe(before + 1);
+	});
+
+	it('refused both ways, the item fails with the second refusal, and the first follows in its description', async () => {
+		bed.emulator.faults.add({ method: 'POST', path: `/bot/v1/groups/${G.incidentRoom}/topics`, action: { kind: 'status', status: 422, body: { code: 'invalid_request', message: 'name is too long' } } });
+		const run = await bed.runNode({ resource: 'groupTopic', operation: 'create', groupId: G.incidentRoom, name: 'x' });
+		expect(run.error?.httpCode).toBe('400');
+		expect(run.error?.message).toMatch(/name is required/);
+		expect(run.error?.description).toMatch(/It was asked first another way, and the service refused that too: .*name is too long/);
+		expect(botRequests('POST').map((e) => e.status)).toEqual([422, 400]);
+	});
+
 	it('works with the id of a group created just before', async () => {
 		const created = await bed.runNode({ resource: 'group', operation: 'create', name: 'New', members: U.somchai });
 		const gid = created.json[0]._id as string;
@@ -381,6 +401,8 @@ describe('Group Topic → Create', () => {
 		const run = await bed.runNode({ resource: 'groupTopic', operation: 'create', groupId: G.privateLounge, name: 'x' });
 		expect(run.error?.httpCode).toBe('403');
 		expect(run.error?.message).toMatch(/^The bot is not a member of group 64b7f0a1c2d3e4f5a6b7d002/);
+		// Not a refusal of the body: not asked again.
+		expect(botRequests('POST')).toHaveLength(1);
 	});
 
 	it.each([

@@ -2,8 +2,9 @@
  * Paging under a service page cap, in n8n-core's real engine against the
  * emulator: Get Many (Return All and Limit) and the resource locators' list
  * searches, for knowledge bases and knowledge files, under caps 1, 7, 10 and
- * none, with and without pagination metadata. Every id must arrive exactly
- * once, never more than Limit, with the request count the rules allow:
+ * none, with pagination metadata (under its usual names and NestJS's) and
+ * without. Every id must arrive exactly once, never more than Limit, with the
+ * request count the rules allow:
  *   - the size asked is min(Limit, 100) (100 for Return All);
  *   - with metadata the list ends on the last page it names: ceil(n / served) requests;
  *   - without metadata only an empty page ends it: one request more, unless Limit was reached first.
@@ -43,7 +44,7 @@ beforeEach(() => {
 
 
 type Resource = 'knowledge bases' | 'knowledge files';
-type Mode = 'strapi' | 'none';
+type Mode = 'strapi' | 'nestjs' | 'none';
 
 const RESOURCES: Record<Resource, { path: string; parameters: INodeParameters; ids: () => number[]; search: string; searchPath?: string }> = {
 	'knowledge bases': {
@@ -62,7 +63,7 @@ const RESOURCES: Record<Resource, { path: string; parameters: INodeParameters; i
 };
 
 const CAPS = [1, 7, 10, null] as const;
-const MODES: Mode[] = ['strapi', 'none'];
+const MODES: Mode[] = ['strapi', 'nestjs', 'none'];
 /** undefined = Return All. */
 const LIMITS = [undefined, 1, 5, 23, 24] as const;
 
@@ -85,7 +86,7 @@ function expectedRequests(asked: number, cap: number | null, mode: Mode, limit: 
 }
 
 const label = (cap: number | null) => (cap === null ? 'no cap' : `cap ${cap}`);
-const modeLabel = (mode: Mode) => (mode === 'strapi' ? 'with metadata' : 'without metadata');
+const modeLabel = (mode: Mode) => ({ strapi: 'with metadata', nestjs: 'with NestJS-named metadata', none: 'without metadata' })[mode];
 
 const GET_MANY = (Object.keys(RESOURCES) as Resource[]).flatMap((resource) =>
 	CAPS.flatMap((cap) =>

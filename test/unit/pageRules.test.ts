@@ -24,6 +24,20 @@ describe('readPageMeta', () => {
 		['meta itself', { meta: { page: 2, pageCount: 3 } }, { page: 2, pageSize: undefined, pageCount: 3, total: undefined }],
 		['top-level pagination', { pagination: { total: 23 } }, { page: undefined, pageSize: undefined, pageCount: undefined, total: 23 }],
 		['digit strings', { meta: { pagination: { pageCount: '3', total: ' 23 ' } } }, { page: undefined, pageSize: undefined, pageCount: 3, total: 23 }],
+		[
+			'NestJS paginator names in meta',
+			{ meta: { totalItems: 23, itemCount: 10, itemsPerPage: 10, totalPages: 3, currentPage: 1 } },
+			{ page: 1, pageSize: 10, pageCount: 3, total: 23 },
+		],
+		[
+			'Laravel names on the answer itself (last_page is the page count)',
+			{ data: [], current_page: 2, per_page: 15, last_page: 4, total: 50 },
+			{ page: 2, pageSize: 15, pageCount: 4, total: 50 },
+		],
+		['totalCount alone', { meta: { totalCount: 7 } }, { page: undefined, pageSize: undefined, pageCount: undefined, total: 7 }],
+		['the usual name first when both are there', { meta: { pageCount: 3, totalPages: 9 } }, { page: undefined, pageSize: undefined, pageCount: 3, total: undefined }],
+		['a name holding nonsense gives way to the next', { meta: { total: 'many', totalItems: 23 } }, { page: undefined, pageSize: undefined, pageCount: undefined, total: 23 }],
+		['meta.pagination before the answer itself', { total: 99, meta: { pagination: { total: 23 } } }, { page: undefined, pageSize: undefined, pageCount: undefined, total: 23 }],
 	])('reads %s', (_label, body, expected) => {
 		expect(readPageMeta(body)).toEqual(expected);
 	});
@@ -33,6 +47,8 @@ describe('readPageMeta', () => {
 		['meta without count or total', { meta: { pagination: { page: 1, pageSize: 10 } } }],
 		['nonsense values', { meta: { pagination: { pageCount: -1, total: 'many' } } }],
 		['not an object', 'text'],
+		['itemCount is this page’s count, not a total', { meta: { itemCount: 10, currentPage: 1 } }],
+		['names only on the prototype', { meta: Object.create({ total: 5 }) as object }],
 	])('is undefined for %s', (_label, body) => {
 		expect(readPageMeta(body)).toBeUndefined();
 	});

@@ -48,10 +48,17 @@ async function runOperation(
 		response = first.answer;
 	} else {
 		// A refusal the operation knows another way around (e.g. an older path of the same resource).
-		const second = first.error instanceof NodeApiError ? operation.fallback?.call(ctx, first.error, i, request) : undefined;
-		if (!second) throw asNodeError(ctx, first.error, i);
+		const refused = first.error instanceof NodeApiError ? first.error : undefined;
+		const second = refused ? operation.fallback?.call(ctx, refused, i, request) : undefined;
+		if (!refused || !second) throw asNodeError(ctx, first.error, i);
 		sent = named(second);
-		response = await apiRequest(ctx, sent, sending);
+		response = await apiRequest(ctx, sent, sending).catch((error: unknown) => {
+			// Either refusal may be the one that explains: the second's leads, the first's follows.
+			const failure = asNodeError(ctx, error, i);
+			const earlier = `It was asked first another way, and the service refused that too: ${refused.message}`;
+			failure.description = failure.description ? `${failure.description} ${earlier}` : earlier;
+			throw failure;
+		});
 	}
 	if (operation.output) return await operation.output.call(ctx, response, i, sent);
 	const body = response.body;

@@ -16,7 +16,7 @@ export const create: OperationDefinition = {
 	request(i) {
 		const groupId = textId(this, i, 'groupId', 'Group ID');
 		const name = requiredText(this, i, 'name', 'Name');
-		// The service takes this request form-encoded (application/x-www-form-urlencoded).
+		// Form-encoded (application/x-www-form-urlencoded) as in the service's sample; it also declares JSON (fallback).
 		return {
 			api: 'bot',
 			method: 'POST',
@@ -27,6 +27,13 @@ export const create: OperationDefinition = {
 				404: `Group ${groupId} was not found`,
 			},
 		};
+	},
+	// A refusal of the form (400, 415 or 422: nothing was created) is asked once more as JSON, the body the service declares.
+	fallback(error, _i, request) {
+		const status = Number(error.httpCode);
+		if (request.form === undefined || ![400, 415, 422].includes(status)) return undefined;
+		const { form, ...rest } = request;
+		return { ...rest, body: form };
 	},
 	output(response) {
 		const body = read.object(response.body) ?? {};

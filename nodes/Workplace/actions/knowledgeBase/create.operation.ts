@@ -70,10 +70,12 @@ export const create: OperationDefinition = {
 		if (source !== 'internal' && source !== 'external') {
 			throw invalid(this, i, 'Source', `must be "internal" or "external", got "${String(source)}"`);
 		}
+		// target defaults to empty and only an external base needs it: left out otherwise, since a
+		// service validating it when present (as a URL) would refuse an empty one.
 		const body: IDataObject = {
 			name,
 			source,
-			target: source === 'external' ? requiredText(this, i, 'target', 'Target') : '',
+			...(source === 'external' ? { target: requiredText(this, i, 'target', 'Target') } : {}),
 			supportedLanguages: oneOrMoreOf(this, i, 'supportedLanguages', 'Supported Languages', LANGUAGES),
 			createFulfillment: this.getNodeParameter('createFulfillment', i, true) as boolean,
 		};
