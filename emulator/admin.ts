@@ -6,7 +6,13 @@
 import type { FastifyInstance } from 'fastify';
 import { type FaultRegistry, ruleFromJson, ruleToJson } from './common/faults';
 import type { RequestLog } from './common/requestLog';
-import type { EmulatorConfig } from './types';
+import { GROUP_TOPIC_BODIES, PAGINATION_MODES, TOKEN_CLIENT_AUTHS, type EmulatorConfig } from './types';
+
+/** The settings PATCH /config takes as one of a few values, with those values. */
+const CHOICES = { paginationMode: PAGINATION_MODES, groupTopicBody: GROUP_TOPIC_BODIES, tokenClientAuth: TOKEN_CLIENT_AUTHS } as const;
+
+/** `"a", "b" or "c"`. */
+const quotedChoices = (values: readonly string[]) => `${values.slice(0, -1).map((v) => `"${v}"`).join(', ')} or "${values[values.length - 1]}"`;
 
 export interface AdminDeps {
 	log: RequestLog;
@@ -69,18 +75,13 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void
 		if (cap !== undefined && cap !== null && !(Number.isInteger(cap) && cap >= 1)) {
 			return reply.code(400).send(bad('pageCap must be a whole number of at least 1, or null for no cap'));
 		}
-		if (patch.paginationMode !== undefined && !['strapi', 'nestjs', 'none', 'inconsistent'].includes(patch.paginationMode)) {
-			return reply.code(400).send(bad('paginationMode must be "strapi", "nestjs", "none" or "inconsistent"'));
+		for (const [field, values] of Object.entries(CHOICES)) {
+			const value = patch[field as keyof typeof CHOICES];
+			if (value !== undefined && !(values as readonly unknown[]).includes(value)) return reply.code(400).send(bad(`${field} must be ${quotedChoices(values)}`));
 		}
 		for (const field of ['maxPageSize', 'defaultPageSize'] as const) {
 			const size = patch[field];
 			if (size !== undefined && !(Number.isInteger(size) && size >= 1)) return reply.code(400).send(bad(`${field} must be a whole number of at least 1`));
-		}
-		if (patch.groupTopicBody !== undefined && !['form', 'json'].includes(patch.groupTopicBody)) {
-			return reply.code(400).send(bad('groupTopicBody must be "form" or "json"'));
-		}
-		if (patch.tokenClientAuth !== undefined && !['basic', 'form'].includes(patch.tokenClientAuth)) {
-			return reply.code(400).send(bad('tokenClientAuth must be "basic" or "form"'));
 		}
 		const scopes = patch.tokenScopes as unknown;
 		if (scopes !== undefined && !(Array.isArray(scopes) && scopes.every((scope) => typeof scope === 'string' && /^\S+$/.test(scope)))) {

@@ -11,7 +11,7 @@
  */
 import { removeTempFolders } from './common/tempFolders';
 import { startEmulator, type Emulator, type StartOptions } from './server';
-import type { EmulatorConfig } from './types';
+import { PAGINATION_MODES, type EmulatorConfig } from './types';
 
 export const DEV_CREDENTIALS = {
 	apiKey: 'dev-api-key',
@@ -62,7 +62,7 @@ export function optionsFromEnv(): StartOptions {
 		port: intEnv('PORT') ?? 8787,
 		host: process.env.HOST || '127.0.0.1',
 		rateLimit: rateLimitEnv(),
-		paginationMode: oneOf('PAGINATION_MODE', ['strapi', 'nestjs', 'none', 'inconsistent'] as const),
+		paginationMode: oneOf('PAGINATION_MODE', PAGINATION_MODES),
 		pageCap: pageSizeEnv('PAGE_CAP'),
 		maxPageSize: pageSizeEnv('MAX_PAGE_SIZE'),
 		deleteResponse: oneOf('DELETE_RESPONSE', ['empty', 'json'] as const),

@@ -5,6 +5,11 @@
  */
 import type { FastifyInstance } from 'fastify';
 
+/** The values of the settings that are one of a few, each list the one place its values are named. */
+export const PAGINATION_MODES = ['strapi', 'nestjs', 'none', 'inconsistent'] as const;
+export const TOKEN_CLIENT_AUTHS = ['basic', 'form'] as const;
+export const GROUP_TOPIC_BODIES = ['form', 'json'] as const;
+
 export interface EmulatorConfig {
 	/** x-api-key accepted by the knowledge base API. */
 	apiKey: string;
@@ -18,13 +23,13 @@ export interface EmulatorConfig {
 	/** The scopes POST /oauth/token grants; any other asked for answers 400 invalid_scope (the documents' `bot profile`, or `bot` alone as the public pages show). */
 	tokenScopes: string[];
 	/** Where POST /oauth/token reads the client ID and secret: `basic` = the Authorization header only (the documents); `form` = the form's client_id and client_secret only (one integration's way). */
-	tokenClientAuth: 'basic' | 'form';
+	tokenClientAuth: (typeof TOKEN_CLIENT_AUTHS)[number];
 	/** Directory where knowledge-file contents are kept (streamed, never held in memory). */
 	dataDir: string;
 	/** Largest accepted upload, bytes (default: the service's 100 MB, MAX_UPLOAD_BYTES of knowledge/limits.ts). */
 	maxUploadBytes: number;
 	/** Knowledge-base list pages: `strapi` = meta.pagination{page,pageSize,pageCount,total}; `nestjs` = meta{totalItems,itemCount,itemsPerPage,totalPages,currentPage}; `none` = no meta; `inconsistent` = meta whose pageCount/total lie. */
-	paginationMode: 'strapi' | 'nestjs' | 'none' | 'inconsistent';
+	paginationMode: (typeof PAGINATION_MODES)[number];
 	/** Largest pagination[pageSize] accepted; larger answers 422001. */
 	maxPageSize: number;
 	/** Default pagination[pageSize] when none is sent. */
@@ -54,7 +59,7 @@ export interface EmulatorConfig {
 	 * form-encode their sample): `form` = its sample's application/x-www-form-urlencoded; `json` = the
 	 * declared JSON. Either refuses the other as a server reading only its own would: 400, name is required.
 	 */
-	groupTopicBody: 'form' | 'json';
+	groupTopicBody: (typeof GROUP_TOPIC_BODIES)[number];
 	/** false: GET /file/image/:pictureId answers 404, as on a service without that route, so a client's fallback to /file/view/ can be proven. */
 	fileImageRoute: boolean;
 	/** Default webhook URL of the play page at GET /__emulator/ (null: none prefilled). */

@@ -33,6 +33,12 @@ export function thrownResponse(error: unknown): ApiResponse | undefined {
 	});
 }
 
+/** Adds a sentence to an error's description, after what it says already. */
+export function addToDescription<E extends NodeApiError | NodeOperationError>(error: E, sentence: string): E {
+	error.description = error.description ? `${error.description} ${sentence}` : sentence;
+	return error;
+}
+
 /** An error as it is when it is a node error already, else wrapped as one for item `itemIndex`. */
 export function asNodeError(ctx: Pick<Context, 'getNode'>, error: unknown, itemIndex: number | undefined): NodeApiError | NodeOperationError {
 	return error instanceof NodeApiError || error instanceof NodeOperationError

@@ -10,6 +10,7 @@ import type { IHttpRequestMethods } from 'n8n-workflow';
 import { parseErrorBody, type ParsedError } from './errorBody';
 import { ownEntry } from '../ownEntry';
 import { SLOWEST_TRANSFER_BYTES_PER_SECOND, sizeText } from './limits';
+import type { PageSize } from './pageRules';
 
 export interface ErrorText {
 	message: string;
@@ -234,6 +235,12 @@ export function goneOnRepeat(earlier: string, status: number): string {
 /** A list that changed while it was read (page numbers shift: items would be skipped or read twice). */
 export function listChanged(who: string, page: number, change: string): string {
 	return `${who}: the list changed while it was read (on page ${page}, ${change}); items may have moved between pages, so the node stopped rather than return a list that could miss items or hold some twice. Run it again`;
+}
+
+/** The sizes a list's first page was asked with, every one refused (paging.ts). */
+export function pageSizesRefused(sizes: PageSize[]): string {
+	const said = sizes.map((size) => (size === 'serviceDefault' ? 'no size (the service’s own)' : `${size} items a page`));
+	return `The first page was asked for with ${said.join(', then ')}; the service refused each.`;
 }
 
 /** A list page identical to the one before it. */

@@ -20,7 +20,7 @@ export {
 } from './limits';
 export { goneOnRepeat, type Effect, type ErrorText } from './failureMessages';
 export { parseErrorBody } from './errorBody';
-export { asNodeError } from './errors';
+export { addToDescription, asNodeError } from './errors';
 export { multipartBody, type FilePart } from './multipart';
 export {
 	LIST_READS,

@@ -15,7 +15,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { apiRequest } from './apiRequest';
-import { asNodeError, unexpectedAnswerError } from './errors';
+import { addToDescription, asNodeError, unexpectedAnswerError } from './errors';
 import {
 	afterPage,
 	firstPageSize,
@@ -30,7 +30,7 @@ import {
 } from './pageRules';
 import { list, object } from './jsonValues';
 import type { ApiRequest, ApiResponse, Context, SendOptions } from './types';
-import { listChanged, listTooLong, repeatedPage, operationAndItem } from './failureMessages';
+import { listChanged, listTooLong, pageSizesRefused, repeatedPage, operationAndItem } from './failureMessages';
 import { listCapReached } from './limits';
 
 /** Where a list stands before a page is read. */
@@ -114,9 +114,6 @@ export async function readPage(
  */
 const answeredAfterRefusal = new WeakMap<object, PageSize>();
 
-/** How a size reads in a message. */
-const sizeText = (size: PageSize) => (size === 'serviceDefault' ? 'no size (the service’s own)' : `${size} items a page`);
-
 /**
  * The answer to one page, and the size it was asked with: a later page keeps
  * its list's size (never above the one asked), a first page starts from
@@ -146,11 +143,7 @@ async function pageAnswer(
 			const smaller = kept === undefined ? pageSizeAfterRefusal({ page: at.page, asked: size, status }) : undefined;
 			if (smaller === undefined) {
 				const failure = asNodeError(ctx, error, sending.itemIndex);
-				if (tried.length > 1) {
-					const sizes = `The first page was asked for with ${tried.map(sizeText).join(', then ')}; the service refused each.`;
-					failure.description = failure.description ? `${failure.description} ${sizes}` : sizes;
-				}
-				throw failure;
+				throw tried.length > 1 ? addToDescription(failure, pageSizesRefused(tried)) : failure;
 			}
 			size = smaller;
 		}

@@ -8,7 +8,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { apiRequest, SERVICE_APIS, asNodeError, limiterFor, read, type ApiRequest, type ServiceLimiter } from '../../../shared/transport';
+import { addToDescription, apiRequest, SERVICE_APIS, asNodeError, limiterFor, read, type ApiRequest, type ServiceLimiter } from '../../../shared/transport';
 import { BuiltRequests } from './builtRequests';
 import { readingConstantsOnce } from './constantParameters';
 import { listOutput } from './list';
@@ -54,10 +54,7 @@ async function runOperation(
 		sent = named(second);
 		response = await apiRequest(ctx, sent, sending).catch((error: unknown) => {
 			// Either refusal may be the one that explains: the second's leads, the first's follows.
-			const failure = asNodeError(ctx, error, i);
-			const earlier = `It was asked first another way, and the service refused that too: ${refused.message}`;
-			failure.description = failure.description ? `${failure.description} ${earlier}` : earlier;
-			throw failure;
+			throw addToDescription(asNodeError(ctx, error, i), `It was asked first another way, and the service refused that too: ${refused.message}`);
 		});
 	}
 	if (operation.output) return await operation.output.call(ctx, response, i, sent);
