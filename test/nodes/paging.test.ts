@@ -181,6 +181,18 @@ describe('paging rules beyond the cap', () => {
 		expect(listRequests('/api/v1/knowledge').map((r) => r.page)).toEqual([1, 2, 3]);
 	});
 
+	it('metadata under Laravel’s names on the answer itself (last_page, total) ends the list on its last page', async () => {
+		bed.emulator.setConfig({ pageCap: 10, paginationMode: 'none' });
+		const laravel = (ids: number[], currentPage: number) => ({ data: ids.map((id) => ({ id, name: `Base ${id}` })), current_page: currentPage, per_page: 10, last_page: 2, total: 13 });
+		bed.emulator.faults.add({ method: 'GET', path: '/api/v1/knowledge', action: { kind: 'status', status: 200, body: laravel(baseIds.slice(0, 10), 1) } });
+		bed.emulator.faults.add({ method: 'GET', path: '/api/v1/knowledge', skip: 1, action: { kind: 'status', status: 200, body: laravel(baseIds.slice(10, 13), 2) } });
+		const run = await bed.runNode(getMany());
+		expect(run.error).toBeUndefined();
+		// Read as no metadata, the list would go on to the emulator's own page 3.
+		expect(run.json.map((kb) => kb.id)).toEqual(baseIds.slice(0, 13));
+		expect(listRequests('/api/v1/knowledge').map((r) => r.page)).toEqual([1, 2]);
+	});
+
 	it('an answer without a data list is not an empty list: it fails, saying what was expected', async () => {
 		bed.emulator.faults.add({ method: 'GET', path: '/api/v1/knowledge', skip: 1, action: { kind: 'status', status: 200, body: { items: [] } } });
 		bed.emulator.setConfig({ pageCap: 10 });
