@@ -10,6 +10,7 @@ import { createHash } from 'crypto';
 import { authenticateWithHeaders, baseUrlProperty, CREDENTIAL_ICON } from '../shared/credentialParts';
 import { requestToken } from '../shared/transport/botToken';
 import { viaHttpRequest } from '../shared/transport/boundedRequest';
+import { DOCUMENTED_SCOPE } from '../shared/transport/tokenAttempts';
 
 /**
  * Token requests in flight in this process, by credential identity. Executions
@@ -67,7 +68,8 @@ export class WorkplaceBotApi implements ICredentialType {
 			displayName: 'Scope',
 			name: 'scope',
 			type: 'string',
-			default: 'bot profile',
+			// The token request falls back from this scope only (tokenAttempts.ts): one constant for both.
+			default: DOCUMENTED_SCOPE,
 			description: 'Space-separated scopes to ask for; the bot endpoints need "bot"',
 		},
 		{
