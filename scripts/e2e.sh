@@ -2,7 +2,10 @@
 # End-to-end suites in a real n8n 2.41.1 (e2e/): CLI, REST, the editor in
 # headless Chromium, queue mode with Redis and PostgreSQL, the AI Agent; and
 # the version matrix on each n8n of e2e/versions/. Run through with-node24.sh
-# (npm run e2e does that).
+# (npm run e2e does that). Without arguments the suites that mostly wait for
+# n8n's poll schedule run in a second jest process beside the others
+# (e2e/lanes.js); with arguments (jest's, e.g. a suite's name) one jest runs
+# what they select.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -10,12 +13,38 @@ echo "== e2e install"; bash e2e/install.sh
 for version in e2e/versions/*/; do bash e2e/install.sh "$(basename "$version")"; done
 echo "== build"; npm run --silent build; npm run --silent build:dev
 echo "== typecheck e2e"; npx tsc -p e2e/tsconfig.json
-echo "== e2e tests"
 mkdir -p build
+rm -f build/e2e-results*.json build/e2e-schedule.log
+jest=(node node_modules/jest/bin/jest.js -c e2e/jest.config.js --ci --json)
 status=0
-npx jest -c e2e/jest.config.js --ci --json --outputFile=build/e2e-results.json "$@" || status=$?
+if [ $# -eq 0 ]; then
+  echo "== e2e tests (the schedule lane runs beside these; its output follows them)"
+  E2E_LANE=schedule "${jest[@]}" --outputFile=build/e2e-results-schedule.json > build/e2e-schedule.log 2>&1 &
+  schedule=$!
+  # Interrupted or failed before the end: the schedule lane goes too.
+  trap 'kill "$schedule" 2>/dev/null || true' EXIT
+  E2E_LANE=others "${jest[@]}" --outputFile=build/e2e-results-others.json || status=$?
+  wait "$schedule" || status=$?
+  trap - EXIT
+  echo "== e2e tests, schedule lane (ran beside the above)"
+  cat build/e2e-schedule.log
+  parts=(build/e2e-results-others.json build/e2e-results-schedule.json)
+else
+  echo "== e2e tests"
+  "${jest[@]}" --outputFile=build/e2e-results-run.json "$@" || status=$?
+  parts=(build/e2e-results-run.json)
+fi
+# One results file and one line for the whole run; a lane that wrote no
+# results (it could not start) counts as a failure.
 node -e '
-const r = require("./build/e2e-results.json");
-console.log(`e2e: ${r.numPassedTests} passed, ${r.numFailedTests + r.numRuntimeErrorTestSuites} failed`);
-' || status=1
+const fs = require("node:fs");
+const parts = process.argv.slice(1).map((file) => fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, "utf8")) : undefined);
+const sum = (key) => parts.reduce((total, part) => total + (part ? part[key] : 0), 0);
+const merged = { ...parts.find(Boolean), numPassedTests: sum("numPassedTests"), numFailedTests: sum("numFailedTests"), numTotalTests: sum("numTotalTests"), numRuntimeErrorTestSuites: sum("numRuntimeErrorTestSuites"), numTotalTestSuites: sum("numTotalTestSuites"), testResults: parts.flatMap((part) => part ? part.testResults : []), success: parts.every((part) => part && part.success) };
+fs.writeFileSync("build/e2e-results.json", JSON.stringify(merged));
+const missing = parts.filter((part) => !part).length;
+console.log(`e2e: ${merged.numPassedTests} passed, ${merged.numFailedTests + merged.numRuntimeErrorTestSuites + missing} failed`);
+process.exit(merged.success && missing === 0 ? 0 : 1);
+' "${parts[@]}" || status=1
+rm -f "${parts[@]}"
 exit $status

@@ -6,10 +6,19 @@
  * docs/e2e.md lists as starting their own, with the reason; CONTRIBUTING.md
  * and docs/e2e.md say so, and docs/e2e.md has a row for every suite.
  */
+import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { ROOT } from '../../testbed/root';
+
+// The lanes of `npm run e2e` (plain CommonJS: e2e/jest.config.js reads it too).
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { SCHEDULE_SUITES, LANES, laneSelection } = require('../../e2e/lanes') as {
+	SCHEDULE_SUITES: string[];
+	LANES: string[];
+	laneSelection: (lane: string | undefined) => { testMatch: string[]; testPathIgnorePatterns: string[] };
+};
 
 const SUITES_DIR = path.join(ROOT, 'e2e', 'tests');
 const LIB_DIR = path.join(ROOT, 'e2e', 'lib');
@@ -63,6 +72,30 @@ describe('the end-to-end suites', () => {
 	it('the suites docs/e2e.md excepts exist', () => {
 		expect(documentedExceptions.filter((name) => !suites.includes(`${name}.e2e.test.ts`))).toEqual([]);
 	});
+
+	it('the schedule lane (e2e/lanes.js) names suites that exist, and docs/e2e.md names the same', () => {
+		expect(SCHEDULE_SUITES.filter((name) => !suites.includes(`${name}.e2e.test.ts`))).toEqual([]);
+		expect(docSection('Two lanes').match(/`(\w+)`/g)?.map((name) => name.slice(1, -1)).filter((name) => suites.includes(`${name}.e2e.test.ts`)).sort()).toEqual([...SCHEDULE_SUITES].sort());
+	});
+
+	it('the lanes select each suite once, as jest lists them: the schedule lane its own, the others the rest', () => {
+		const listed = (lane: string) =>
+			execFileSync(process.execPath, [require.resolve('jest/bin/jest'), '-c', path.join(ROOT, 'e2e', 'jest.config.js'), '--listTests'], {
+				cwd: ROOT,
+				env: { ...process.env, E2E_LANE: lane },
+				encoding: 'utf8',
+			})
+				.trim()
+				.split('\n')
+				.map((file) => path.basename(file))
+				.sort();
+		const [schedule, others, all] = ['schedule', 'others', ''].map(listed);
+		expect(LANES).toEqual(['schedule', 'others']);
+		expect(schedule).toEqual(suites.filter((file) => SCHEDULE_SUITES.includes(suiteName(file))));
+		expect(others).toEqual(suites.filter((file) => !SCHEDULE_SUITES.includes(suiteName(file))));
+		expect(all).toEqual(suites);
+		expect(() => laneSelection('Schedule')).toThrow('E2E_LANE is "Schedule": use schedule or others');
+	}, 60_000);
 
 	it('only the bed starts PostgreSQL and Redis', () => {
 		const importers = readdirSync(LIB_DIR)
