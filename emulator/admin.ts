@@ -6,13 +6,67 @@
 import type { FastifyInstance } from 'fastify';
 import { type FaultRegistry, ruleFromJson, ruleToJson } from './common/faults';
 import type { RequestLog } from './common/requestLog';
-import { GROUP_TOPIC_BODIES, PAGINATION_MODES, TOKEN_CLIENT_AUTHS, type EmulatorConfig } from './types';
-
-/** The settings PATCH /config takes as one of a few values, with those values. */
-const CHOICES = { paginationMode: PAGINATION_MODES, groupTopicBody: GROUP_TOPIC_BODIES, tokenClientAuth: TOKEN_CLIENT_AUTHS } as const;
+import { DELETE_RESPONSES, GROUP_TOPIC_BODIES, PAGINATION_MODES, TEXT_REPLY_JSON, TOKEN_CLIENT_AUTHS, V1_SEND_ANSWERS, type EmulatorConfig } from './types';
 
 /** `"a", "b" or "c"`. */
 const quotedChoices = (values: readonly string[]) => `${values.slice(0, -1).map((v) => `"${v}"`).join(', ')} or "${values[values.length - 1]}"`;
+
+/** A check of one setting's new value: undefined when it may be set, else what it must be (after the setting's name). */
+type SettingCheck = (value: unknown) => string | undefined;
+const isWhole = (value: unknown) => Number.isInteger(value) && (value as number) >= 1;
+const oneOf = (values: readonly string[]): SettingCheck => (value) => ((values as readonly unknown[]).includes(value) ? undefined : `must be ${quotedChoices(values)}`);
+const whole: SettingCheck = (value) => (isWhole(value) ? undefined : 'must be a whole number of at least 1');
+const text: SettingCheck = (value) => (typeof value === 'string' && value !== '' ? undefined : 'must be a non-empty string');
+const flag: SettingCheck = (value) => (typeof value === 'boolean' ? undefined : 'must be true or false');
+
+/**
+ * Every setting PATCH /config may change, with its check. Anything else (a
+ * misspelt name, dataDir, which is where stored files already are) is refused
+ * with 400 rather than stored: a test that set nothing must not pass as if it had.
+ */
+const SETTINGS: { [K in keyof EmulatorConfig]?: SettingCheck } = {
+	apiKey: text,
+	jwtSecret: text,
+	clientId: text,
+	clientSecret: text,
+	tokenTtlSeconds: whole,
+	tokenScopes: (value) => (Array.isArray(value) && value.every((scope) => typeof scope === 'string' && /^\S+$/.test(scope)) ? undefined : 'must be a list of scopes, each one word'),
+	tokenClientAuth: oneOf(TOKEN_CLIENT_AUTHS),
+	maxUploadBytes: whole,
+	paginationMode: oneOf(PAGINATION_MODES),
+	maxPageSize: whole,
+	defaultPageSize: whole,
+	pageCap: (value) => (value === null || isWhole(value) ? undefined : 'must be a whole number of at least 1, or null for no cap'),
+	deleteResponse: oneOf(DELETE_RESPONSES),
+	rateLimit: (value) => {
+		if (value === null) return undefined;
+		const limit = value as { capacity?: unknown; refillPerSecond?: unknown } | undefined;
+		const fine = typeof value === 'object' && !Array.isArray(value) && Object.keys(value).sort().join() === 'capacity,refillPerSecond';
+		return fine && isWhole(limit?.capacity) && typeof limit?.refillPerSecond === 'number' && limit.refillPerSecond > 0
+			? undefined
+			: 'must be {"capacity": a whole number of at least 1, "refillPerSecond": a number above 0}, or null for none';
+	},
+	replyTokenTtlSeconds: whole,
+	maxMessageFileBytes: whole,
+	v1SendAnswer: oneOf(V1_SEND_ANSWERS),
+	textReplyJson: oneOf(TEXT_REPLY_JSON),
+	v2ReplyRoute: flag,
+	groupTopicBody: oneOf(GROUP_TOPIC_BODIES),
+	fileImageRoute: flag,
+	webhookUrl: (value) => (value === null || (typeof value === 'string' && /^https?:\/\/[^\s]+$/.test(value)) ? undefined : 'must be an http(s) URL, or null for none'),
+};
+
+/** Why a PATCH /config body may not be set (the first reason), or undefined when all of it may. */
+export function configPatchProblem(patch: unknown): string | undefined {
+	if (!patch || typeof patch !== 'object' || Array.isArray(patch)) return 'JSON object expected';
+	for (const [field, value] of Object.entries(patch)) {
+		const check = Object.hasOwn(SETTINGS, field) ? SETTINGS[field as keyof EmulatorConfig] : undefined;
+		if (!check) return `${field} is not a setting PATCH /config changes; it changes ${Object.keys(SETTINGS).join(', ')}`;
+		const problem = check(value);
+		if (problem) return `${field} ${problem}`;
+	}
+	return undefined;
+}
 
 export interface AdminDeps {
 	log: RequestLog;
@@ -69,25 +123,9 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void
 
 	app.get(`${P}/config`, async () => deps.config);
 	app.patch(`${P}/config`, async (request, reply) => {
-		if (!request.body || typeof request.body !== 'object') return reply.code(400).send(bad('JSON object expected'));
-		const patch = request.body as Partial<EmulatorConfig>;
-		const cap = patch.pageCap;
-		if (cap !== undefined && cap !== null && !(Number.isInteger(cap) && cap >= 1)) {
-			return reply.code(400).send(bad('pageCap must be a whole number of at least 1, or null for no cap'));
-		}
-		for (const [field, values] of Object.entries(CHOICES)) {
-			const value = patch[field as keyof typeof CHOICES];
-			if (value !== undefined && !(values as readonly unknown[]).includes(value)) return reply.code(400).send(bad(`${field} must be ${quotedChoices(values)}`));
-		}
-		for (const field of ['maxPageSize', 'defaultPageSize'] as const) {
-			const size = patch[field];
-			if (size !== undefined && !(Number.isInteger(size) && size >= 1)) return reply.code(400).send(bad(`${field} must be a whole number of at least 1`));
-		}
-		const scopes = patch.tokenScopes as unknown;
-		if (scopes !== undefined && !(Array.isArray(scopes) && scopes.every((scope) => typeof scope === 'string' && /^\S+$/.test(scope)))) {
-			return reply.code(400).send(bad('tokenScopes must be a list of scopes, each one word'));
-		}
-		deps.setConfig(patch);
+		const problem = configPatchProblem(request.body);
+		if (problem) return reply.code(400).send(bad(problem));
+		deps.setConfig(request.body as Partial<EmulatorConfig>);
 		return deps.config;
 	});
 }

@@ -11,7 +11,7 @@
  */
 import { removeTempFolders } from './common/tempFolders';
 import { startEmulator, type Emulator, type StartOptions } from './server';
-import { PAGINATION_MODES, type EmulatorConfig } from './types';
+import { DELETE_RESPONSES, PAGINATION_MODES, TEXT_REPLY_JSON, V1_SEND_ANSWERS, type EmulatorConfig } from './types';
 
 export const DEV_CREDENTIALS = {
 	apiKey: 'dev-api-key',
@@ -65,15 +65,15 @@ export function optionsFromEnv(): StartOptions {
 		paginationMode: oneOf('PAGINATION_MODE', PAGINATION_MODES),
 		pageCap: pageSizeEnv('PAGE_CAP'),
 		maxPageSize: pageSizeEnv('MAX_PAGE_SIZE'),
-		deleteResponse: oneOf('DELETE_RESPONSE', ['empty', 'json'] as const),
+		deleteResponse: oneOf('DELETE_RESPONSE', DELETE_RESPONSES),
 		maxUploadBytes: intEnv('MAX_UPLOAD_BYTES'),
 		tokenTtlSeconds: intEnv('TOKEN_TTL_SECONDS'),
 		dataDir: process.env.EMULATOR_DATA_DIR || undefined,
 		webhookUrl: process.env.WEBHOOK_URL || undefined,
 		replyTokenTtlSeconds: intEnv('REPLY_TOKEN_TTL_SECONDS'),
 		maxMessageFileBytes: intEnv('MAX_MESSAGE_FILE_BYTES'),
-		v1SendAnswer: oneOf('V1_SEND_ANSWER', ['message', 'status'] as const),
-		textReplyJson: oneOf('TEXT_REPLY_JSON', ['refuse', 'accept'] as const),
+		v1SendAnswer: oneOf('V1_SEND_ANSWER', V1_SEND_ANSWERS),
+		textReplyJson: oneOf('TEXT_REPLY_JSON', TEXT_REPLY_JSON),
 	};
 }
 

@@ -9,6 +9,9 @@ import type { FastifyInstance } from 'fastify';
 export const PAGINATION_MODES = ['strapi', 'nestjs', 'none', 'inconsistent'] as const;
 export const TOKEN_CLIENT_AUTHS = ['basic', 'form'] as const;
 export const GROUP_TOPIC_BODIES = ['form', 'json'] as const;
+export const DELETE_RESPONSES = ['empty', 'json'] as const;
+export const V1_SEND_ANSWERS = ['message', 'status'] as const;
+export const TEXT_REPLY_JSON = ['refuse', 'accept'] as const;
 
 export interface EmulatorConfig {
 	/** x-api-key accepted by the knowledge base API. */
@@ -41,7 +44,7 @@ export interface EmulatorConfig {
 	 */
 	pageCap: number | null;
 	/** Body of a successful DELETE: `empty` = 204 no body, `json` = 200 with a JSON confirmation. */
-	deleteResponse: 'empty' | 'json';
+	deleteResponse: (typeof DELETE_RESPONSES)[number];
 	/** Token bucket per credential; null turns the limiter off. 429 carries Retry-After (seconds). */
 	rateLimit: { capacity: number; refillPerSecond: number } | null;
 	/** Lifetime of the reply tokens handed out inside delivered webhook events, seconds. */
@@ -49,9 +52,9 @@ export interface EmulatorConfig {
 	/** Largest picture or file a bot may send (v1 multipart routes), bytes; one byte more answers 400. */
 	maxMessageFileBytes: number;
 	/** v1 push answer, a switch because a client must read either shape: `message` = status plus the message {id,type,groupId,threadId}; `status` = only {"status":"success"}. */
-	v1SendAnswer: 'message' | 'status';
+	v1SendAnswer: (typeof V1_SEND_ANSWERS)[number];
 	/** POST /bot/v1/message/text with a JSON body, which bots in use send though the service declares multipart: `refuse` answers 415; `accept` takes it. */
-	textReplyJson: 'refuse' | 'accept';
+	textReplyJson: (typeof TEXT_REPLY_JSON)[number];
 	/** false: POST /bot/v2/message/reply answers 404 as an unknown route would (the live service may have no such route). */
 	v2ReplyRoute: boolean;
 	/**

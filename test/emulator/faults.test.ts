@@ -331,4 +331,38 @@ describe('admin routes', () => {
 		expect(res.body.paginationMode).toBe('none');
 		expect((await kb('/knowledge')).body.meta).toBeUndefined();
 	});
+
+	it('refuses a setting it does not change, or a value the setting cannot take, naming it, and then sets nothing of that body', async () => {
+		const before = structuredClone(bed.emulator.config);
+		const refusals: Array<[unknown, string | RegExp]> = [
+			[{ paginationMod: 'none' }, /^paginationMod is not a setting PATCH \/config changes; it changes apiKey, .*, webhookUrl$/],
+			[{ dataDir: '/tmp' }, /^dataDir is not a setting PATCH \/config changes/],
+			[{ paginationMode: 'none', v1SendAnswer: 'both' }, 'v1SendAnswer must be "message" or "status"'],
+			[{ deleteResponse: 'text' }, 'deleteResponse must be "empty" or "json"'],
+			[{ textReplyJson: true }, 'textReplyJson must be "refuse" or "accept"'],
+			[{ v2ReplyRoute: 'false' }, 'v2ReplyRoute must be true or false'],
+			[{ fileImageRoute: 0 }, 'fileImageRoute must be true or false'],
+			[{ rateLimit: { capacity: 5 } }, /^rateLimit must be \{"capacity"/],
+			[{ rateLimit: { capacity: 5, refillPerSecond: 0 } }, /^rateLimit must be \{"capacity"/],
+			[{ rateLimit: { capacity: 1.5, refillPerSecond: 1 } }, /^rateLimit must be \{"capacity"/],
+			[{ webhookUrl: 'ftp://example.com/' }, 'webhookUrl must be an http(s) URL, or null for none'],
+			[{ apiKey: '' }, 'apiKey must be a non-empty string'],
+			[{ tokenTtlSeconds: 0 }, 'tokenTtlSeconds must be a whole number of at least 1'],
+			[{ replyTokenTtlSeconds: '60' }, 'replyTokenTtlSeconds must be a whole number of at least 1'],
+			[{ maxUploadBytes: -1 }, 'maxUploadBytes must be a whole number of at least 1'],
+			[[{ paginationMode: 'none' }], 'JSON object expected'],
+		];
+		for (const [body, message] of refusals) {
+			const res = await bed.call('/__emulator/config', { method: 'PATCH', json: body });
+			expect({ body, status: res.status }).toEqual({ body, status: 400 });
+			expect(res.body.message).toMatch(message);
+		}
+		expect(bed.emulator.config).toEqual(before);
+
+		const set = { v1SendAnswer: 'status', deleteResponse: 'json', v2ReplyRoute: false, rateLimit: { capacity: 5, refillPerSecond: 0.5 }, webhookUrl: null, maxMessageFileBytes: 1024 };
+		const res = await bed.call('/__emulator/config', { method: 'PATCH', json: set });
+		expect(res.status).toBe(200);
+		expect(res.body).toMatchObject(set);
+		expect(bed.emulator.config).toMatchObject(set);
+	});
 });
