@@ -9,8 +9,21 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-echo "== e2e install"; bash e2e/install.sh
-for version in e2e/versions/*/; do bash e2e/install.sh "$(basename "$version")"; done
+echo "== e2e install"
+# e2e/'s n8n and each n8n of the version matrix install side by side: each is
+# mostly waiting on the registry and the disk, in its own folder, and compiles
+# its own sqlite3. Lines of the matrix's installs say their version.
+installs=()
+bash e2e/install.sh & installs+=($!)
+for version in e2e/versions/*/; do
+  version="$(basename "$version")"
+  (bash e2e/install.sh "$version" 2>&1 | sed -u "s/^\[setup\]/[setup $version]/") >&2 & installs+=($!)
+done
+trap 'kill "${installs[@]}" 2>/dev/null || true' EXIT
+failed=0
+for pid in "${installs[@]}"; do wait "$pid" || failed=1; done
+trap - EXIT
+if [ "$failed" -ne 0 ]; then echo "e2e install failed (its output is above)" >&2; exit 1; fi
 echo "== build"; npm run --silent build; npm run --silent build:dev
 echo "== typecheck e2e"; npx tsc -p e2e/tsconfig.json
 mkdir -p build
