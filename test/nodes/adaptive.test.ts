@@ -153,20 +153,24 @@ describe('version 4: reads adapt to a service that takes a few at once', () => {
 });
 
 describe('version 4: a service slowed by its own load', () => {
-	it('whose answers take longer with the square of the requests beyond 8 at once: a later run keeps below 20 at once, where answers take 6 times as long as at 8', async () => {
+	it('whose answers take longer with the square of the requests beyond 8 at once: later runs keep below 20 at once, where answers take 6 times as long as at 8', async () => {
 		const slowing = { latencyMs: 20, capacity: 8, growth: 2 };
 		bed.emulator.throttle.set(slowing);
 		const first = await bed.runNode(kbGet(), { items: kbItems(400), ...V4 });
 		expect(first.error).toBeUndefined();
-		bed.emulator.throttle.set(slowing);
 		bed.emulator.clearLog();
-		const later = await bed.runNode(kbGet(), { items: kbItems(400), ...V4 });
-		expect(later.error).toBeUndefined();
-		expect(later.json).toHaveLength(400);
-		expect(bed.emulator.throttle.counts()).toMatchObject({ taken: 400, refused: 0 });
+		for (let run = 1; run <= 3; run++) {
+			bed.emulator.throttle.set(slowing);
+			const later = await bed.runNode(kbGet(), { items: kbItems(400), ...V4 });
+			expect(later.error).toBeUndefined();
+			expect(later.json).toHaveLength(400);
+			expect(bed.emulator.throttle.counts()).toMatchObject({ taken: 400, refused: 0 });
+		}
 		// At 16 at once every answer takes 4 times as long as at 8: the service answers half as many a second.
 		// Cut only by the round trip (when even the fastest answer of a round takes 4 times the quickest), the
-		// service had a median of 24–26 at once here; with the pace of each level, 11–16.
+		// service had a median of 24–26 at once here; with the pace of each level, 11–16 on an idle machine.
+		// The median is of three later runs' requests together: one run whose client was starved of CPU (its
+		// answers read late, its levels' pace noisy) went to 20 once in CI, while the other runs stay near 15.
 		expect(medianAtOnce(bed.emulator.log.filter((e) => e.path === KB_PATH))).toBeLessThan(20);
 	});
 });
