@@ -57,7 +57,7 @@ const SETTINGS: { [K in keyof EmulatorConfig]?: SettingCheck } = {
 };
 
 /** Why a PATCH /config body may not be set (the first reason), or undefined when all of it may. */
-export function configPatchProblem(patch: unknown): string | undefined {
+function configPatchProblem(patch: unknown): string | undefined {
 	if (!patch || typeof patch !== 'object' || Array.isArray(patch)) return 'JSON object expected';
 	for (const [field, value] of Object.entries(patch)) {
 		const check = Object.hasOwn(SETTINGS, field) ? SETTINGS[field as keyof EmulatorConfig] : undefined;
