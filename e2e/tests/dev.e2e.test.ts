@@ -47,9 +47,11 @@ async function startDev(): Promise<DevRun> {
 	child.stderr?.on('data', (chunk: Buffer) => (text += chunk.toString()));
 	const run = { child, output: () => text, n8nPort, emulatorPort };
 	const deadline = Date.now() + 300_000;
-	while (!/^Ready: /m.test(text)) {
+	// The ready summary arrives in several writes, and a pipe reader may see its first line
+	// ("Ready: ...") before the rest: wait for its last line.
+	while (!/^Ctrl-C stops n8n and the emulator\.$/m.test(text)) {
 		if (child.exitCode !== null) throw new Error(`dev.js exited with ${child.exitCode} before it was ready:\n${text}`);
-		if (Date.now() > deadline) throw new Error(`dev.js printed no ready line in 300 s:\n${text}`);
+		if (Date.now() > deadline) throw new Error(`dev.js printed no whole ready summary in 300 s:\n${text}`);
 		await new Promise((resolve) => setTimeout(resolve, 250));
 	}
 	return run;
