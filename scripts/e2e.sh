@@ -8,6 +8,10 @@
 # what they select.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+source scripts/processes.sh
+# Ended early (a failed install, a signal): what it started goes too, the
+# installs' npm and the lanes' n8n servers included.
+trap stop_descendants EXIT
 
 echo "== e2e install"
 # e2e/'s n8n and each n8n of the version matrix install side by side: each is
@@ -19,10 +23,8 @@ for version in e2e/versions/*/; do
   version="$(basename "$version")"
   (bash e2e/install.sh "$version" 2>&1 | sed -u "s/^\[setup\]/[setup $version]/") >&2 & installs+=($!)
 done
-trap 'kill "${installs[@]}" 2>/dev/null || true' EXIT
 failed=0
 for pid in "${installs[@]}"; do wait "$pid" || failed=1; done
-trap - EXIT
 if [ "$failed" -ne 0 ]; then echo "e2e install failed (its output is above)" >&2; exit 1; fi
 echo "== build"; npm run --silent build; npm run --silent build:dev
 echo "== typecheck e2e"; npx tsc -p e2e/tsconfig.json
@@ -34,11 +36,8 @@ if [ $# -eq 0 ]; then
   echo "== e2e tests (the schedule lane runs beside these; its output follows them)"
   E2E_LANE=schedule "${jest[@]}" --outputFile=build/e2e-results-schedule.json > build/e2e-schedule.log 2>&1 &
   schedule=$!
-  # Interrupted or failed before the end: the schedule lane goes too.
-  trap 'kill "$schedule" 2>/dev/null || true' EXIT
   E2E_LANE=others "${jest[@]}" --outputFile=build/e2e-results-others.json || status=$?
   wait "$schedule" || status=$?
-  trap - EXIT
   echo "== e2e tests, schedule lane (ran beside the above)"
   cat build/e2e-schedule.log
   parts=(build/e2e-results-others.json build/e2e-results-schedule.json)

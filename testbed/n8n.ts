@@ -395,21 +395,26 @@ export async function stopProcess(child: ChildProcess, graceMs: number): Promise
 	});
 }
 
+/** A process and every process below it, parents before their children, from one `ps` listing. */
+export function processTree(pid: number): number[] {
+	const children = new Map<number, number[]>();
+	for (const line of spawnSync('ps', ['-e', '-o', 'pid=,ppid='], { encoding: 'utf8' }).stdout.trim().split('\n')) {
+		const [id, parent] = line.trim().split(/\s+/).map(Number);
+		children.set(parent, [...(children.get(parent) ?? []), id]);
+	}
+	const tree = [pid];
+	for (let n = 0; n < tree.length; n++) tree.push(...(children.get(tree[n]) ?? []));
+	return tree;
+}
+
 /**
  * SIGKILL to a child process that is still running and to every process below
- * it (found with `ps`), the child first, so that it starts none after the list
- * was read: what it started would otherwise live on without it.
+ * it, the child first, so that it starts none after the list was read: what it
+ * started would otherwise live on without it.
  */
 export function killProcessTree(child: ChildProcess): void {
 	if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
-	const children = new Map<number, number[]>();
-	for (const line of spawnSync('ps', ['-e', '-o', 'pid=,ppid='], { encoding: 'utf8' }).stdout.trim().split('\n')) {
-		const [pid, parent] = line.trim().split(/\s+/).map(Number);
-		children.set(parent, [...(children.get(parent) ?? []), pid]);
-	}
-	const tree = [child.pid];
-	for (let n = 0; n < tree.length; n++) tree.push(...(children.get(tree[n]) ?? []));
-	for (const pid of tree) {
+	for (const pid of processTree(child.pid)) {
 		try {
 			process.kill(pid, 'SIGKILL');
 		} catch {

@@ -8,7 +8,7 @@
  * is wired to the examples' Workplace Trigger: an event played there reaches
  * the active workflow and its reply lands in the emulator's records.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
@@ -17,7 +17,7 @@ import path from 'node:path';
 import { DEV_CREDENTIALS } from '../../emulator/main';
 import type { MessageRecord } from '../../emulator/bot/state';
 import { EXAMPLE_MCP_CREDENTIAL, exampleWorkflows } from '../../testbed/examples';
-import { N8nRest, OWNER, freePort, until } from '../../testbed/n8n';
+import { N8nRest, OWNER, freePort, processTree, until } from '../../testbed/n8n';
 import { ROOT } from '../../testbed/root';
 import { mcpServerUrl, productionWebhookUrl, waitForTriggerWebhook } from '../../testbed/n8nWebhooks';
 
@@ -57,20 +57,6 @@ async function startDev(): Promise<DevRun> {
 	return run;
 }
 
-/** The process and every descendant (n8n start, its task runner). */
-function processTree(pid: number): number[] {
-	let children: number[] = [];
-	try {
-		children = execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' })
-			.split('\n')
-			.filter((line) => line.trim())
-			.map(Number);
-	} catch {
-		// ps exits 1 when there are none
-	}
-	return [pid, ...children.flatMap(processTree)];
-}
-
 const alive = (pid: number) => {
 	try {
 		process.kill(pid, 0);
@@ -88,6 +74,7 @@ const portFree = async (port: number) =>
 	});
 
 async function interrupt(run: DevRun): Promise<{ code: number | null; tree: number[] }> {
+	// dev.js and what it started (n8n start, its task runner), listed before they stop.
 	const tree = processTree(run.child.pid as number);
 	const exited = new Promise<number | null>((resolve) => run.child.once('exit', (code) => resolve(code)));
 	run.child.kill('SIGINT');

@@ -1,0 +1,36 @@
+# Sourced by e2e.sh. stop_descendants [GRACE_SECONDS]: SIGTERM to every process
+# below this shell (what it started in the background or the foreground, and
+# theirs), then SIGKILL to those still running GRACE_SECONDS (10) later.
+# Each is stopped (SIGSTOP) as it is found, so that none starts another after
+# its children were read, and gets SIGCONT once all have their SIGTERM.
+# SIGTERM first: a script among them still runs its EXIT trap (e2e/install.sh
+# removes its sqlite3 build folder). SIGKILL after: n8n's import commands, for
+# one, carry on after a SIGTERM.
+stop_descendants() {
+  # A subshell killed just after it started can still run the EXIT trap it was
+  # forked with; only the shell itself stops what is below it.
+  [ "$BASHPID" = "$$" ] || return 0
+  local grace=${1:-10} found=() pending=("$$") pid child left tenths=0
+  while [ ${#pending[@]} -gt 0 ]; do
+    pid=${pending[0]}
+    pending=("${pending[@]:1}")
+    for child in $(ps -o pid= --ppid "$pid" 2>/dev/null); do
+      # Gone already (the listing's own subshell and ps among them): skipped.
+      kill -STOP "$child" 2>/dev/null || continue
+      found+=("$child")
+      pending+=("$child")
+    done
+  done
+  [ ${#found[@]} -gt 0 ] || return 0
+  kill -TERM "${found[@]}" 2>/dev/null || true
+  kill -CONT "${found[@]}" 2>/dev/null || true
+  # Still running: listed by ps and not a zombie (dead, not yet reaped).
+  while left=$(ps -o pid=,stat= -p "$(IFS=,; echo "${found[*]}")" 2>/dev/null | awk '$2 !~ /^Z/ { print $1 }'); [ -n "$left" ]; do
+    if [ "$tenths" -ge $((grace * 10)) ]; then
+      kill -KILL $left 2>/dev/null || true
+      return 0
+    fi
+    sleep 0.1
+    tenths=$((tenths + 1))
+  done
+}

@@ -1,0 +1,133 @@
+/**
+ * Stopping a process and everything it started, with real processes: a shell
+ * that started others, as n8n starts its task runner and e2e.sh its installs
+ * and lanes. `processTree` and `killProcessTree` (testbed/n8n.ts: what an
+ * interrupted bench stops n8n, its task runner and PostgreSQL's backends
+ * with); `stop_descendants` (scripts/processes.sh: what an interrupted or
+ * failed e2e.sh stops its installs and lanes with, SIGTERM and then SIGKILL).
+ */
+import { spawn } from 'child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'fs';
+import { tmpdir } from 'os';
+import * as path from 'path';
+
+import { killProcessTree, processTree, until } from '../../testbed/n8n';
+import { ROOT } from '../../testbed/root';
+
+/** Whether a process runs: it exists and is not a zombie (dead, not yet reaped by its new parent). */
+function running(pid: number): boolean {
+	try {
+		return !/^\d+ \(.*\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+	} catch {
+		return false;
+	}
+}
+
+/** The command line a process runs, with spaces for its NULs ('' once it is gone). */
+function commandOf(pid: number): string {
+	try {
+		return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim();
+	} catch {
+		return '';
+	}
+}
+
+describe('processTree', () => {
+	it('lists a process, then its children, then theirs', async () => {
+		const shell = spawn('sh', ['-c', '(sleep 61; true) & sleep 62 & wait'], { stdio: 'ignore' });
+		try {
+			const tree = await until('the subshell\'s sleep', () => {
+				const pids = processTree(shell.pid!);
+				return pids.some((pid) => commandOf(pid) === 'sleep 61') ? pids : undefined;
+			}, 10_000, 50);
+			expect(tree[0]).toBe(shell.pid);
+			expect(tree.map(commandOf).slice(1).sort()).toEqual(['sh -c (sleep 61; true) & sleep 62 & wait', 'sleep 61', 'sleep 62']);
+			// The subshell's sleep comes after the subshell.
+			const subshell = tree.findIndex((pid, n) => n > 0 && commandOf(pid).startsWith('sh -c'));
+			expect(tree.findIndex((pid) => commandOf(pid) === 'sleep 61')).toBeGreaterThan(subshell);
+		} finally {
+			killProcessTree(shell);
+		}
+	});
+});
+
+describe('killProcessTree', () => {
+	it('kills a process and the processes it started, at once', async () => {
+		const shell = spawn('sh', ['-c', 'sleep 60 & sleep 60 & wait'], { stdio: 'ignore' });
+		const exited = new Promise((resolve) => shell.once('exit', (_code, signal) => resolve(signal)));
+		const sleeps = await until('the two sleeps', () => {
+			const pids = processTree(shell.pid!).slice(1);
+			return pids.length === 2 ? pids : undefined;
+		}, 10_000, 50);
+
+		try {
+			killProcessTree(shell);
+
+			expect(await exited).toBe('SIGKILL');
+			// SIGKILL is delivered before kill() returns; the orphans' reaping may take a moment.
+			await until('the sleeps gone', () => (sleeps.some(running) ? undefined : true), 5_000, 50);
+			expect(sleeps.filter(running)).toEqual([]);
+		} finally {
+			for (const pid of sleeps.filter(running)) process.kill(pid, 'SIGKILL');
+		}
+	});
+});
+
+describe('stop_descendants (scripts/processes.sh)', () => {
+	let dir: string;
+	beforeAll(() => {
+		dir = mkdtempSync(path.join(tmpdir(), 'stop-descendants-'));
+	});
+	afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+	/** bash with e2e.sh's start (processes.sh sourced, stop_descendants on EXIT, here with 1 s of grace), then `body`. */
+	const script = (body: string) => spawn('bash', ['-c', `set -euo pipefail; source scripts/processes.sh; trap 'stop_descendants 1' EXIT; ${body}`], { cwd: ROOT, stdio: 'ignore' });
+
+	it('a shell ended by SIGTERM stops what it started in the background and the foreground, with SIGTERM: a script below it still runs its EXIT trap', async () => {
+		const mark = path.join(dir, 'cleaned');
+		const shell = script(`(bash -c 'trap "echo cleaned > ${mark}" EXIT; sleep 61' | cat) & sleep 62`);
+		const exited = new Promise((resolve) => shell.once('exit', (code, signal) => resolve(signal ?? code)));
+		const below = await until('the two sleeps', () => {
+			const pids = processTree(shell.pid!).slice(1);
+			return ['sleep 61', 'sleep 62'].every((command) => pids.some((pid) => commandOf(pid) === command)) ? pids : undefined;
+		}, 10_000, 50);
+		try {
+			expect(below.map(commandOf)).toEqual(expect.arrayContaining(['cat', 'bash -c trap "echo cleaned > ' + mark + '" EXIT; sleep 61']));
+
+			shell.kill('SIGTERM');
+
+			expect(await exited).toBe('SIGTERM');
+			await until('everything below it gone', () => (below.some(running) ? undefined : true), 5_000, 50);
+			expect(below.filter(running)).toEqual([]);
+			expect(readFileSync(mark, 'utf8')).toBe('cleaned\n');
+		} finally {
+			for (const pid of below.filter(running)) process.kill(pid, 'SIGKILL');
+		}
+	});
+
+	it('SIGKILL to what still runs after the grace: a process that ignores SIGTERM goes too', async () => {
+		// An ignored signal stays ignored across exec: neither this bash nor its sleep ends on SIGTERM.
+		const shell = script(`bash -c 'trap "" TERM; sleep 63; true' & wait`);
+		const exited = new Promise((resolve) => shell.once('exit', (code, signal) => resolve(signal ?? code)));
+		const below = await until('the sleep', () => {
+			const pids = processTree(shell.pid!).slice(1);
+			return pids.some((pid) => commandOf(pid) === 'sleep 63') ? pids : undefined;
+		}, 10_000, 50);
+		try {
+			expect(below).toHaveLength(2);
+
+			shell.kill('SIGTERM');
+
+			expect(await exited).toBe('SIGTERM');
+			await until('everything below it gone', () => (below.some(running) ? undefined : true), 5_000, 50);
+			expect(below.filter(running)).toEqual([]);
+		} finally {
+			for (const pid of below.filter(running)) process.kill(pid, 'SIGKILL');
+		}
+	});
+
+	it('keeps the exit status of a shell that ends by itself, with nothing left below it', async () => {
+		const shell = script('sleep 0.1 & wait; exit 3');
+		expect(await new Promise((resolve) => shell.once('exit', (code) => resolve(code)))).toBe(3);
+	});
+});
