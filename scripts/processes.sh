@@ -10,17 +10,16 @@ stop_descendants() {
   # A subshell killed just after it started can still run the EXIT trap it was
   # forked with; only the shell itself stops what is below it.
   [ "$BASHPID" = "$$" ] || return 0
-  local grace=${1:-10} found=() pending=("$$") pid child left tenths=0
-  while [ ${#pending[@]} -gt 0 ]; do
-    pid=${pending[0]}
-    pending=("${pending[@]:1}")
-    for child in $(ps -o pid= --ppid "$pid" 2>/dev/null); do
+  local grace=${1:-10} tree=("$$") n=0 child left tenths=0
+  # The tree grows as it is read: each process's children are appended after it.
+  while [ "$n" -lt ${#tree[@]} ]; do
+    for child in $(ps -o pid= --ppid "${tree[$n]}" 2>/dev/null); do
       # Gone already (the listing's own subshell and ps among them): skipped.
-      kill -STOP "$child" 2>/dev/null || continue
-      found+=("$child")
-      pending+=("$child")
+      if kill -STOP "$child" 2>/dev/null; then tree+=("$child"); fi
     done
+    n=$((n + 1))
   done
+  local found=("${tree[@]:1}")
   [ ${#found[@]} -gt 0 ] || return 0
   kill -TERM "${found[@]}" 2>/dev/null || true
   kill -CONT "${found[@]}" 2>/dev/null || true

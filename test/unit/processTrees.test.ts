@@ -6,7 +6,7 @@
  * with); `stop_descendants` (scripts/processes.sh: what an interrupted or
  * failed e2e.sh stops its installs and lanes with, SIGTERM and then SIGKILL).
  */
-import { spawn } from 'child_process';
+import { spawn, type ChildProcess } from 'child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'fs';
 import { tmpdir } from 'os';
 import * as path from 'path';
@@ -32,14 +32,30 @@ function commandOf(pid: number): string {
 	}
 }
 
+/** processTree(shell) once each of `commands` runs in it. */
+const treeOnceRunning = (shell: ChildProcess, commands: string[]) =>
+	until(commands.join(' and '), () => {
+		const tree = processTree(shell.pid!);
+		return commands.every((command) => tree.some((pid) => commandOf(pid) === command)) ? tree : undefined;
+	}, 10_000, 50);
+
+/** How a process ends: its signal, else its exit code. */
+const ending = (child: ChildProcess) => new Promise((resolve) => child.once('exit', (code, signal) => resolve(signal ?? code)));
+
+/** Every one of `pids` ends; the orphans' reaping may take a moment. */
+async function expectAllEnd(pids: number[]): Promise<void> {
+	await until('them to end', () => (pids.some(running) ? undefined : true), 5_000, 50);
+	expect(pids.filter(running)).toEqual([]);
+}
+
+/** SIGKILL to those of `pids` still running: a failed test leaves none behind. */
+const killRunning = (pids: number[]) => pids.filter(running).forEach((pid) => process.kill(pid, 'SIGKILL'));
+
 describe('processTree', () => {
 	it('lists a process, then its children, then theirs', async () => {
 		const shell = spawn('sh', ['-c', '(sleep 61; true) & sleep 62 & wait'], { stdio: 'ignore' });
 		try {
-			const tree = await until('the subshell\'s sleep', () => {
-				const pids = processTree(shell.pid!);
-				return pids.some((pid) => commandOf(pid) === 'sleep 61') ? pids : undefined;
-			}, 10_000, 50);
+			const tree = await treeOnceRunning(shell, ['sleep 61']);
 			expect(tree[0]).toBe(shell.pid);
 			expect(tree.map(commandOf).slice(1).sort()).toEqual(['sh -c (sleep 61; true) & sleep 62 & wait', 'sleep 61', 'sleep 62']);
 			// The subshell's sleep comes after the subshell.
@@ -53,22 +69,20 @@ describe('processTree', () => {
 
 describe('killProcessTree', () => {
 	it('kills a process and the processes it started, at once', async () => {
-		const shell = spawn('sh', ['-c', 'sleep 60 & sleep 60 & wait'], { stdio: 'ignore' });
-		const exited = new Promise((resolve) => shell.once('exit', (_code, signal) => resolve(signal)));
-		const sleeps = await until('the two sleeps', () => {
-			const pids = processTree(shell.pid!).slice(1);
-			return pids.length === 2 ? pids : undefined;
-		}, 10_000, 50);
+		const shell = spawn('sh', ['-c', 'sleep 60 & sleep 61 & wait'], { stdio: 'ignore' });
+		const exited = ending(shell);
+		const sleeps = (await treeOnceRunning(shell, ['sleep 60', 'sleep 61'])).slice(1);
 
 		try {
+			expect(sleeps).toHaveLength(2);
+
 			killProcessTree(shell);
 
+			// SIGKILL is delivered before kill() returns.
 			expect(await exited).toBe('SIGKILL');
-			// SIGKILL is delivered before kill() returns; the orphans' reaping may take a moment.
-			await until('the sleeps gone', () => (sleeps.some(running) ? undefined : true), 5_000, 50);
-			expect(sleeps.filter(running)).toEqual([]);
+			await expectAllEnd(sleeps);
 		} finally {
-			for (const pid of sleeps.filter(running)) process.kill(pid, 'SIGKILL');
+			killRunning(sleeps);
 		}
 	});
 });
@@ -86,48 +100,40 @@ describe('stop_descendants (scripts/processes.sh)', () => {
 	it('a shell ended by SIGTERM stops what it started in the background and the foreground, with SIGTERM: a script below it still runs its EXIT trap', async () => {
 		const mark = path.join(dir, 'cleaned');
 		const shell = script(`(bash -c 'trap "echo cleaned > ${mark}" EXIT; sleep 61' | cat) & sleep 62`);
-		const exited = new Promise((resolve) => shell.once('exit', (code, signal) => resolve(signal ?? code)));
-		const below = await until('the two sleeps', () => {
-			const pids = processTree(shell.pid!).slice(1);
-			return ['sleep 61', 'sleep 62'].every((command) => pids.some((pid) => commandOf(pid) === command)) ? pids : undefined;
-		}, 10_000, 50);
+		const exited = ending(shell);
+		const below = (await treeOnceRunning(shell, ['sleep 61', 'sleep 62'])).slice(1);
 		try {
 			expect(below.map(commandOf)).toEqual(expect.arrayContaining(['cat', 'bash -c trap "echo cleaned > ' + mark + '" EXIT; sleep 61']));
 
 			shell.kill('SIGTERM');
 
 			expect(await exited).toBe('SIGTERM');
-			await until('everything below it gone', () => (below.some(running) ? undefined : true), 5_000, 50);
-			expect(below.filter(running)).toEqual([]);
+			await expectAllEnd(below);
 			expect(readFileSync(mark, 'utf8')).toBe('cleaned\n');
 		} finally {
-			for (const pid of below.filter(running)) process.kill(pid, 'SIGKILL');
+			killRunning(below);
 		}
 	});
 
 	it('SIGKILL to what still runs after the grace: a process that ignores SIGTERM goes too', async () => {
 		// An ignored signal stays ignored across exec: neither this bash nor its sleep ends on SIGTERM.
 		const shell = script(`bash -c 'trap "" TERM; sleep 63; true' & wait`);
-		const exited = new Promise((resolve) => shell.once('exit', (code, signal) => resolve(signal ?? code)));
-		const below = await until('the sleep', () => {
-			const pids = processTree(shell.pid!).slice(1);
-			return pids.some((pid) => commandOf(pid) === 'sleep 63') ? pids : undefined;
-		}, 10_000, 50);
+		const exited = ending(shell);
+		const below = (await treeOnceRunning(shell, ['sleep 63'])).slice(1);
 		try {
 			expect(below).toHaveLength(2);
 
 			shell.kill('SIGTERM');
 
 			expect(await exited).toBe('SIGTERM');
-			await until('everything below it gone', () => (below.some(running) ? undefined : true), 5_000, 50);
-			expect(below.filter(running)).toEqual([]);
+			await expectAllEnd(below);
 		} finally {
-			for (const pid of below.filter(running)) process.kill(pid, 'SIGKILL');
+			killRunning(below);
 		}
 	});
 
 	it('keeps the exit status of a shell that ends by itself, with nothing left below it', async () => {
 		const shell = script('sleep 0.1 & wait; exit 3');
-		expect(await new Promise((resolve) => shell.once('exit', (code) => resolve(code)))).toBe(3);
+		expect(await ending(shell)).toBe(3);
 	});
 });
