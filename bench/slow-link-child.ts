@@ -14,6 +14,7 @@ import type { INodeExecutionData } from 'n8n-workflow';
 
 import type { EmulatorAccess } from '../emulator/clientCredentials';
 import type { WorkflowJson } from '../testbed/engine';
+import { skipAhead } from '../testbed/clock';
 import { byId } from '../testbed/locator';
 import { endsWithBench } from './childProcess';
 import { httpRequestKbGet, inParallel, kbGetLoop, measure, outputOf, RAW_JOBS, raw, run, setUpEngine, tearDownEngine, workplaceWith } from './common';
@@ -25,9 +26,12 @@ export type LinkVariant =
 	/**
 	 * The Workplace node (Knowledge Base → Get) at `typeVersion`, `parallel` items
 	 * at a time when given; `firstRun`: a credential of its own for every run, so
-	 * each run meets the service as a first run does (version 4 learns per credential).
+	 * each run meets the service as a first run does (version 4 learns per credential);
+	 * `runBefore`: each run right after one of its own, not measured (a later run,
+	 * whatever time other variants skipped); `unusedMs`: each run that long after
+	 * the variant's last one (skipped with testbed/clock.ts, not waited).
 	 */
-	| { name: string; kind: 'workplace'; typeVersion: number; parallel?: number; firstRun?: boolean };
+	| { name: string; kind: 'workplace'; typeVersion: number; parallel?: number; firstRun?: boolean; runBefore?: boolean; unusedMs?: number };
 
 export interface LinkMeasure {
 	kind: 'measure';
@@ -89,6 +93,8 @@ async function measureLink(config: LinkMeasure): Promise<void> {
 	const timed = (variant: LinkVariant) => {
 		const workflow = workflowOf(variant);
 		return async () => {
+			if (variant.kind === 'workplace' && variant.runBefore) await run(workflow());
+			if (variant.kind === 'workplace' && variant.unusedMs) skipAhead(variant.unusedMs);
 			const before = await connectionsSoFar();
 			const { ms, result } = await run(workflow());
 			agent?.destroy();

@@ -30,6 +30,7 @@ import { SERVICE_APIS, CREDENTIAL_TYPES, credentialData, type ServiceApi, type E
 import { startEmulator, type Emulator } from '../emulator/server';
 import type { EmulatorConfig } from '../emulator/types';
 import type { BinaryMode, HarnessEnv, HarnessNodeTypes, InMemoryCredentialsHelper, Poller, RunWorkflowResult, WorkflowJson } from './engine';
+import { realClock } from './clock';
 import { httpRequest, startRecordingServer, type Answer, type HttpOptions, type HttpReply, type Recorded, type RecordingServer } from './httpClient';
 import type { WebhookServer } from './webhookServer';
 import type { ExecutionStore, WaitingWebhookServer } from './waitingWebhooks';
@@ -202,8 +203,9 @@ export class EmulatorBed {
 		this.running = { emulator, webhook };
 	}
 
-	/** Each test starts from the emulator's seed data and settings (then `options.emulator`), no bot token, an empty webhook record. */
+	/** Each test starts from the real clock (clock.ts), the emulator's seed data and settings (then `options.emulator`), no bot token, an empty webhook record. */
 	async reset(options: EmulatorSuiteOptions = {}): Promise<void> {
+		realClock();
 		this.emulator.reset();
 		if (options.emulator) this.emulator.setConfig(options.emulator);
 		this.token = undefined;

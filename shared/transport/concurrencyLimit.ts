@@ -31,7 +31,8 @@
  *     its slower answers do not cut; during the start, when each level holds
  *     only the few answers of a pipeline still filling, only a steep fall does;
  *   - an overloaded service (503) cuts it too, and teaches nothing more;
- *   - a pause (Retry-After) holds back every send to the service until it ends.
+ *   - a pause (Retry-After) holds back every send to the service until it ends;
+ *   - a ceiling or spacing ages only while the service is used (afterIdle).
  *
  * Time is passed in (`now`, an answer's times), so the same inputs always give
  * the same decision.
@@ -52,7 +53,7 @@ export interface LimitSettings {
 	cut: number;
 	/** How long the lowest round trip stands before it is measured afresh (the service may have become slower). */
 	minRttWindowMs: number;
-	/** How long a ceiling or a spacing learned from a refusal holds before the limit may grow past it again. */
+	/** How long a ceiling or a spacing learned from a refusal holds, while the service is used, before the limit may grow past it again. */
 	learnedForMs: number;
 	/** The share of the refused rate that spacing allows. */
 	rateMargin: number;
@@ -205,6 +206,24 @@ function learned(limit: ServiceLimit, now: number): Pick<ServiceLimit, 'ceiling'
 	return {
 		ceiling: limit.ceiling && limit.ceiling.until > now ? limit.ceiling : undefined,
 		spacing: limit.spacing && limit.spacing.until > now ? limit.spacing : undefined,
+	};
+}
+
+/**
+ * The limit when the service is used again after sending nothing since `idleSince`: a ceiling or a spacing
+ * still in force then holds for as much longer as the service went unused. What was learned is tried
+ * again after a minute of sending; a spell without requests taught nothing new, and a schedule's next
+ * run would otherwise meet the limit it learned with a refusal and its Retry-After. A pause the service
+ * asked for ends when it said.
+ */
+export function afterIdle(limit: ServiceLimit, idleSince: number, now: number): ServiceLimit {
+	const idleMs = now - idleSince;
+	if (idleMs <= 0) return limit;
+	const { ceiling, spacing } = learned(limit, idleSince);
+	return {
+		...limit,
+		ceiling: ceiling && { ...ceiling, until: ceiling.until + idleMs },
+		spacing: spacing && { ...spacing, until: spacing.until + idleMs },
 	};
 }
 

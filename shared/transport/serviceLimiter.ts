@@ -7,17 +7,18 @@
  * (Retry-After) or while sends must be spaced, and reports each answer.
  *
  * The limiters live in this module, one per service and credential: at most
- * MAX_SERVICES, and a service unused for FORGET_AFTER_MS starts afresh (what
- * was learned of it may no longer be true).
+ * MAX_SERVICES, and a service unused for FORGET_AFTER_MS (a day and an hour, so
+ * that a daily schedule's run starts from what the last one learned) starts
+ * afresh: what was learned of it may no longer be true.
  */
 import { sleep } from 'n8n-workflow';
 
-import { admits, afterAnswer, nextSendAt, pausedUntil, signalOf, startingLimit, type ServiceLimit } from './concurrencyLimit';
+import { admits, afterAnswer, afterIdle, nextSendAt, pausedUntil, signalOf, startingLimit, type ServiceLimit } from './concurrencyLimit';
 import { credentialFor, type RunCredential } from './serviceApis';
 import type { Context, ServiceApiName } from './types';
 
 export const MAX_SERVICES = 100;
-export const FORGET_AFTER_MS = 10 * 60_000;
+export const FORGET_AFTER_MS = 25 * 3_600_000;
 
 /** Ends an item's turn. */
 export type Release = () => void;
@@ -45,9 +46,16 @@ export class ServiceLimiter {
 		return this.admitted === 0 && this.inFlight === 0 && this.waiting.length === 0 ? this.usedAt : undefined;
 	}
 
+	/** Marks the service used at `now`; after a spell unused, what was learned holds as much longer (afterIdle). */
+	private use(now: number): void {
+		const idleSince = this.idleSince();
+		if (idleSince !== undefined) this.limit = afterIdle(this.limit, idleSince, now);
+		this.usedAt = now;
+	}
+
 	/** Resolves when one more item may start, in the order asked; the item calls the Release when it is done. */
 	async admit(): Promise<Release> {
-		this.usedAt = Date.now();
+		this.use(Date.now());
 		if (this.waiting.length === 0 && admits(this.limit, this.admitted)) {
 			this.admitted++;
 		} else {
@@ -78,6 +86,7 @@ export class ServiceLimiter {
 	 * learned spacing. Counts it in flight and returns what reports its end.
 	 */
 	async send(adaptive: boolean): Promise<Report> {
+		this.use(Date.now());
 		for (;;) {
 			const now = Date.now();
 			// Asked again after every wait: a pause may have begun or grown meanwhile.

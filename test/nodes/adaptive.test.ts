@@ -3,7 +3,8 @@
  * n8n-core's real engine over HTTP against the emulator's throttle (429 above
  * C requests in flight or R per second, latency that grows with load; the node
  * is told neither). One limiter per service and credential is shared by the
- * items of a run and by runs at once; a Retry-After pauses all of them. Creates
+ * items of a run, by runs at once and by a schedule's next run (time skipped
+ * with testbed/clock.ts); a Retry-After pauses all of them. Creates
  * and messages go one at a time unless raised, never repeated once they may
  * have reached the service. Versions 1–3 keep their fixed settings. Nothing
  * here asserts how fast anything is: counts of requests, refusals, failures and
@@ -11,7 +12,9 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 
+import type { ThrottleCounts, ThrottleSettings } from '../../emulator/common/throttle';
 import type { RequestLogEntry } from '../../emulator/types';
+import { skipAhead } from '../../testbed/clock';
 import { pairedItems } from '../../testbed/engine';
 import { byId } from '../../testbed/locator';
 import { suiteTestbed } from '../../testbed/testbed';
@@ -61,6 +64,23 @@ function expectSeveralAtOnceUpTo(most: number): void {
 	expect(mostAtOnce(sent)).toBeLessThanOrEqual(most);
 }
 
+/**
+ * A run of `counts[0]` Gets against `throttle` that was refused at least once (so it learned the
+ * service's limit), then, `unusedMs` later (skipped, not waited), the next run of `counts[1]` with
+ * the same credential: every item of both, and what the throttle counted of the second.
+ */
+async function nextRunAfter(throttle: ThrottleSettings, unusedMs: number, counts: [number, number]): Promise<ThrottleCounts> {
+	for (const [n, items] of counts.entries()) {
+		if (n > 0) skipAhead(unusedMs);
+		bed.emulator.throttle.set(throttle);
+		const run = await bed.runNode(kbGet(), { items: kbItems(items), ...V4 });
+		expect(run.error).toBeUndefined();
+		expect(run.json).toHaveLength(items);
+		if (n === 0) expect(bed.emulator.throttle.counts().refused).toBeGreaterThan(0);
+	}
+	return bed.emulator.throttle.counts();
+}
+
 describe('version 4: reads adapt to a service that takes a few at once', () => {
 	it('finds a limit of 4 in flight it was not told: every item, in order and paired, at most 1 % refused', async () => {
 		bed.emulator.throttle.set({ maxInFlight: 4, latencyMs: 30 });
@@ -78,14 +98,24 @@ describe('version 4: reads adapt to a service that takes a few at once', () => {
 	});
 
 	it('what one run learned of a service, the next run with the same credential starts from: no refusal', async () => {
-		bed.emulator.throttle.set({ maxInFlight: 4, latencyMs: 30 });
-		const first = await bed.runNode(kbGet(), { items: kbItems(200), ...V4 });
-		expect(first.error).toBeUndefined();
-		expect(bed.emulator.throttle.counts().refused).toBeGreaterThan(0);
-		bed.emulator.throttle.set({ maxInFlight: 4, latencyMs: 30 });
-		const second = await bed.runNode(kbGet(), { items: kbItems(200), ...V4 });
-		expect(second.error).toBeUndefined();
-		expect(bed.emulator.throttle.counts()).toMatchObject({ taken: 200, refused: 0 });
+		expect(await nextRunAfter({ maxInFlight: 4, latencyMs: 30 }, 0, [200, 200])).toMatchObject({ taken: 200, refused: 0 });
+	});
+
+	const HOUR = 3_600_000;
+	it.each([
+		{ after: 'five minutes', unusedMs: 5 * 60_000, next: 'nothing refused' },
+		{ after: 'an hour', unusedMs: HOUR, next: 'nothing refused' },
+		{ after: 'a day', unusedMs: 24 * HOUR, next: 'nothing refused' },
+		{ after: '26 hours', unusedMs: 26 * HOUR, next: 'refused again (a service unused that long is met afresh)' },
+	])('a run $after after the last one with the same credential, as a schedule runs it: $next', async ({ unusedMs, next: expected }) => {
+		const { taken, refused } = await nextRunAfter({ maxInFlight: 4, latencyMs: 30 }, unusedMs, [200, 200]);
+		expect(taken).toBe(200);
+		if (expected === 'nothing refused') expect(refused).toBe(0);
+		else expect(refused).toBeGreaterThan(0);
+	});
+
+	it('a limit per second it met, an hour later: the next run is refused nothing', async () => {
+		expect(await nextRunAfter({ maxPerSecond: 40, latencyMs: 5 }, HOUR, [120, 80])).toMatchObject({ taken: 80, refused: 0 });
 	});
 
 	it('a limit grown past what a run had in flight does not mistake the next run\'s refusals at 4 in flight for a rate: the run after is sent 3 or 4 at a time, not spaced down to 2', async () => {
@@ -106,17 +136,8 @@ describe('version 4: reads adapt to a service that takes a few at once', () => {
 		expect(mostAtOnce(bed.emulator.log.filter((e) => e.path === KB_PATH))).toBeGreaterThanOrEqual(3);
 	});
 
-	it('keeps under a limit of 40 per second it was not told once it met it: the next run is refused nothing, every item in order', async () => {
-		bed.emulator.throttle.set({ maxPerSecond: 40, latencyMs: 5 });
-		const first = await bed.runNode(kbGet(), { items: kbItems(120), ...V4 });
-		expect(first.error).toBeUndefined();
-		expect(first.json).toHaveLength(120);
-		expect(bed.emulator.throttle.counts().refused).toBeGreaterThan(0);
-		bed.emulator.throttle.set({ maxPerSecond: 40, latencyMs: 5 });
-		const second = await bed.runNode(kbGet(), { items: kbItems(80), ...V4 });
-		expect(second.error).toBeUndefined();
-		expect(second.json).toHaveLength(80);
-		expect(bed.emulator.throttle.counts()).toMatchObject({ taken: 80, refused: 0 });
+	it('keeps under a limit of 40 per second it was not told once it met it: the next run is refused nothing, every item', async () => {
+		expect(await nextRunAfter({ maxPerSecond: 40, latencyMs: 5 }, 0, [120, 80])).toMatchObject({ taken: 80, refused: 0 });
 	});
 
 	it('keeps the input order and pairing when later items are answered first', async () => {

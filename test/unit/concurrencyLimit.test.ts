@@ -9,6 +9,7 @@
 import {
 	admits,
 	afterAnswer,
+	afterIdle,
 	answeredInLastSecond,
 	levelOf,
 	nextSendAt,
@@ -309,6 +310,37 @@ describe('admits, pausedUntil, nextSendAt', () => {
 		['a spacing no longer held: now', { spacing: { intervalMs: 25, until: T - 1 } }, T - 10, true, T],
 	])('%s', (_, changes, previous, spaced, expected) => {
 		expect(nextSendAt(limitWith(changes), previous, T, spaced)).toBe(expected);
+	});
+});
+
+describe('afterIdle', () => {
+	const HOUR = 3_600_000;
+	const ceiling = { level: 4, until: T + 30_000 };
+	const spacing = { intervalMs: 25, until: T + 30_000 };
+	// Unused from T to T + HOUR.
+	it.each<[string, Partial<ServiceLimit>, Partial<ServiceLimit>]>([
+		['a ceiling in force when the service went unused holds as much longer', { ceiling }, { ceiling: { level: 4, until: T + 30_000 + HOUR } }],
+		['a spacing likewise', { spacing }, { spacing: { intervalMs: 25, until: T + 30_000 + HOUR } }],
+		['one that had ended before is not brought back', { ceiling: { level: 4, until: T - 1 }, spacing: { intervalMs: 25, until: T - 1 } }, { ceiling: undefined, spacing: undefined }],
+		['a pause the service asked for ends when it said', { pausedUntil: T + 1000 }, { pausedUntil: T + 1000 }],
+		['the limit and what it proved stay', { limit: 37.5, phase: 'steady', provenLimit: 30 }, { limit: 37.5, phase: 'steady', provenLimit: 30 }],
+	])('%s', (_, before, expected) => {
+		expect(afterIdle(limitWith(before), T, T + HOUR)).toMatchObject(expected);
+	});
+
+	it('nothing changes without time unused', () => {
+		const limit = limitWith({ ceiling });
+		expect(afterIdle(limit, T, T)).toBe(limit);
+	});
+
+	it('a ceiling carried over an hour unused still holds the limit at its level 50 s into the next use, and no longer after a minute of use in all', () => {
+		// Learned at T − 10 s, unused from T to T + HOUR: 50 s of use left.
+		let limit = afterIdle(limitWith({ limit: 4, phase: 'steady', ceiling: { level: 4, until: T + 50_000 } }), T, T + HOUR);
+		const at = (ms: number) => answer({ sentAt: ms - 20, answeredAt: ms, inFlight: 4, inFlightAtAnswer: 4 });
+		for (let k = 0; k < 20; k++) limit = afterAnswer(limit, at(T + HOUR + 49_000 + k), S);
+		expect(limit.limit).toBe(4);
+		for (let k = 0; k < 20; k++) limit = afterAnswer(limit, at(T + HOUR + 51_000 + k), S);
+		expect(limit.limit).toBeGreaterThan(4);
 	});
 });
 
