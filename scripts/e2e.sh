@@ -9,9 +9,12 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/processes.sh
-# Ended early (a failed install, a signal): what it started goes too, the
-# installs' npm and the lanes' n8n servers included.
-trap stop_descendants EXIT
+# However it ends (a failed install, a signal, a suite cut short before its
+# own clean-up): what it started goes, the installs' npm and the lanes' n8n
+# servers included, and every temporary folder of the run (n8n's user
+# folders, PostgreSQL's, Redis's and Chromium's, jest's cache), all made in
+# one folder of the run's own.
+own_tmpdir workplace-e2e
 
 echo "== e2e install"
 # e2e/'s n8n and each n8n of the version matrix install side by side: each is

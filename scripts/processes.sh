@@ -1,4 +1,5 @@
-# Sourced by e2e.sh. stop_descendants [GRACE_SECONDS]: SIGTERM to every process
+# Sourced by e2e.sh (own_tmpdir, at the end, uses the first).
+# stop_descendants [GRACE_SECONDS]: SIGTERM to every process
 # below this shell (what it started in the background or the foreground, and
 # theirs), then SIGKILL to those still running GRACE_SECONDS (10) later.
 # Each is stopped (SIGSTOP) as it is found, so that none starts another after
@@ -32,4 +33,23 @@ stop_descendants() {
     sleep 0.1
     tenths=$((tenths + 1))
   done
+}
+
+# own_tmpdir PREFIX [GRACE_SECONDS]: a temporary folder of this shell's own
+# (PREFIX.XXXXXX in TMPDIR, /tmp by default; others may read it, as
+# PostgreSQL's own user must when the suites are run by root) becomes TMPDIR
+# for everything the shell starts, and an EXIT trap, however the shell ends,
+# stops what it started (stop_descendants) and then removes that folder: a
+# process cut short before its own clean-up leaves no temporary folder behind.
+own_tmpdir() {
+  own_tmp="$(mktemp -d "${TMPDIR:-/tmp}/$1.XXXXXX")"
+  chmod 755 "$own_tmp"
+  export TMPDIR="$own_tmp"
+  own_tmp_grace=${2:-10}
+  trap end_own_tmpdir EXIT
+}
+end_own_tmpdir() {
+  [ "$BASHPID" = "$$" ] || return 0
+  stop_descendants "$own_tmp_grace"
+  rm -rf "$own_tmp"
 }

@@ -4,10 +4,11 @@
  * and lanes. `processTree` and `killProcessTree` (testbed/n8n.ts: what an
  * interrupted bench stops n8n, its task runner and PostgreSQL's backends
  * with); `stop_descendants` (scripts/processes.sh: what an interrupted or
- * failed e2e.sh stops its installs and lanes with, SIGTERM and then SIGKILL).
+ * failed e2e.sh stops its installs and lanes with, SIGTERM and then SIGKILL)
+ * and `own_tmpdir` (the same, then the run's temporary folder removed).
  */
 import { spawn, type ChildProcess } from 'child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'fs';
 import { tmpdir } from 'os';
 import * as path from 'path';
 
@@ -135,5 +136,48 @@ describe('stop_descendants (scripts/processes.sh)', () => {
 	it('keeps the exit status of a shell that ends by itself, with nothing left below it', async () => {
 		const shell = script('sleep 0.1 & wait; exit 3');
 		expect(await ending(shell)).toBe(3);
+	});
+});
+
+describe('own_tmpdir (scripts/processes.sh)', () => {
+	let dir: string;
+	beforeEach(() => {
+		dir = mkdtempSync(path.join(tmpdir(), 'own-tmpdir-'));
+	});
+	afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+	/** bash with e2e.sh's start (processes.sh sourced, own_tmpdir with 1 s of grace) in `dir` as TMPDIR, then `body`. */
+	const script = (body: string) =>
+		spawn('bash', ['-c', `set -euo pipefail; source scripts/processes.sh; own_tmpdir run-tmp 1; ${body}`], { cwd: ROOT, stdio: 'ignore', env: { ...process.env, TMPDIR: dir } });
+	/** The run's folder once it holds `count` entries. */
+	const runFolderHolding = (count: number) =>
+		until(`the run's folder with ${count} entries`, () => {
+			const [run] = readdirSync(dir).filter((name) => name.startsWith('run-tmp.'));
+			return run && readdirSync(path.join(dir, run)).length >= count ? path.join(dir, run) : undefined;
+		}, 10_000, 50);
+
+	it('a shell ended by SIGTERM: what it started stops, and the temporary folders they made in TMPDIR go with the run\'s own', async () => {
+		// A process making its temporary folder where TMPDIR says, as mkdtemp(os.tmpdir()) does, and one making its own below it.
+		const shell = script(`mktemp -d > /dev/null; bash -c 'mktemp -d > /dev/null; sleep 64' & sleep 65`);
+		const exited = ending(shell);
+		const below = (await treeOnceRunning(shell, ['sleep 64', 'sleep 65'])).slice(1);
+		try {
+			const run = await runFolderHolding(2);
+			expect(statSync(run).mode & 0o777).toBe(0o755);
+
+			shell.kill('SIGTERM');
+
+			expect(await exited).toBe('SIGTERM');
+			await expectAllEnd(below);
+			expect(readdirSync(dir)).toEqual([]);
+		} finally {
+			killRunning(below);
+		}
+	});
+
+	it('a shell that ends by itself keeps its exit status, and its folder goes too', async () => {
+		const shell = script('mktemp -d > /dev/null; exit 3');
+		expect(await ending(shell)).toBe(3);
+		expect(readdirSync(dir)).toEqual([]);
 	});
 });
