@@ -88,6 +88,10 @@ describe('killProcessTree', () => {
 	});
 });
 
+/** bash as e2e.sh runs (strict mode, scripts/processes.sh sourced), then `start` and `body`, with `env` added to this process's. */
+const bashWith = (start: string, body: string, env: NodeJS.ProcessEnv = {}) =>
+	spawn('bash', ['-c', `set -euo pipefail; source scripts/processes.sh; ${start}; ${body}`], { cwd: ROOT, stdio: 'ignore', env: { ...process.env, ...env } });
+
 describe('stop_descendants (scripts/processes.sh)', () => {
 	let dir: string;
 	beforeAll(() => {
@@ -95,8 +99,8 @@ describe('stop_descendants (scripts/processes.sh)', () => {
 	});
 	afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-	/** bash with e2e.sh's start (processes.sh sourced, stop_descendants on EXIT, here with 1 s of grace), then `body`. */
-	const script = (body: string) => spawn('bash', ['-c', `set -euo pipefail; source scripts/processes.sh; trap 'stop_descendants 1' EXIT; ${body}`], { cwd: ROOT, stdio: 'ignore' });
+	/** bash with processes.sh sourced and stop_descendants on EXIT (1 s of grace), then `body`. */
+	const script = (body: string) => bashWith(`trap 'stop_descendants 1' EXIT`, body);
 
 	it('a shell ended by SIGTERM stops what it started in the background and the foreground, with SIGTERM: a script below it still runs its EXIT trap', async () => {
 		const mark = path.join(dir, 'cleaned');
@@ -146,9 +150,8 @@ describe('own_tmpdir (scripts/processes.sh)', () => {
 	});
 	afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-	/** bash with e2e.sh's start (processes.sh sourced, own_tmpdir with 1 s of grace) in `dir` as TMPDIR, then `body`. */
-	const script = (body: string) =>
-		spawn('bash', ['-c', `set -euo pipefail; source scripts/processes.sh; own_tmpdir run-tmp 1; ${body}`], { cwd: ROOT, stdio: 'ignore', env: { ...process.env, TMPDIR: dir } });
+	/** bash with e2e.sh's start (processes.sh sourced, own_tmpdir, here with 1 s of grace) in `dir` as TMPDIR, then `body`. */
+	const script = (body: string) => bashWith('own_tmpdir run-tmp 1', body, { TMPDIR: dir });
 	/** The run's folder once it holds `count` entries. */
 	const runFolderHolding = (count: number) =>
 		until(`the run's folder with ${count} entries`, () => {
