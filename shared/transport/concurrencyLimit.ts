@@ -32,7 +32,8 @@
  *     only the few answers of a pipeline still filling, only a steep fall does;
  *   - an overloaded service (503) cuts it too, and teaches nothing more;
  *   - a pause (Retry-After) holds back every send to the service until it ends;
- *   - a ceiling or spacing ages only while the service is used (afterIdle).
+ *   - a ceiling or spacing ages only while the service is used; a limit cut by load rises back to the
+ *     starting one after a minute unused (afterIdle).
  *
  * Time is passed in (`now`, an answer's times), so the same inputs always give
  * the same decision.
@@ -215,13 +216,20 @@ function learned(limit: ServiceLimit, now: number): Pick<ServiceLimit, 'ceiling'
  * again after a minute of sending; a spell without requests taught nothing new, and a schedule's next
  * run would otherwise meet the limit it learned with a refusal and its Retry-After. A pause the service
  * asked for ends when it said.
+ *
+ * A limit cut below the starting one by a slow or overloaded service (503s, a queue) is raised back to
+ * it, under any ceiling still in force, after as long unused as a lowest round trip is kept (a minute):
+ * those cuts were about the service's load then, and a schedule's run after an outage would otherwise
+ * start one request at a time and grow by one per round trip.
  */
-export function afterIdle(limit: ServiceLimit, idleSince: number, now: number): ServiceLimit {
+export function afterIdle(limit: ServiceLimit, idleSince: number, now: number, settings: LimitSettings = LIMIT_SETTINGS): ServiceLimit {
 	const idleMs = now - idleSince;
 	if (idleMs <= 0) return limit;
 	const { ceiling, spacing } = learned(limit, idleSince);
+	const rested = idleMs >= settings.minRttWindowMs ? Math.min(settings.initial, ceiling?.level ?? settings.initial) : 0;
 	return {
 		...limit,
+		limit: Math.max(limit.limit, rested),
 		ceiling: ceiling && { ...ceiling, until: ceiling.until + idleMs },
 		spacing: spacing && { ...spacing, until: spacing.until + idleMs },
 	};

@@ -118,6 +118,20 @@ describe('version 4: reads adapt to a service that takes a few at once', () => {
 		expect(await nextRunAfter({ maxPerSecond: 40, latencyMs: 5 }, HOUR, [120, 80])).toMatchObject({ taken: 80, refused: 0 });
 	});
 
+	it('a run through an outage (every Get answered 503) cuts the limit; the next run an hour later starts 8 at once again, not where the outage left it', async () => {
+		bed.emulator.faults.add({ path: KB_PATH, times: Infinity, action: { kind: 'status', status: 503 } });
+		const outage = await bed.runNode(kbGet(), { items: kbItems(8), continueOnFail: true, ...V4 });
+		expect(outage.json.every((j) => j.error !== undefined)).toBe(true);
+		bed.emulator.faults.clear();
+		bed.emulator.clearLog();
+		skipAhead(HOUR);
+		bed.emulator.throttle.set({ latencyMs: 60 });
+		const next = await bed.runNode(kbGet(), { items: kbItems(40), ...V4 });
+		expect(next.json).toHaveLength(40);
+		// Where the outage left it (about 3 after its cuts), the first 8 Gets would go 3 or 4 at a time.
+		expect(mostAtOnce(bed.emulator.log.filter((e) => e.path === KB_PATH).slice(0, 8))).toBeGreaterThanOrEqual(6);
+	});
+
 	it('a limit grown past what a run had in flight does not mistake the next run\'s refusals at 4 in flight for a rate: the run after is sent 3 or 4 at a time, not spaced down to 2', async () => {
 		bed.emulator.throttle.set({ latencyMs: 30 });
 		// 3 items at a time: the limit grows to twice that, while only 3 were ever in flight.

@@ -324,8 +324,16 @@ describe('afterIdle', () => {
 		['one that had ended before is not brought back', { ceiling: { level: 4, until: T - 1 }, spacing: { intervalMs: 25, until: T - 1 } }, { ceiling: undefined, spacing: undefined }],
 		['a pause the service asked for ends when it said', { pausedUntil: T + 1000 }, { pausedUntil: T + 1000 }],
 		['the limit and what it proved stay', { limit: 37.5, phase: 'steady', provenLimit: 30 }, { limit: 37.5, phase: 'steady', provenLimit: 30 }],
+		['a limit cut below the start by 503s or a queue is back at the start', { limit: 1.3, phase: 'steady' }, { limit: S.initial, phase: 'steady' }],
+		['...but not past a ceiling still in force', { limit: 2, phase: 'steady', ceiling }, { limit: 4, ceiling: { level: 4, until: T + 30_000 + HOUR } }],
+		['...nor when the ceiling is below the limit', { limit: 3.5, phase: 'steady', ceiling: { level: 3, until: T + 30_000 } }, { limit: 3.5 }],
 	])('%s', (_, before, expected) => {
-		expect(afterIdle(limitWith(before), T, T + HOUR)).toMatchObject(expected);
+		expect(afterIdle(limitWith(before), T, T + HOUR, S)).toMatchObject(expected);
+	});
+
+	it('a cut limit stays cut after less than a minute unused (a pause between two items of one run)', () => {
+		expect(afterIdle(limitWith({ limit: 1.3, phase: 'steady' }), T, T + S.minRttWindowMs - 1, S)).toMatchObject({ limit: 1.3 });
+		expect(afterIdle(limitWith({ limit: 1.3, phase: 'steady' }), T, T + S.minRttWindowMs, S)).toMatchObject({ limit: S.initial });
 	});
 
 	it('nothing changes without time unused', () => {
