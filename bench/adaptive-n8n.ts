@@ -42,7 +42,8 @@ import { startEmulator, type Emulator } from '../emulator/server';
 import { E2eTestbed, hasEnded } from '../e2e/lib/testbed';
 import { webhookStart, workplaceNode } from '../e2e/lib/workflows';
 import { chainWorkflow, MANUAL_START, type ChainNode } from '../testbed/chainWorkflow';
-import { N8n, N8nRest, installCommunityPackage, until, type ExecuteResult, type StoredCredential } from '../testbed/n8n';
+import { N8n, N8nRest, installCommunityPackage, type ExecuteResult, type StoredCredential } from '../testbed/n8n';
+import { until } from '../testbed/until';
 import { waitForTriggerWebhook } from '../testbed/n8nWebhooks';
 import type { BarPanel } from './chart';
 import { askChild, int, kbGetLoop, median, onInterrupted, runBench, saveResults, x, type Row } from './common';
@@ -266,7 +267,7 @@ async function queue(): Promise<void> {
 					return list.length === QUEUE_EXECUTIONS && list.every((e) => hasEnded(e.status) && e.stopped > 0) ? list : undefined;
 				},
 				900_000,
-				250,
+				{ everyMs: 250 },
 			);
 			let failed = 0;
 			for (const execution of done) {

@@ -17,6 +17,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { makeTempFolder, removeTempFolder } from '../emulator/common/tempFolders';
 import { ROOT } from './root';
+import { until } from './until';
 
 const run = promisify(execFile);
 
@@ -366,22 +367,6 @@ export class N8n {
 	}
 }
 
-/** Polls until check() gives a value (not undefined), or fails with the last error it threw. */
-export async function until<T>(what: string, check: () => T | undefined | Promise<T | undefined>, timeoutMs = 300_000, everyMs = 500): Promise<T> {
-	const deadline = Date.now() + timeoutMs;
-	let last: unknown;
-	while (Date.now() < deadline) {
-		try {
-			const value = await check();
-			if (value !== undefined) return value;
-		} catch (error) {
-			last = error;
-		}
-		await new Promise((resolve) => setTimeout(resolve, everyMs));
-	}
-	throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-}
-
 /** SIGTERM, then SIGKILL after graceMs; resolves once the process has exited. */
 export async function stopProcess(child: ChildProcess, graceMs: number): Promise<void> {
 	await new Promise<void>((resolve) => {
@@ -465,18 +450,7 @@ function flatted(): { parse(text: string): unknown } {
 }
 
 async function waitFor(url: string, child: ChildProcess, timeoutMs: number, output: () => string): Promise<void> {
-	const deadline = Date.now() + timeoutMs;
-	while (Date.now() < deadline) {
-		if (child.exitCode !== null) throw new Error(`n8n exited with ${child.exitCode} before it was ready:\n${output().slice(-4000)}`);
-		try {
-			const response = await fetch(url);
-			if (response.ok) return;
-		} catch {
-			// not listening yet
-		}
-		await new Promise((resolve) => setTimeout(resolve, 500));
-	}
-	throw new Error(`n8n was not ready at ${url} within ${timeoutMs / 1000} s:\n${output().slice(-4000)}`);
+	await until(`n8n to be ready at ${url}`, async () => ((await fetch(url)).ok ? true : undefined), timeoutMs, { process: { name: 'n8n', child, output } });
 }
 
 /** One row of n8n's executions list. */
@@ -529,13 +503,16 @@ export class N8nRest {
 			triggerToStartFrom: { name: triggerName },
 		});
 		if (!started.executionId) throw new Error(`workflow ${workflowId} did not start: ${JSON.stringify(started)}`);
-		const deadline = Date.now() + timeoutMs;
-		for (;;) {
-			const execution = await this.execution(started.executionId);
-			if (!['new', 'running', 'waiting'].includes(execution.status)) return execution;
-			if (Date.now() > deadline) throw new Error(`execution ${started.executionId} still ${execution.status} after ${timeoutMs / 1000} s`);
-			await new Promise((resolve) => setTimeout(resolve, 250));
-		}
+		return await this.ended(started.executionId, timeoutMs);
+	}
+
+	/** Execution `id` with its run data once it has ended (polled every 250 ms); the deadline's error names its last status. */
+	async ended(id: string, timeoutMs = 300_000) {
+		return await until(`execution ${id} to end`, async () => {
+			const execution = await this.execution(id);
+			if (['new', 'running', 'waiting'].includes(execution.status)) throw new Error(`still ${execution.status}`);
+			return execution;
+		}, timeoutMs, { everyMs: 250 });
 	}
 
 	/** One execution with its run data. */

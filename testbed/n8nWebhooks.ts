@@ -5,6 +5,7 @@
  * page at the first) and the end-to-end suites.
  */
 import { exampleMcpTrigger, exampleTrigger } from './examples';
+import { until } from './until';
 
 /** The trigger's webhook path (the node's `webhooks[0].path`). */
 const TRIGGER_PATH = 'webhook';
@@ -48,19 +49,11 @@ export function listeningUrls(n8nUrl: string, workflow: Parameters<typeof exampl
  * refused signature, and one before registration as an unknown webhook).
  */
 export async function waitForTriggerWebhook(url: string, timeoutMs = 120_000): Promise<void> {
-	const deadline = Date.now() + timeoutMs;
-	let last = '';
-	while (Date.now() < deadline) {
-		const answer = await fetch(url, { method: 'OPTIONS', headers: { origin: new URL(url).origin } }).then(
-			async (response) => {
-				await response.arrayBuffer();
-				return { status: response.status, methods: response.headers.get('access-control-allow-methods') ?? '' };
-			},
-			(error: unknown) => ({ status: 0, methods: String(error) }),
-		);
-		if (answer.status >= 200 && answer.status < 300 && /\bPOST\b/.test(answer.methods)) return;
-		last = `${answer.status} ${answer.methods}`;
-		await new Promise((resolve) => setTimeout(resolve, 500));
-	}
-	throw new Error(`the trigger's webhook ${url} was not registered within ${timeoutMs / 1000} s (last answer: ${last})`);
+	await until(`the trigger's webhook ${url} to be registered`, async () => {
+		const response = await fetch(url, { method: 'OPTIONS', headers: { origin: new URL(url).origin } });
+		await response.arrayBuffer();
+		const methods = response.headers.get('access-control-allow-methods') ?? '';
+		if (response.ok && /\bPOST\b/.test(methods)) return true;
+		throw new Error(`last answer: ${response.status} ${methods}`);
+	}, timeoutMs);
 }

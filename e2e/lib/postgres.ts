@@ -20,6 +20,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 
 import { E2E_DIR, freePort, stopProcess } from '../../testbed/n8n';
+import { until } from '../../testbed/until';
 import { ServerProcess } from './serverProcess';
 
 const run = promisify(execFile);
@@ -129,23 +130,14 @@ export class Postgres extends ServerProcess {
 		const child = spawn(file, argv, { stdio: ['ignore', 'pipe', 'pipe'], cwd: this.dir });
 		this.child = child;
 		for (const stream of [child.stdout, child.stderr]) stream?.on('data', (chunk: Buffer) => this.output.push(chunk.toString()));
-		const deadline = Date.now() + timeoutMs;
 		const Client = pgClient();
-		for (;;) {
-			if (child.exitCode !== null) throw new Error(`postgres exited with ${child.exitCode}:\n${this.output.join('')}`);
+		const admin = await until('postgres to accept connections', async () => {
 			const client = new Client({ host: this.host, port: this.port, user: this.user, database: 'postgres' });
-			const connected = await client.connect().then(
-				() => true,
-				() => false,
-			);
-			if (connected) {
-				await client.query(`CREATE DATABASE ${this.database}`);
-				await client.end();
-				break;
-			}
-			if (Date.now() > deadline) throw new Error(`postgres did not accept connections within ${timeoutMs / 1000} s:\n${this.output.join('')}`);
-			await new Promise((resolve) => setTimeout(resolve, 200));
-		}
+			await client.connect();
+			return client;
+		}, timeoutMs, { everyMs: 200, process: { name: 'postgres', child, output: () => this.output.join('') } });
+		await admin.query(`CREATE DATABASE ${this.database}`);
+		await admin.end();
 		this.client = new Client({ host: this.host, port: this.port, user: this.user, database: this.database });
 		await this.client.connect();
 		this.version = String((await this.query('SHOW server_version'))[0].server_version);

@@ -9,7 +9,8 @@ import type { Emulator } from '../../emulator/server';
 import { IF_APPROVED_PARAMETERS } from '../../testbed/answerPage';
 import { chainWorkflow } from '../../testbed/chainWorkflow';
 import { byId } from '../../testbed/locator';
-import { type N8nRest, until } from '../../testbed/n8n';
+import { type N8nRest } from '../../testbed/n8n';
+import { until } from '../../testbed/until';
 import { QUESTION_GROUP } from './waiting';
 import { BOT, noOp, webhookStart, workplaceNode } from './workflows';
 

@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 
 import { freePort, stopProcess } from '../../testbed/n8n';
+import { until } from '../../testbed/until';
 import { ServerProcess } from './serverProcess';
 
 export const REDIS_BIN = 'redis-server';
@@ -54,13 +55,10 @@ export class Redis extends ServerProcess {
 		);
 		this.child = child;
 		for (const stream of [child.stdout, child.stderr]) stream?.on('data', (chunk: Buffer) => this.output.push(chunk.toString()));
-		const deadline = Date.now() + timeoutMs;
-		while (Date.now() < deadline) {
-			if (child.exitCode !== null) throw new Error(`redis-server exited with ${child.exitCode}:\n${this.output.join('')}`);
-			if ((await this.command('PING').catch(() => '')) === '+PONG') return;
-			await new Promise((resolve) => setTimeout(resolve, 200));
-		}
-		throw new Error(`redis-server did not answer PING within ${timeoutMs / 1000} s:\n${this.output.join('')}`);
+		await until('redis-server to answer PING', async () => ((await this.command('PING')) === '+PONG' ? true : undefined), timeoutMs, {
+			everyMs: 200,
+			process: { name: 'redis-server', child, output: () => this.output.join('') },
+		});
 	}
 
 	/** One inline command, e.g. `PING` or `DBSIZE`; resolves with the first reply line. */

@@ -22,11 +22,11 @@ import {
 	freePort,
 	installCommunityPackage,
 	n8nInstall,
-	until,
 	type ExecutionSummary,
 	type N8nInstall,
 	type StoredCredential,
 } from '../../testbed/n8n';
+import { until } from '../../testbed/until';
 import { listeningUrls, productionWebhookUrl, waitForTriggerWebhook } from '../../testbed/n8nWebhooks';
 import { Postgres } from './postgres';
 import { Redis } from './redis';

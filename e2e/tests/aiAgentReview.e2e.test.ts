@@ -17,7 +17,7 @@ import { randomUUID } from 'node:crypto';
 import { SCRIPTED_MODEL, messageText, type ChatCompletionRequest, type ScriptedTurn } from '../../emulator/openAiCompatibleModel/chatCompletions';
 import { answerByLink } from '../../testbed/answerPage';
 import { exampleWorkflows } from '../../testbed/examples';
-import { until } from '../../testbed/n8n';
+import { until } from '../../testbed/until';
 import { clearMessageRecords, messageRecords } from '../lib/emulatorAdmin';
 import { e2eTestbed, scriptedOpenAiCredential } from '../lib/testbed';
 

@@ -15,6 +15,7 @@ import type { ResourceDefinition } from '../../nodes/Workplace/actions/types';
 import { cutOff, dismissDialogs, launchChromium, signInToEditor, step, type Chromium } from '../lib/browser';
 import { EXAMPLE_CREDENTIALS, exampleWorkflows } from '../../testbed/examples';
 import { ROOT } from '../../testbed/root';
+import { until } from '../../testbed/until';
 import { e2eTestbed } from '../lib/testbed';
 
 // The package as n8n loads it: the table from dist/, not from the sources.
@@ -96,6 +97,8 @@ const PANELS = {
 };
 // Generous: the CI machine has two cores, shared with other n8n instances.
 const UI_TIMEOUT = 60_000;
+// The editor's state is read again every 250 ms while a step waits for it.
+const UI_POLLING = { everyMs: 250 };
 
 const bed = e2eTestbed({
 	workflows: [ALERT.workflow, CHANGE_ALERT.workflow, SIMPLIFIED, PANELS],
@@ -145,10 +148,10 @@ describe('the Workplace node in n8n 2.41.1, in headless Chromium', () => {
 			expect(await actions.innerText()).toMatch(new RegExp(`Actions \\(${wanted.length}\\)`));
 			if ((await actions.locator('..').getAttribute('data-category-collapsed')) === 'true') await actions.click();
 			const names = creator.getByTestId('node-creator-item-name');
-			const listed = await poll('every action listed', async () => {
+			const listed = await until('every action listed', async () => {
 				const texts = (await names.allInnerTexts()).map((text) => text.trim());
 				return wanted.every((action) => texts.includes(action)) ? texts : undefined;
-			});
+			}, UI_TIMEOUT, UI_POLLING);
 			expect(wanted.filter((action) => !listed.includes(action))).toEqual([]);
 			// Keep the actions in view for the picture: fold the trigger events away.
 			const triggers = creator.getByTestId('node-creator-category-item').filter({ hasText: /^\s*Triggers/ });
@@ -191,9 +194,7 @@ describe('the Workplace node in n8n 2.41.1, in headless Chromium', () => {
 			const credential = ndv.getByTestId('node-credentials-select');
 			await credential.click();
 			await page.getByTestId(`node-credentials-select-item-${KB_CREDENTIAL.id}`).click();
-			await poll('credential selected', async () =>
-				(await credential.locator('input').inputValue()) === KB_CREDENTIAL.name ? true : undefined,
-			);
+			await until('credential selected', async () => ((await credential.locator('input').inputValue()) === KB_CREDENTIAL.name ? true : undefined), UI_TIMEOUT, UI_POLLING);
 
 			bed.emulator.clearLog();
 			await ndv.getByTestId('node-execute-button').click();
@@ -201,10 +202,10 @@ describe('the Workplace node in n8n 2.41.1, in headless Chromium', () => {
 			expect(served).toContain('Employee Handbook');
 			const output = ndv.getByTestId('output-panel').getByTestId('ndv-data-container');
 			const cells = output.locator('table tbody td');
-			const shown = await poll('rows in the output panel', async () => {
+			const shown = await until('rows in the output panel', async () => {
 				const texts = (await cells.allInnerTexts()).map((text) => text.trim());
 				return served.every((name) => texts.includes(name)) ? texts : undefined;
-			});
+			}, UI_TIMEOUT, UI_POLLING);
 			expect(shown).toEqual(expect.arrayContaining(served));
 			expect(await ndv.getByTestId('output-panel').innerText()).toContain(`${served.length} items`);
 			// The rows came from the emulator, asked with the credential's key (the log keeps only its fingerprint).
@@ -230,10 +231,10 @@ describe('Simplify', () => {
 			const files = bed.emulator.knowledge.files;
 			const handbook = [...files.values()].filter((file) => file.knowledgeId === 1);
 			const cells = output.getByTestId('ndv-data-container').locator('table th, table td');
-			const shown = await poll('simplified rows in the output panel', async () => {
+			const shown = await until('simplified rows in the output panel', async () => {
 				const texts = (await cells.allInnerTexts()).map((text) => text.trim());
 				return handbook.every((file) => texts.includes(file.meta.originalName)) ? texts : undefined;
-			});
+			}, UI_TIMEOUT, UI_POLLING);
 			for (const column of ['originalName', 'size', 'mimeType', 'status', 'usedByLanguageModel', 'knowledgeId', 'knowledgeName']) expect(shown).toContain(column);
 			expect(shown).toContain('Employee Handbook');
 			// The raw answer's storage fields are not in the simplified items.
@@ -241,12 +242,10 @@ describe('Simplify', () => {
 			expect(shown.some((text) => handbook.some((file) => text === file.name))).toBe(false);
 			// The one file being deleted is named in the run's hint.
 			const deleting = handbook.find((file) => file.status === 'deleting')!;
-			await poll('the hint about the file being deleted', async () =>
-				(await output.innerText()).includes(deleting.meta.originalName) ? true : undefined,
-			);
+			await until('the hint about the file being deleted', async () => ((await output.innerText()).includes(deleting.meta.originalName) ? true : undefined), UI_TIMEOUT, UI_POLLING);
 			// The picture shows one file item whole: its ten fields do not fit the table's width.
 			await showJson(output);
-			await poll('the file item as JSON', async () => ((await output.innerText()).includes('knowledgeName') ? true : undefined));
+			await until('the file item as JSON', async () => ((await output.innerText()).includes('knowledgeName') ? true : undefined), UI_TIMEOUT, UI_POLLING);
 			await page.mouse.move(0, 0);
 			await page.screenshot({ path: path.join(DOCS, 'simplified-output.png') });
 		});
@@ -268,10 +267,10 @@ describe('the message builder', () => {
 			// The fields the example fills without expressions show its values: the message's type, each
 			// button's action type and label, the quick reply's.
 			const wanted = ['Buttons', 'From JSON', 'URI', 'Dashboard', 'Postback', 'Escalate', 'Message', 'Who is on call?'];
-			const shown = await poll('the builder filled in', async () => {
+			const shown = await until('the builder filled in', async () => {
 				const values = await ndv.locator('input, textarea').evaluateAll((fields) => fields.map((f) => (f as unknown as { value: string }).value));
 				return wanted.every((value) => values.includes(value)) ? values : undefined;
-			});
+			}, UI_TIMEOUT, UI_POLLING);
 			expect(wanted.filter((value) => !shown.includes(value))).toEqual([]);
 			// A taller window, the parameters scrolled to the message's type: the message, its buttons
 			// and its quick reply in one picture.
@@ -313,10 +312,10 @@ describe('the Workplace Knowledge Trigger', () => {
 			await output.getByText('2 items').first().waitFor();
 			await showJson(output);
 			// The JSON view breaks lines and marks spaces with "·": compared without either.
-			const json = await poll('the samples as JSON', async () => {
+			const json = await until('the samples as JSON', async () => {
 				const text = (await output.innerText()).replace(/[\s·]+/g, '');
 				return text.includes('"fileStatusChanged"') ? text : undefined;
-			});
+			}, UI_TIMEOUT, UI_POLLING);
 			for (const field of ['"sample":true', '"event":"fileReplaced"', `"id":${newest.id}`, '"originalName"', '"knowledgeName"', '"changes"', '"before":null']) expect(json).toContain(field);
 			expect(json).not.toContain('fileAdded');
 			await page.mouse.move(0, 0);
@@ -410,7 +409,7 @@ async function dropdownOptions(page: Page, parameter: Locator): Promise<string[]
 async function openDropdown(page: Page, parameter: Locator): Promise<Locator> {
 	const input = parameter.locator('input[role="combobox"]');
 	await input.click();
-	await poll('dropdown open', async () => ((await input.getAttribute('aria-expanded')) === 'true' ? true : undefined));
+	await until('dropdown open', async () => ((await input.getAttribute('aria-expanded')) === 'true' ? true : undefined), UI_TIMEOUT, UI_POLLING);
 	const id = await input.getAttribute('aria-controls');
 	if (!id) throw new Error('the dropdown names no listbox');
 	const list = page.locator(`[id="${id}"]`);
@@ -422,7 +421,7 @@ async function openDropdown(page: Page, parameter: Locator): Promise<Locator> {
 async function closeDropdown(page: Page, parameter: Locator): Promise<void> {
 	const input = parameter.locator('input[role="combobox"]');
 	await page.keyboard.press('Escape');
-	await poll('dropdown closed', async () => ((await input.getAttribute('aria-expanded')) === 'false' ? true : undefined));
+	await until('dropdown closed', async () => ((await input.getAttribute('aria-expanded')) === 'false' ? true : undefined), UI_TIMEOUT, UI_POLLING);
 }
 
 /** Chooses the option with this name in an options parameter, and waits until it shows. */
@@ -434,21 +433,5 @@ async function choose(page: Page, parameter: Locator, name: string): Promise<voi
 		.locator('[role="option"]')
 		.filter({ has: page.locator('.option-headline', { hasText: new RegExp(`^\\s*${escapeRegExp(name)}\\s*$`) }) })
 		.click();
-	await poll(`"${name}" chosen`, async () => ((await input.inputValue()) === name ? true : undefined));
-}
-
-/** Re-evaluates a condition until it yields a value (not undefined), or fails after the UI timeout. */
-async function poll<T>(what: string, condition: () => Promise<T | undefined>, timeoutMs = UI_TIMEOUT): Promise<T> {
-	const deadline = Date.now() + timeoutMs;
-	let last: unknown;
-	for (;;) {
-		try {
-			const value = await condition();
-			if (value !== undefined) return value;
-		} catch (error) {
-			last = error;
-		}
-		if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-		await new Promise((resolve) => setTimeout(resolve, 250));
-	}
+	await until(`"${name}" chosen`, async () => ((await input.inputValue()) === name ? true : undefined), UI_TIMEOUT, UI_POLLING);
 }

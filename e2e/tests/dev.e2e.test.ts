@@ -17,9 +17,10 @@ import path from 'node:path';
 import { DEV_CREDENTIALS } from '../../emulator/main';
 import type { MessageRecord } from '../../emulator/bot/state';
 import { EXAMPLE_MCP_CREDENTIAL, exampleWorkflows } from '../../testbed/examples';
-import { N8nRest, OWNER, freePort, processTree, until } from '../../testbed/n8n';
+import { N8nRest, OWNER, freePort, processTree } from '../../testbed/n8n';
 import { ROOT } from '../../testbed/root';
 import { mcpServerUrl, productionWebhookUrl, waitForTriggerWebhook } from '../../testbed/n8nWebhooks';
+import { until } from '../../testbed/until';
 
 const userFolder = mkdtempSync(path.join(os.tmpdir(), 'workplace-dev-'));
 afterAll(() => rmSync(userFolder, { recursive: true, force: true }));
@@ -46,14 +47,12 @@ async function startDev(): Promise<DevRun> {
 	child.stdout?.on('data', (chunk: Buffer) => (text += chunk.toString()));
 	child.stderr?.on('data', (chunk: Buffer) => (text += chunk.toString()));
 	const run = { child, output: () => text, n8nPort, emulatorPort };
-	const deadline = Date.now() + 300_000;
 	// The ready summary arrives in several writes, and a pipe reader may see its first line
 	// ("Ready: ...") before the rest: wait for its last line.
-	while (!/^Ctrl-C stops n8n and the emulator\.$/m.test(text)) {
-		if (child.exitCode !== null) throw new Error(`dev.js exited with ${child.exitCode} before it was ready:\n${text}`);
-		if (Date.now() > deadline) throw new Error(`dev.js printed no whole ready summary in 300 s:\n${text}`);
-		await new Promise((resolve) => setTimeout(resolve, 250));
-	}
+	await until('the whole ready summary of dev.js', () => (/^Ctrl-C stops n8n and the emulator\.$/m.test(text) ? true : undefined), 300_000, {
+		everyMs: 250,
+		process: { name: 'dev.js', child, output: run.output },
+	});
 	return run;
 }
 

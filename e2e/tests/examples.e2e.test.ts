@@ -21,7 +21,8 @@ import { readFileSync } from 'node:fs';
 
 import { SEED_GROUP_IDS, SEED_TOPIC_IDS, SEED_USER_IDS } from '../../emulator/bot/seed';
 import { EXAMPLE_EVENTS, exampleTrigger, exampleWorkflows } from '../../testbed/examples';
-import { nodeOutput, until } from '../../testbed/n8n';
+import { nodeOutput } from '../../testbed/n8n';
+import { until } from '../../testbed/until';
 import { e2eTestbed } from '../lib/testbed';
 
 const examples = exampleWorkflows();

@@ -140,18 +140,12 @@ async function inServer(label: string, faults: FaultRule[], work: () => Promise<
 async function triggerRun(): Promise<string> {
 	const started = await bed.rest.request<{ executionId?: string }>('POST', `/rest/workflows/${WORKFLOWS.trigger.id}/run`, { triggerToStartFrom: { name: 'Workplace Knowledge Trigger' } });
 	const id = String(started.executionId);
-	const deadline = Date.now() + CAP_MS;
-	for (;;) {
-		const execution = await bed.rest.execution(id);
-		if (!['new', 'running', 'waiting'].includes(execution.status)) {
-			return execution.data.resultData.error?.message ?? `${execution.status}: ${JSON.stringify(execution.data.resultData.runData.Done?.[0]?.data?.main[0]?.length ?? 0)} items`;
-		}
-		if (Date.now() > deadline) {
-			await bed.rest.request('POST', `/rest/executions/${id}/stop`).catch(() => undefined);
-			throw new Error(`still running after ${CAP_MS / 1000} s`);
-		}
-		await new Promise((resolve) => setTimeout(resolve, 250));
-	}
+	const execution = await bed.rest.ended(id, CAP_MS).catch(async () => {
+		// Stopped, so that it does not run on into the next measurement.
+		await bed.rest.request('POST', `/rest/executions/${id}/stop`).catch(() => undefined);
+		throw new Error(`still running after ${CAP_MS / 1000} s`);
+	});
+	return execution.data.resultData.error?.message ?? `${execution.status}: ${JSON.stringify(execution.data.resultData.runData.Done?.[0]?.data?.main[0]?.length ?? 0)} items`;
 }
 
 /** The knowledge base credential's Test, as the editor's button sends it. */

@@ -14,7 +14,7 @@
  * About six minutes of wall time.
  */
 import { changesOf, knowledgeAdmin, knowledgeTriggerWorkflow } from '../lib/knowledgeTrigger';
-import { until } from '../../testbed/n8n';
+import { until } from '../../testbed/until';
 import { e2eTestbed } from '../lib/testbed';
 
 const WORKFLOW_ID = 'wpKnowledgePoll01';

@@ -9,7 +9,7 @@
  * About four minutes of wall time.
  */
 import { changesOf, knowledgeAdmin, knowledgeTriggerWorkflow } from '../lib/knowledgeTrigger';
-import { until } from '../../testbed/n8n';
+import { until } from '../../testbed/until';
 import { e2eTestbed, matchesIn } from '../lib/testbed';
 
 const WORKFLOW_ID = 'wpKnowledgeQueue1';

@@ -18,7 +18,7 @@ import { randomUUID } from 'node:crypto';
 import { SEED_GROUP_IDS, SEED_TOPIC_IDS, SEED_USER_IDS } from '../../emulator/bot/seed';
 import { directChatId, mainTopicId, type MessageRecord } from '../../emulator/bot/state';
 import type { Delivery } from '../../emulator/bot/webhook';
-import { until } from '../../testbed/n8n';
+import { until } from '../../testbed/until';
 import { clearMessageRecords, messageRecords, playOverHttp, type OneDelivery } from '../lib/emulatorAdmin';
 import { e2eTestbed } from '../lib/testbed';
 import { BOT, workplaceTrigger } from '../lib/workflows';

@@ -21,7 +21,8 @@ import { randomUUID } from 'node:crypto';
 
 import { SEED_USER_IDS } from '../../emulator/bot/seed';
 import { chainWorkflow } from '../../testbed/chainWorkflow';
-import { until, type N8n } from '../../testbed/n8n';
+import type { N8n } from '../../testbed/n8n';
+import { until } from '../../testbed/until';
 import { e2eTestbed, hasEnded, matchesIn } from '../lib/testbed';
 import { BOT, TASKS, workplaceNode, workplaceTrigger } from '../lib/workflows';
 

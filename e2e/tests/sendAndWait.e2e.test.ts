@@ -20,7 +20,7 @@ import { answerByLink, openLink, postForm } from '../../testbed/answerPage';
 import { launchChromium, RESULTS_DIR, step } from '../lib/browser';
 import { chainWorkflow } from '../../testbed/chainWorkflow';
 import { byId } from '../../testbed/locator';
-import { until } from '../../testbed/n8n';
+import { until } from '../../testbed/until';
 import { ROOT } from '../../testbed/root';
 import { clearMessageRecords, messageRecords, playOverHttp } from '../lib/emulatorAdmin';
 import { e2eTestbed, selectedInstall } from '../lib/testbed';

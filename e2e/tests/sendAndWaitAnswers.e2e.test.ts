@@ -22,7 +22,7 @@ import type { AddressInfo } from 'node:net';
 import { SEED_USER_IDS } from '../../emulator/bot/seed';
 import { answerByLink, hiddenFields, openLink, postForm } from '../../testbed/answerPage';
 import { chainWorkflow } from '../../testbed/chainWorkflow';
-import { until } from '../../testbed/n8n';
+import { until } from '../../testbed/until';
 import { launchChromium, step } from '../lib/browser';
 import { asked, buttonsOf, ended, loopWorkflow, runsOf, startLoop, waitingAgain } from '../lib/questions';
 import { e2eTestbed, selectedInstall } from '../lib/testbed';

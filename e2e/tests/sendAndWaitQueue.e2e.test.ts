@@ -18,7 +18,7 @@
  * it still waits and sends the node's page before it does (docs/security.md).
  */
 import { hiddenFields, openLink, postForm } from '../../testbed/answerPage';
-import { until } from '../../testbed/n8n';
+import { until } from '../../testbed/until';
 import { asked, buttonsOf, ended, loopWorkflow, runsOf, startLoop, waitingAgain } from '../lib/questions';
 import { e2eTestbed } from '../lib/testbed';
 import { executionOfQuestion, tally } from '../lib/waiting';

@@ -17,6 +17,7 @@ import { SEED_GROUP_IDS, SEED_USER_IDS } from '../../emulator/bot/seed';
 import { EXAMPLE_CREDENTIALS } from '../../testbed/examples';
 import { E2E_DIR, n8nInstall, nodeOutput, type N8nInstall } from '../../testbed/n8n';
 import { byId } from '../../testbed/locator';
+import { until } from '../../testbed/until';
 import { e2eTestbed } from '../lib/testbed';
 import { workplaceTrigger } from '../lib/workflows';
 import { chainWorkflow } from '../../testbed/chainWorkflow';
@@ -180,22 +181,19 @@ describe.each(installs.map((install) => [install.version, install] as const))('n
 			events: [{ type: 'postback', replyToken: 'rt-1', source: { type: 'user', uid: SEED_USER_IDS.nattaya }, timestamp: Date.now(), postback: { data: eventId } }],
 		});
 		const signature = bed.sign(raw);
-		let status = 404;
-		for (let tries = 0; status === 404 && tries < 60; tries++) {
-			if (tries) await new Promise((resolve) => setTimeout(resolve, 1_000));
+		// 404 until n8n has registered the webhook.
+		const status = await until('the webhook to be registered', async () => {
 			const response = await fetch(`${bed.n8n.url}/webhook/${trigger.webhookId}/webhook`, {
 				method: 'POST',
 				headers: { 'content-type': 'application/json', 'X-Eko-Signature': signature },
 				body: raw,
 			});
-			status = response.status;
-		}
+			return response.status === 404 ? undefined : response.status;
+		}, 60_000, { everyMs: 1_000 });
 		expect(status).toBe(200);
-		const deadline = Date.now() + 60_000;
-		while (Date.now() < deadline && ![...bed.emulator.taskProjects.tasks.values()].some((t) => t.taskTitle === `Event ${eventId}`)) {
-			await new Promise((resolve) => setTimeout(resolve, 500));
-		}
-		expect([...bed.emulator.taskProjects.tasks.values()].filter((t) => t.taskTitle === `Event ${eventId}`)).toHaveLength(1);
+		const eventTasks = () => [...bed.emulator.taskProjects.tasks.values()].filter((t) => t.taskTitle === `Event ${eventId}`);
+		await until(`the task of ${eventId}`, () => (eventTasks().length > 0 ? true : undefined), 60_000);
+		expect(eventTasks()).toHaveLength(1);
 	});
 
 	test('the Workplace Knowledge Trigger polls on the schedule and reports each change once', async () => {
@@ -205,13 +203,7 @@ describe.each(installs.map((install) => [install.version, install] as const))('n
 		const tasks = () => [...bed.emulator.taskProjects.tasks.values()].map((t) => t.taskTitle).filter((title) => title.startsWith('Knowledge ')).sort();
 		const before = listed();
 		await bed.server();
-		const waitFor = async (what: string, check: () => boolean) => {
-			const deadline = Date.now() + 180_000;
-			while (!check()) {
-				if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-				await new Promise((resolve) => setTimeout(resolve, 500));
-			}
-		};
+		const waitFor = (what: string, check: () => boolean) => until(what, () => (check() ? true : undefined), 180_000);
 		// The activation poll records the files and starts nothing.
 		await waitFor('the activation poll', () => listed() > before);
 		const file = bed.emulator.knowledge.addFile(1, { originalName: 'versions.csv', mimetype: 'text/csv', content: 'v\n1\n' });

@@ -17,7 +17,7 @@ import { SEED_USER_IDS } from '../../emulator/bot/seed';
 import type { MessageRecord } from '../../emulator/bot/state';
 import type { TapResult } from '../../emulator/server';
 import { launchChromium, step } from '../lib/browser';
-import { until } from '../../testbed/n8n';
+import { until } from '../../testbed/until';
 import { ROOT } from '../../testbed/root';
 import {
 	askAll,

@@ -9,7 +9,8 @@
  */
 import { SEED_USER_IDS } from '../../emulator/bot/seed';
 import type { TapResult } from '../../emulator/server';
-import { until, type N8n } from '../../testbed/n8n';
+import type { N8n } from '../../testbed/n8n';
+import { until } from '../../testbed/until';
 import { e2eTestbed, matchesIn } from '../lib/testbed';
 import { askAll, executionDetail, executionOfQuestion, questionWorkflow, questionsPosted, tapOrError, taskTitle, tasksTitled, triggerWorkflow } from '../lib/waiting';
 

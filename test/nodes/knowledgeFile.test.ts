@@ -17,7 +17,7 @@ import { exampleCredential } from '../../testbed/examples';
 import { CREDENTIALS, NODE_TYPE, suiteTestbed } from '../../testbed/testbed';
 import { ROOT } from '../../testbed/root';
 import { byId } from '../../testbed/locator';
-import { until } from '../../testbed/n8n';
+import { until } from '../../testbed/until';
 import { ALLOWED_MIME_TYPES } from '../../nodes/Workplace/actions/knowledgeFile/uploadRules';
 
 const bed = suiteTestbed({ binaryMode: 'filesystem', emulator: { paginationMode: 'strapi', deleteResponse: 'empty' } });
@@ -64,7 +64,7 @@ function openStoreFiles(): string[] {
 
 /** A stream closes its file after it is destroyed or ended, a moment later: the files still open once that moment (up to 5 s) is over. */
 async function storeFilesLeftOpen(): Promise<string[]> {
-	return await until("the binary store's files to close", () => (openStoreFiles().length === 0 ? [] : undefined), 5000, 20).catch(() => openStoreFiles());
+	return await until("the binary store's files to close", () => (openStoreFiles().length === 0 ? [] : undefined), 5000, { everyMs: 20 }).catch(() => openStoreFiles());
 }
 
 function filesUnder(dir: string): string[] {

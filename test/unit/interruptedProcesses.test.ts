@@ -13,7 +13,7 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import * as path from 'path';
 
-import { until } from '../../testbed/n8n';
+import { until } from '../../testbed/until';
 import { ROOT } from '../../testbed/root';
 
 let dir: string;
@@ -72,7 +72,7 @@ function start(script: string): Child {
 		tmp,
 		output: () => output,
 		printed: async (line) => {
-			await until(`the child to print ${line}`, () => (output.split('\n').includes(line) ? true : undefined), 10_000, 20);
+			await until(`the child to print ${line}`, () => (output.split('\n').includes(line) ? true : undefined), 10_000, { everyMs: 20 });
 		},
 		ended,
 	};

@@ -12,7 +12,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'fs';
 import { tmpdir } from 'os';
 import * as path from 'path';
 
-import { killProcessTree, processTree, until } from '../../testbed/n8n';
+import { killProcessTree, processTree } from '../../testbed/n8n';
+import { until } from '../../testbed/until';
 import { ROOT } from '../../testbed/root';
 
 /** Whether a process runs: it exists and is not a zombie (dead, not yet reaped by its new parent). */
@@ -38,14 +39,14 @@ const treeOnceRunning = (shell: ChildProcess, commands: string[]) =>
 	until(commands.join(' and '), () => {
 		const tree = processTree(shell.pid!);
 		return commands.every((command) => tree.some((pid) => commandOf(pid) === command)) ? tree : undefined;
-	}, 10_000, 50);
+	}, 10_000, { everyMs: 50 });
 
 /** How a process ends: its signal, else its exit code. */
 const ending = (child: ChildProcess) => new Promise((resolve) => child.once('exit', (code, signal) => resolve(signal ?? code)));
 
 /** Every one of `pids` ends; the orphans' reaping may take a moment. */
 async function expectAllEnd(pids: number[]): Promise<void> {
-	await until('them to end', () => (pids.some(running) ? undefined : true), 5_000, 50);
+	await until('them to end', () => (pids.some(running) ? undefined : true), 5_000, { everyMs: 50 });
 	expect(pids.filter(running)).toEqual([]);
 }
 
@@ -157,7 +158,7 @@ describe('own_tmpdir (scripts/processes.sh)', () => {
 		until(`the run's folder with ${count} entries`, () => {
 			const [run] = readdirSync(dir).filter((name) => name.startsWith('run-tmp.'));
 			return run && readdirSync(path.join(dir, run)).length >= count ? path.join(dir, run) : undefined;
-		}, 10_000, 50);
+		}, 10_000, { everyMs: 50 });
 
 	it('a shell ended by SIGTERM: what it started stops, and the temporary folders they made in TMPDIR go with the run\'s own', async () => {
 		// A process making its temporary folder where TMPDIR says, as mkdtemp(os.tmpdir()) does, and one making its own below it.
