@@ -453,6 +453,9 @@ async function waitFor(url: string, child: ChildProcess, timeoutMs: number, outp
 	await until(`n8n to be ready at ${url}`, async () => ((await fetch(url)).ok ? true : undefined), timeoutMs, { process: { name: 'n8n', child, output } });
 }
 
+/** Whether an execution's status is final (not new, running or waiting). */
+export const hasEnded = (status: string) => !['new', 'running', 'waiting'].includes(status);
+
 /** One row of n8n's executions list. */
 export interface ExecutionSummary {
 	id: string;
@@ -510,7 +513,7 @@ export class N8nRest {
 	async ended(id: string, timeoutMs = 300_000) {
 		return await until(`execution ${id} to end`, async () => {
 			const execution = await this.execution(id);
-			if (['new', 'running', 'waiting'].includes(execution.status)) throw new Error(`still ${execution.status}`);
+			if (!hasEnded(execution.status)) throw new Error(`still ${execution.status}`);
 			return execution;
 		}, timeoutMs, { everyMs: 250 });
 	}

@@ -9,7 +9,7 @@ import type { Emulator } from '../../emulator/server';
 import { IF_APPROVED_PARAMETERS } from '../../testbed/answerPage';
 import { chainWorkflow } from '../../testbed/chainWorkflow';
 import { byId } from '../../testbed/locator';
-import { type N8nRest } from '../../testbed/n8n';
+import { hasEnded, type N8nRest } from '../../testbed/n8n';
 import { until } from '../../testbed/until';
 import { QUESTION_GROUP } from './waiting';
 import { BOT, noOp, webhookStart, workplaceNode } from './workflows';
@@ -84,7 +84,7 @@ export function buttonsOf(record: MessageRecord): Record<string, Action> {
 export async function ended(rest: N8nRest, id: string, timeoutMs = 180_000) {
 	return await until(`execution ${id} to end`, async () => {
 		const execution = await rest.execution(id);
-		if (['new', 'running', 'waiting'].includes(execution.status)) return undefined;
+		if (!hasEnded(execution.status)) return undefined;
 		if (execution.status === 'success' && !execution.data.resultData.runData.Done) return undefined;
 		return execution;
 	}, timeoutMs);

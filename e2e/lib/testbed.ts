@@ -20,6 +20,7 @@ import {
 	N8n,
 	N8nRest,
 	freePort,
+	hasEnded,
 	installCommunityPackage,
 	n8nInstall,
 	type ExecutionSummary,
@@ -80,9 +81,6 @@ export function e2eTestbed(options: E2eTestbedOptions = {}): E2eTestbed {
 	afterAll(async () => await bed.close(), 180_000);
 	return bed;
 }
-
-/** Whether an execution's status is final (not new, running or waiting). */
-export const hasEnded = (status: string) => !['new', 'running', 'waiting'].includes(status);
 
 export class E2eTestbed {
 	private emulatorInstance?: Emulator;

@@ -90,13 +90,6 @@ async function askAgent(title: string) {
 	return { id: execution.id, buttons };
 }
 
-async function ended(executionId: string) {
-	return await until(`execution ${executionId} to end`, async () => {
-		const execution = await bed.rest.execution(executionId);
-		return ['new', 'running', 'waiting'].includes(execution.status) ? undefined : execution;
-	}, 180_000);
-}
-
 const tasksTitled = (title: string) => [...bed.emulator.taskProjects.tasks.values()].filter((task) => task.taskTitle === title);
 
 test('n8n offers the Workplace node among the AI Agent\'s human-review tools', async () => {
@@ -116,7 +109,7 @@ test('approved in the chat\'s link: the gated tool runs and the agent reports th
 	expect((await fetch(allow)).status).toBe(200);
 	// Confirmed on the link's page, as the person does (the page's form carries its token).
 	expect((await answerByLink(allow)).status).toBe(200);
-	const execution = await ended(executionId);
+	const execution = await bed.rest.ended(executionId, 180_000);
 	expect(execution.status).toBe('success');
 	const tasks = tasksTitled(title);
 	expect(tasks).toHaveLength(1);
@@ -129,7 +122,7 @@ test('refused: the agent is told, and the tool never runs', async () => {
 	const { id: executionId, buttons } = await askAgent(title);
 	const refuse = buttons.actions[1].linkUri;
 	expect((await answerByLink(refuse)).status).toBe(200);
-	const execution = await ended(executionId);
+	const execution = await bed.rest.ended(executionId, 180_000);
 	expect(execution.status).toBe('success');
 	expect(tasksTitled(title)).toEqual([]);
 	const answer = execution.data.resultData.runData['AI Agent']?.at(-1)?.data?.main[0]?.[0]?.json;

@@ -21,9 +21,9 @@ import { randomUUID } from 'node:crypto';
 
 import { SEED_USER_IDS } from '../../emulator/bot/seed';
 import { chainWorkflow } from '../../testbed/chainWorkflow';
-import type { N8n } from '../../testbed/n8n';
+import { hasEnded, type N8n } from '../../testbed/n8n';
 import { until } from '../../testbed/until';
-import { e2eTestbed, hasEnded, matchesIn } from '../lib/testbed';
+import { e2eTestbed, matchesIn } from '../lib/testbed';
 import { BOT, TASKS, workplaceNode, workplaceTrigger } from '../lib/workflows';
 
 const EVENTS = 100;

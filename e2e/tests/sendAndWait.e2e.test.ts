@@ -20,6 +20,7 @@ import { answerByLink, openLink, postForm } from '../../testbed/answerPage';
 import { launchChromium, RESULTS_DIR, step } from '../lib/browser';
 import { chainWorkflow } from '../../testbed/chainWorkflow';
 import { byId } from '../../testbed/locator';
+import { hasEnded } from '../../testbed/n8n';
 import { until } from '../../testbed/until';
 import { ROOT } from '../../testbed/root';
 import { clearMessageRecords, messageRecords, playOverHttp } from '../lib/emulatorAdmin';
@@ -131,7 +132,7 @@ async function savedWaiting(id: string): Promise<void> {
 async function endedAndSaved(id: string) {
 	return await until(`execution ${id} to end`, async () => {
 		const execution = await bed.rest.execution(id);
-		if (['new', 'running', 'waiting'].includes(execution.status)) return undefined;
+		if (!hasEnded(execution.status)) return undefined;
 		if (execution.status === 'success' && execution.data.resultData.lastNodeExecuted !== 'After') return undefined;
 		return execution;
 	}, 180_000);

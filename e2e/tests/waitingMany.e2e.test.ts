@@ -17,6 +17,7 @@ import { SEED_USER_IDS } from '../../emulator/bot/seed';
 import type { MessageRecord } from '../../emulator/bot/state';
 import type { TapResult } from '../../emulator/server';
 import { launchChromium, step } from '../lib/browser';
+import { hasEnded } from '../../testbed/n8n';
 import { until } from '../../testbed/until';
 import { ROOT } from '../../testbed/root';
 import {
@@ -75,9 +76,8 @@ async function executionsIn(workflowId: string, status: string, count: number, i
 	return until(`${count} ${status} executions of ${workflowId}`, async () => {
 		const list = (await bed.rest.executions(workflowId)).filter((e) => !ids || ids.has(String(e.id)));
 		const matching = list.filter((e) => e.status === status);
-		if (list.some((e) => !['new', 'running', 'waiting', status].includes(e.status))) {
-			throw new Error(`an execution ended ${list.find((e) => !['new', 'running', 'waiting', status].includes(e.status))?.status}`);
-		}
+		const ended = list.find((e) => hasEnded(e.status) && e.status !== status);
+		if (ended) throw new Error(`an execution ended ${ended.status}`);
 		return matching.length === count ? matching : undefined;
 	}, 300_000);
 }

@@ -9,7 +9,7 @@
  */
 import { SEED_USER_IDS } from '../../emulator/bot/seed';
 import type { TapResult } from '../../emulator/server';
-import type { N8n } from '../../testbed/n8n';
+import { hasEnded, type N8n } from '../../testbed/n8n';
 import { until } from '../../testbed/until';
 import { e2eTestbed, matchesIn } from '../lib/testbed';
 import { askAll, executionDetail, executionOfQuestion, questionWorkflow, questionsPosted, tapOrError, taskTitle, tasksTitled, triggerWorkflow } from '../lib/waiting';
@@ -37,7 +37,7 @@ const range = (from: number, count: number) => Array.from({ length: count }, (_,
 async function executionsIn(workflowId: string, status: string, count: number) {
 	return until(`${count} ${status} executions of ${workflowId}`, async () => {
 		const list = await bed.rest.executions(workflowId);
-		const bad = list.find((e) => !['new', 'running', 'waiting', status].includes(e.status));
+		const bad = list.find((e) => hasEnded(e.status) && e.status !== status);
 		if (bad) throw new Error(`execution ${bad.id} ended ${bad.status}`);
 		const matching = list.filter((e) => e.status === status);
 		return matching.length === count ? matching : undefined;
