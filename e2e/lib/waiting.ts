@@ -14,7 +14,7 @@ import { createHash } from 'node:crypto';
 import { SEED_GROUP_IDS } from '../../emulator/bot/seed';
 import type { MessageRecord } from '../../emulator/bot/state';
 import type { Emulator, TapResult } from '../../emulator/server';
-import { type N8nRest } from '../../testbed/n8n';
+import { hasEnded, type ExecutionSummary, type N8nRest } from '../../testbed/n8n';
 import { until } from '../../testbed/until';
 import { chainWorkflow, type ChainWorkflow } from '../../testbed/chainWorkflow';
 import { byId } from '../../testbed/locator';
@@ -161,4 +161,41 @@ export function tally(values: string[]): Record<string, number> {
 	const out: Record<string, number> = {};
 	for (const v of values) out[v] = (out[v] ?? 0) + 1;
 	return out;
+}
+
+/** The numbers from `from`, `count` of them: the requests a batch asks. */
+export const range = (from: number, count: number): number[] => Array.from({ length: count }, (_, i) => from + i);
+
+/** The trigger answers a tap after relaying it and replying in the chat; on two shared cores that can take a while. */
+export const TRIGGER_TIMEOUT_MS = 180_000;
+
+/**
+ * Waits until the workflow has `count` executions in `status` among those of the given ids (all, when
+ * none given); fails at once when one of them ended in another status.
+ */
+export async function executionsIn(rest: N8nRest, workflowId: string, status: string, count: number, ids?: Set<string>): Promise<ExecutionSummary[]> {
+	return until(`${count} ${status} executions of ${workflowId}`, async () => {
+		const list = (await rest.executions(workflowId)).filter((e) => !ids || ids.has(String(e.id)));
+		const ended = list.find((e) => hasEnded(e.status) && e.status !== status);
+		if (ended) throw new Error(`execution ${ended.id} ended ${ended.status}`);
+		const matching = list.filter((e) => e.status === status);
+		return matching.length === count ? matching : undefined;
+	}, 300_000);
+}
+
+/** The taps of a batch, once every one was made; the refusals named when any was refused. */
+export function allTapped(results: Array<TapResult | { error: string }>): TapResult[] {
+	const refused = results.filter((r): r is { error: string } => 'error' in r);
+	if (refused.length > 0) throw new Error(`${refused.length} of ${results.length} taps were refused: ${refused.map((r) => r.error).join('; ')}`);
+	return results as TapResult[];
+}
+
+/** The chat's reply (v1 text with the reply token) to each tap delivered to the trigger, once all came. */
+export async function repliesTo(emulator: Emulator, taps: TapResult[]): Promise<string[]> {
+	const tokens = taps.map((t) => t.delivery?.replyToken);
+	return until(`${taps.length} replies in the chat`, async () => {
+		const replies = new Map(emulator.messages({ route: '/bot/v1/message/text' }).map((r) => [r.target.replyToken, r.text ?? '']));
+		const texts = tokens.map((token) => (token ? replies.get(token) : undefined));
+		return texts.every((t) => t !== undefined) ? (texts as string[]) : undefined;
+	}, 120_000);
 }

@@ -15,17 +15,19 @@ import path from 'node:path';
 
 import { SEED_USER_IDS } from '../../emulator/bot/seed';
 import type { MessageRecord } from '../../emulator/bot/state';
-import type { TapResult } from '../../emulator/server';
 import { launchChromium, step } from '../lib/browser';
-import { hasEnded } from '../../testbed/n8n';
-import { until } from '../../testbed/until';
 import { ROOT } from '../../testbed/root';
 import {
+	TRIGGER_TIMEOUT_MS,
+	allTapped,
 	askAll,
 	executionDetail,
 	executionOfQuestion,
+	executionsIn,
 	questionWorkflow,
 	questionsPosted,
+	range,
+	repliesTo,
 	tally,
 	tapOrError,
 	taskTitle,
@@ -67,41 +69,10 @@ const bed = e2eTestbed({
 	publish: true,
 });
 
-/** The trigger answers a tap after relaying it and replying in the chat; on two shared cores that can take a while. */
-const TRIGGER_TIMEOUT_MS = 180_000;
-const range = (from: number, count: number) => Array.from({ length: count }, (_, i) => from + i);
-
-/** Waits until the workflow has `count` executions in `status` among those of the given ids (all, when none given). */
-async function executionsIn(workflowId: string, status: string, count: number, ids?: Set<string>) {
-	return until(`${count} ${status} executions of ${workflowId}`, async () => {
-		const list = (await bed.rest.executions(workflowId)).filter((e) => !ids || ids.has(String(e.id)));
-		const matching = list.filter((e) => e.status === status);
-		const ended = list.find((e) => hasEnded(e.status) && e.status !== status);
-		if (ended) throw new Error(`an execution ended ${ended.status}`);
-		return matching.length === count ? matching : undefined;
-	}, 300_000);
-}
-
-/** The chat's reply (v1 text with the reply token) to each tap delivered to the trigger, once all came. */
-async function repliesTo(taps: TapResult[]): Promise<string[]> {
-	const tokens = taps.map((t) => t.delivery?.replyToken);
-	return until(`${taps.length} replies in the chat`, async () => {
-		const replies = new Map(bed.emulator.messages({ route: '/bot/v1/message/text' }).map((r) => [r.target.replyToken, r.text ?? '']));
-		const texts = tokens.map((token) => (token ? replies.get(token) : undefined));
-		return texts.every((t) => t !== undefined) ? (texts as string[]) : undefined;
-	}, 120_000);
-}
-
-function expectTapped(results: Array<TapResult | { error: string }>): TapResult[] {
-	const failed = results.filter((r): r is { error: string } => 'error' in r);
-	expect(failed).toEqual([]);
-	return results as TapResult[];
-}
-
 test(`${AT_ONCE} executions wait at once; two people tap each question's link at the same moment: each resumes once, none lost`, async () => {
 	const numbers = range(1, AT_ONCE);
 	await askAll(bed.n8n.url, BY_LINK, numbers);
-	const waiting = await executionsIn(BY_LINK.id, 'waiting', AT_ONCE);
+	const waiting = await executionsIn(bed.rest, BY_LINK.id, 'waiting', AT_ONCE);
 	const questions = await questionsPosted(bed.emulator, 'Link request', numbers);
 	expect(new Set([...questions.values()].map(executionOfQuestion))).toEqual(new Set(waiting.map((e) => String(e.id))));
 
@@ -110,8 +81,8 @@ test(`${AT_ONCE} executions wait at once; two people tap each question's link at
 	const taps = await Promise.all(
 		numbers.flatMap((n) => [somchai, pimchanok].map((uid) => tapOrError(bed.emulator, { seq: questions.get(n)!.seq, label: label(n), uid }))),
 	);
-	const tapped = expectTapped(taps);
-	const done = await executionsIn(BY_LINK.id, 'success', AT_ONCE);
+	const tapped = allTapped(taps);
+	const done = await executionsIn(bed.rest, BY_LINK.id, 'success', AT_ONCE);
 
 	// Outside n8n: one task per request with its answer, none missing, none twice.
 	expect(tasksTitled(bed.emulator, 'Link request')).toEqual(numbers.map((n) => taskTitle('Link request', n, n % 2 === 0, 'link')).sort());
@@ -131,7 +102,7 @@ test(`${AT_ONCE} executions wait at once; two people tap each question's link at
 	linkRecordedPerQuestion.push(...perQuestion);
 
 	// Later, a third tap on each (the other button) is a second answer: it changes nothing.
-	const late = expectTapped(await Promise.all(numbers.map((n) => tapOrError(bed.emulator, { seq: questions.get(n)!.seq, label: label(n + 1), uid: somchai }))));
+	const late = allTapped(await Promise.all(numbers.map((n) => tapOrError(bed.emulator, { seq: questions.get(n)!.seq, label: label(n + 1), uid: somchai }))));
 	for (const t of late) expect(t.submitted?.body ?? t.opened?.body).not.toContain(ANSWERED_PAGE);
 	expect(tasksTitled(bed.emulator, 'Link request')).toHaveLength(AT_ONCE);
 	expect(await bed.rest.executions(BY_LINK.id)).toHaveLength(AT_ONCE);
@@ -140,23 +111,23 @@ test(`${AT_ONCE} executions wait at once; two people tap each question's link at
 test(`${AT_ONCE} in-chat questions wait at once: a stranger's taps are refused in the chat, the approver's conflicting double taps resume each once, none lost`, async () => {
 	const numbers = range(101, AT_ONCE);
 	await askAll(bed.n8n.url, IN_CHAT, numbers);
-	await executionsIn(IN_CHAT.id, 'waiting', AT_ONCE);
+	await executionsIn(bed.rest, IN_CHAT.id, 'waiting', AT_ONCE);
 	const questions = await questionsPosted(bed.emulator, 'Chat request', numbers);
 	for (const q of questions.values()) {
 		expect(bed.emulator.messaging.records.find((r) => r.seq === q.seq)?.messages).toBeDefined();
 	}
 
-	const stranger = expectTapped(await Promise.all(numbers.map((n) => tapOrError(bed.emulator, { seq: questions.get(n)!.seq, label: 'Approve', uid: STRANGER, url: bed.triggerUrl(TRIGGER), timeoutMs: TRIGGER_TIMEOUT_MS }))));
+	const stranger = allTapped(await Promise.all(numbers.map((n) => tapOrError(bed.emulator, { seq: questions.get(n)!.seq, label: 'Approve', uid: STRANGER, url: bed.triggerUrl(TRIGGER), timeoutMs: TRIGGER_TIMEOUT_MS }))));
 	expect(stranger.map((t) => t.delivery?.status ?? t.delivery?.error)).toEqual(Array(AT_ONCE).fill(200));
-	expect(await repliesTo(stranger)).toEqual(Array(AT_ONCE).fill(REPLIES.notAllowed));
+	expect(await repliesTo(bed.emulator, stranger)).toEqual(Array(AT_ONCE).fill(REPLIES.notAllowed));
 	expect((await bed.rest.executions(IN_CHAT.id)).filter((e) => e.status === 'waiting')).toHaveLength(AT_ONCE);
 
 	// The approver taps Approve and Decline of every question at the same moment: one answer wins.
-	const both = expectTapped(
+	const both = allTapped(
 		await Promise.all(numbers.flatMap((n) => ['Approve', 'Decline'].map((label) => tapOrError(bed.emulator, { seq: questions.get(n)!.seq, label, uid: APPROVER, url: bed.triggerUrl(TRIGGER), timeoutMs: TRIGGER_TIMEOUT_MS })))),
 	);
 	expect(both.map((t) => t.delivery?.status ?? t.delivery?.error)).toEqual(Array(AT_ONCE * 2).fill(200));
-	const replies = await repliesTo(both);
+	const replies = await repliesTo(bed.emulator, both);
 	// A person told their answer could not (or may not) have been recorded taps again, as the reply
 	// asks; every other answer must count, once (a question told "recorded" that never resumes fails
 	// the wait below).
@@ -164,10 +135,10 @@ test(`${AT_ONCE} in-chat questions wait at once: a stranger's taps are refused i
 	let pending = numbers.filter((_, i) => unsure(replies[2 * i]) && unsure(replies[2 * i + 1]));
 	const retried = [...pending];
 	for (let round = 0; round < 3 && pending.length > 0; round++) {
-		const again = await repliesTo(expectTapped(await Promise.all(pending.map((n) => tapOrError(bed.emulator, { seq: questions.get(n)!.seq, label: 'Approve', uid: APPROVER, url: bed.triggerUrl(TRIGGER), timeoutMs: TRIGGER_TIMEOUT_MS })))));
+		const again = await repliesTo(bed.emulator, allTapped(await Promise.all(pending.map((n) => tapOrError(bed.emulator, { seq: questions.get(n)!.seq, label: 'Approve', uid: APPROVER, url: bed.triggerUrl(TRIGGER), timeoutMs: TRIGGER_TIMEOUT_MS })))));
 		pending = pending.filter((_, k) => unsure(again[k]));
 	}
-	await executionsIn(IN_CHAT.id, 'success', AT_ONCE);
+	await executionsIn(bed.rest, IN_CHAT.id, 'success', AT_ONCE);
 	const tasks = tasksTitled(bed.emulator, 'Chat request');
 	console.log(
 		`${AT_ONCE * 2} simultaneous approver taps (n8n ${INSTALL.version}): ${tasks.length} tasks, replies ${JSON.stringify(tally(replies))}, ` +
@@ -185,8 +156,8 @@ test(`${AT_ONCE} in-chat questions wait at once: a stranger's taps are refused i
 		if (told) expect(mine[0]).toBe(taskTitle('Chat request', n, told === 'Answer recorded: approved', APPROVER));
 	});
 	// A tap after the answer is told the question is closed, and changes nothing.
-	const late = expectTapped(await Promise.all(numbers.map((n) => tapOrError(bed.emulator, { seq: questions.get(n)!.seq, label: 'Approve', uid: APPROVER, url: bed.triggerUrl(TRIGGER), timeoutMs: TRIGGER_TIMEOUT_MS }))));
-	expect(await repliesTo(late)).toEqual(Array(AT_ONCE).fill(REPLIES.closed));
+	const late = allTapped(await Promise.all(numbers.map((n) => tapOrError(bed.emulator, { seq: questions.get(n)!.seq, label: 'Approve', uid: APPROVER, url: bed.triggerUrl(TRIGGER), timeoutMs: TRIGGER_TIMEOUT_MS }))));
+	expect(await repliesTo(bed.emulator, late)).toEqual(Array(AT_ONCE).fill(REPLIES.closed));
 	expect(tasksTitled(bed.emulator, 'Chat request')).toEqual(tasks);
 	// The answers were relayed, not run as events: the trigger's own workflow never ran.
 	expect(await bed.rest.executions(TRIGGER.id)).toEqual([]);
@@ -219,19 +190,19 @@ test('executions waiting while n8n restarts still resume afterwards, by link and
 	const linkQuestions = await questionsPosted(bed.emulator, 'Link request', links);
 	const chatQuestions = await questionsPosted(bed.emulator, 'Chat request', chats);
 	const waitingIds = new Set([...linkQuestions.values(), ...chatQuestions.values()].map(executionOfQuestion));
-	await executionsIn(BY_LINK.id, 'waiting', 5, waitingIds);
-	await executionsIn(IN_CHAT.id, 'waiting', 5, waitingIds);
+	await executionsIn(bed.rest, BY_LINK.id, 'waiting', 5, waitingIds);
+	await executionsIn(bed.rest, IN_CHAT.id, 'waiting', 5, waitingIds);
 
 	// The links name this address: n8n comes back on the same port.
 	await bed.restart();
 
-	const byLink = expectTapped(await Promise.all(links.map((n) => tapOrError(bed.emulator, { seq: linkQuestions.get(n)!.seq, label: 'Approve', uid: somchai }))));
+	const byLink = allTapped(await Promise.all(links.map((n) => tapOrError(bed.emulator, { seq: linkQuestions.get(n)!.seq, label: 'Approve', uid: somchai }))));
 	for (const t of byLink) expect(t.submitted?.body).toContain(ANSWERED_PAGE);
-	const inChat = expectTapped(await Promise.all(chats.map((n) => tapOrError(bed.emulator, { seq: chatQuestions.get(n)!.seq, label: 'Decline', uid: APPROVER, url: bed.triggerUrl(TRIGGER), timeoutMs: TRIGGER_TIMEOUT_MS }))));
-	expect(await repliesTo(inChat)).toEqual(Array(5).fill('Answer recorded: declined'));
+	const inChat = allTapped(await Promise.all(chats.map((n) => tapOrError(bed.emulator, { seq: chatQuestions.get(n)!.seq, label: 'Decline', uid: APPROVER, url: bed.triggerUrl(TRIGGER), timeoutMs: TRIGGER_TIMEOUT_MS }))));
+	expect(await repliesTo(bed.emulator, inChat)).toEqual(Array(5).fill('Answer recorded: declined'));
 
-	await executionsIn(BY_LINK.id, 'success', 5, waitingIds);
-	await executionsIn(IN_CHAT.id, 'success', 5, waitingIds);
+	await executionsIn(bed.rest, BY_LINK.id, 'success', 5, waitingIds);
+	await executionsIn(bed.rest, IN_CHAT.id, 'success', 5, waitingIds);
 	const tasks = [...tasksTitled(bed.emulator, 'Link request'), ...tasksTitled(bed.emulator, 'Chat request')];
 	for (const n of links) expect(tasks.filter((t) => t === taskTitle('Link request', n, true, 'link'))).toHaveLength(1);
 	for (const n of chats) expect(tasks.filter((t) => t === taskTitle('Chat request', n, false, APPROVER))).toHaveLength(1);
@@ -256,8 +227,8 @@ test('on the play page, a click on a question\'s button answers it as a tap on t
 	const link = (await questionsPosted(bed.emulator, 'Link request', [401])).get(401)!;
 	const chat = (await questionsPosted(bed.emulator, 'Chat request', [402])).get(402)!;
 	const ids = new Set([executionOfQuestion(link), executionOfQuestion(chat)]);
-	await executionsIn(BY_LINK.id, 'waiting', 1, ids);
-	await executionsIn(IN_CHAT.id, 'waiting', 1, ids);
+	await executionsIn(bed.rest, BY_LINK.id, 'waiting', 1, ids);
+	await executionsIn(bed.rest, IN_CHAT.id, 'waiting', 1, ids);
 
 	const browser = await launchChromium({ width: 1280, height: 900 });
 	try {
@@ -276,8 +247,8 @@ test('on the play page, a click on a question\'s button answers it as a tap on t
 			// The trigger's reply lands in the chat as the bot's next message.
 			await page.locator('.entry.bot .bubble.text', { hasText: 'Answer recorded: approved' }).waitFor();
 		});
-		await executionsIn(BY_LINK.id, 'success', 1, ids);
-		await executionsIn(IN_CHAT.id, 'success', 1, ids);
+		await executionsIn(bed.rest, BY_LINK.id, 'success', 1, ids);
+		await executionsIn(bed.rest, IN_CHAT.id, 'success', 1, ids);
 		expect(tasksTitled(bed.emulator, 'Link request')).toContain(taskTitle('Link request', 401, true, 'link'));
 		expect(tasksTitled(bed.emulator, 'Chat request')).toContain(taskTitle('Chat request', 402, true, APPROVER));
 		if (INSTALL.version.startsWith('2.')) await page.screenshot({ path: path.join(ROOT, 'docs', 'emulator-play-page-n8n.png'), fullPage: true });

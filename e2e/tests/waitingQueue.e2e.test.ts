@@ -8,11 +8,9 @@
  * once, on a worker, and leave exactly one task at the emulator.
  */
 import { SEED_USER_IDS } from '../../emulator/bot/seed';
-import type { TapResult } from '../../emulator/server';
-import { hasEnded, type N8n } from '../../testbed/n8n';
-import { until } from '../../testbed/until';
+import type { N8n } from '../../testbed/n8n';
 import { e2eTestbed, matchesIn } from '../lib/testbed';
-import { askAll, executionDetail, executionOfQuestion, questionWorkflow, questionsPosted, tapOrError, taskTitle, tasksTitled, triggerWorkflow } from '../lib/waiting';
+import { TRIGGER_TIMEOUT_MS, allTapped, askAll, executionDetail, executionOfQuestion, executionsIn, questionWorkflow, questionsPosted, range, repliesTo, tapOrError, taskTitle, tasksTitled, triggerWorkflow } from '../lib/waiting';
 
 const AT_ONCE = 20;
 const WORKERS = 2;
@@ -30,45 +28,18 @@ const bed = e2eTestbed({
 	queue: { workers: WORKERS, concurrency: 10 },
 });
 
-/** The trigger answers a tap after relaying it and replying in the chat; on two shared cores that can take a while. */
-const TRIGGER_TIMEOUT_MS = 180_000;
-const range = (from: number, count: number) => Array.from({ length: count }, (_, i) => from + i);
-
-async function executionsIn(workflowId: string, status: string, count: number) {
-	return until(`${count} ${status} executions of ${workflowId}`, async () => {
-		const list = await bed.rest.executions(workflowId);
-		const bad = list.find((e) => hasEnded(e.status) && e.status !== status);
-		if (bad) throw new Error(`execution ${bad.id} ended ${bad.status}`);
-		const matching = list.filter((e) => e.status === status);
-		return matching.length === count ? matching : undefined;
-	}, 300_000);
-}
-
-function expectTapped(results: Array<TapResult | { error: string }>): TapResult[] {
-	expect(results.filter((r) => 'error' in r)).toEqual([]);
-	return results as TapResult[];
-}
-
-async function repliesTo(taps: TapResult[]): Promise<string[]> {
-	return until(`${taps.length} replies in the chat`, async () => {
-		const replies = new Map(bed.emulator.messages({ route: '/bot/v1/message/text' }).map((r) => [r.target.replyToken, r.text ?? '']));
-		const texts = taps.map((t) => replies.get(t.delivery?.replyToken ?? ''));
-		return texts.every((t) => t !== undefined) ? (texts as string[]) : undefined;
-	}, 120_000);
-}
-
 test(`${AT_ONCE} executions wait at once in queue mode; each link tapped resumes its execution once, on the workers`, async () => {
 	const numbers = range(1, AT_ONCE);
 	const outputBefore = [bed.n8n, ...bed.workers].map((n) => n.output.length);
 	await askAll(bed.url, BY_LINK, numbers);
-	const waiting = await executionsIn(BY_LINK.id, 'waiting', AT_ONCE);
+	const waiting = await executionsIn(bed.rest, BY_LINK.id, 'waiting', AT_ONCE);
 	const questions = await questionsPosted(bed.emulator, 'Queue link request', numbers);
 	const ids = new Set(waiting.map((e) => String(e.id)));
 	expect(new Set([...questions.values()].map(executionOfQuestion))).toEqual(ids);
 
-	const taps = expectTapped(await Promise.all(numbers.map((n) => tapOrError(bed.emulator, { seq: questions.get(n)!.seq, label: n % 3 === 0 ? 'Decline' : 'Approve', uid: somchai }))));
+	const taps = allTapped(await Promise.all(numbers.map((n) => tapOrError(bed.emulator, { seq: questions.get(n)!.seq, label: n % 3 === 0 ? 'Decline' : 'Approve', uid: somchai }))));
 	for (const t of taps) expect(t.submitted?.status).toBe(200);
-	const done = await executionsIn(BY_LINK.id, 'success', AT_ONCE);
+	const done = await executionsIn(bed.rest, BY_LINK.id, 'success', AT_ONCE);
 	expect(tasksTitled(bed.emulator, 'Queue link request')).toEqual(numbers.map((n) => taskTitle('Queue link request', n, n % 3 !== 0, 'link')).sort());
 	for (const e of done) expect((await executionDetail(bed.rest, String(e.id))).runs.Record).toBe(1);
 
@@ -87,16 +58,16 @@ test(`${AT_ONCE} executions wait at once in queue mode; each link tapped resumes
 test('in-chat answers in queue mode: the trigger on main relays the approver\'s tap to its own instance; a stranger is refused', async () => {
 	const numbers = range(101, 5);
 	await askAll(bed.url, IN_CHAT, numbers);
-	await executionsIn(IN_CHAT.id, 'waiting', numbers.length);
+	await executionsIn(bed.rest, IN_CHAT.id, 'waiting', numbers.length);
 	const questions = await questionsPosted(bed.emulator, 'Queue chat request', numbers);
 
-	const stranger = expectTapped(await Promise.all(numbers.map((n) => tapOrError(bed.emulator, { seq: questions.get(n)!.seq, label: 'Approve', uid: pimchanok, url: bed.triggerUrl(TRIGGER), timeoutMs: TRIGGER_TIMEOUT_MS }))));
-	expect(await repliesTo(stranger)).toEqual(Array(numbers.length).fill('You are not one of the people who may answer this question.'));
+	const stranger = allTapped(await Promise.all(numbers.map((n) => tapOrError(bed.emulator, { seq: questions.get(n)!.seq, label: 'Approve', uid: pimchanok, url: bed.triggerUrl(TRIGGER), timeoutMs: TRIGGER_TIMEOUT_MS }))));
+	expect(await repliesTo(bed.emulator, stranger)).toEqual(Array(numbers.length).fill('You are not one of the people who may answer this question.'));
 	expect((await bed.rest.executions(IN_CHAT.id)).filter((e) => e.status === 'waiting')).toHaveLength(numbers.length);
 
-	const approver = expectTapped(await Promise.all(numbers.map((n) => tapOrError(bed.emulator, { seq: questions.get(n)!.seq, label: 'Approve', uid: nattaya, url: bed.triggerUrl(TRIGGER), timeoutMs: TRIGGER_TIMEOUT_MS }))));
-	expect(await repliesTo(approver)).toEqual(Array(numbers.length).fill('Answer recorded: approved'));
-	await executionsIn(IN_CHAT.id, 'success', numbers.length);
+	const approver = allTapped(await Promise.all(numbers.map((n) => tapOrError(bed.emulator, { seq: questions.get(n)!.seq, label: 'Approve', uid: nattaya, url: bed.triggerUrl(TRIGGER), timeoutMs: TRIGGER_TIMEOUT_MS }))));
+	expect(await repliesTo(bed.emulator, approver)).toEqual(Array(numbers.length).fill('Answer recorded: approved'));
+	await executionsIn(bed.rest, IN_CHAT.id, 'success', numbers.length);
 	expect(tasksTitled(bed.emulator, 'Queue chat request')).toEqual(numbers.map((n) => taskTitle('Queue chat request', n, true, nattaya)).sort());
 	expect(await bed.rest.executions(TRIGGER.id)).toEqual([]);
 	const printed = bed.printed();
