@@ -33,7 +33,9 @@
  *   - an overloaded service (503) cuts it too, and teaches nothing more;
  *   - a pause (Retry-After) holds back every send to the service until it ends;
  *   - a ceiling or spacing ages only while the service is used; a limit cut by load rises back to the
- *     starting one after a minute unused (afterIdle).
+ *     starting one after a minute unused (afterIdle);
+ *   - in a first run, while the limit is unknown or guessed from a refusal, turns freed together go out
+ *     one at a time, so that a refusal is read before more requests follow it (turnsOneAtATime).
  *
  * Time is passed in (`now`, an answer's times), so the same inputs always give
  * the same decision.
@@ -352,6 +354,22 @@ function afterRefusal(limit: ServiceLimit, answer: Answer, newSinceCut: boolean,
 /** The limit with every send held back until `until` (a Retry-After), unless held back longer already. */
 export function pausedUntil(limit: ServiceLimit, until: number): ServiceLimit {
 	return until > limit.pausedUntil ? { ...limit, pausedUntil: until } : limit;
+}
+
+/**
+ * Whether turns freed together go to waiting items one at a time, each after the client has read the answers
+ * that came meanwhile (a timer between two), rather than all at once. Starting an item costs the client about a
+ * millisecond of its own CPU, and answers are read only between such stretches: handed out all at once, a dozen
+ * items start before a refusal that came meanwhile is read, and a limit per second refuses each of them. So in a
+ * limiter's first run (nothing learned before it), below the most the limit allows, while the service's limit is
+ * unknown (the start) or guessed from a refusal (a ceiling or a spacing in force: a limit per second's first
+ * refusal looks like one on requests at once). Not after a cut for slow answers: there the client's own CPU is
+ * often what is slow, and holding starts back would slow it more. A later run starts from what the first learned.
+ */
+export function turnsOneAtATime(limit: ServiceLimit, firstRun: boolean, now: number, settings: LimitSettings = LIMIT_SETTINGS): boolean {
+	if (!firstRun || limit.limit >= settings.max) return false;
+	const { ceiling, spacing } = learned(limit, now);
+	return limit.phase === 'start' || ceiling !== undefined || spacing !== undefined;
 }
 
 /** Whether one more item may start, with `admitted` already started: fewer than the limit, counted whole. */

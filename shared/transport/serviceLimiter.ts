@@ -3,7 +3,8 @@
  * every run of this n8n process (a queue-mode worker runs several executions at
  * once). The decisions are concurrencyLimit.ts's; this keeps the count of items
  * started and of requests in flight, makes items wait their turn (in the order
- * they asked), holds every send back while the service asked to wait
+ * they asked; in its first run one turn per timer while the decisions say so),
+ * holds every send back while the service asked to wait
  * (Retry-After) or while sends must be spaced, and reports each answer.
  *
  * The limiters live in this module, one per service and credential: at most
@@ -13,7 +14,7 @@
  */
 import { sleep } from 'n8n-workflow';
 
-import { admits, afterAnswer, afterIdle, nextSendAt, pausedUntil, signalOf, startingLimit, type ServiceLimit } from './concurrencyLimit';
+import { admits, afterAnswer, afterIdle, nextSendAt, pausedUntil, signalOf, startingLimit, turnsOneAtATime, type ServiceLimit } from './concurrencyLimit';
 import { credentialFor, type RunCredential } from './serviceApis';
 import type { Context, ServiceApiName } from './types';
 
@@ -35,6 +36,10 @@ export class ServiceLimiter {
 	/** Items waiting for their turn, first come first served. */
 	private readonly waiting: Array<() => void> = [];
 	private usedAt: number;
+	/** True until the service is left unused after a request: the first run, which meets the service knowing nothing of it. */
+	private firstRun = true;
+	/** A turn handed out one at a time: the next waits for this timer. */
+	private handingOut = false;
 
 	constructor(now = Date.now()) {
 		this.limit = startingLimit(now);
@@ -49,7 +54,10 @@ export class ServiceLimiter {
 	/** Marks the service used at `now`; after a spell unused, what was learned holds as much longer (afterIdle). */
 	private use(now: number): void {
 		const idleSince = this.idleSince();
-		if (idleSince !== undefined) this.limit = afterIdle(this.limit, idleSince, now);
+		if (idleSince !== undefined) {
+			this.limit = afterIdle(this.limit, idleSince, now);
+			if (this.lastSendAt > 0) this.firstRun = false;
+		}
 		this.usedAt = now;
 	}
 
@@ -72,11 +80,20 @@ export class ServiceLimiter {
 		};
 	}
 
-	/** Starts waiting items while the limit allows. */
+	/** Starts waiting items while the limit allows: all at once, or one per timer (turnsOneAtATime). */
 	private wake(): void {
+		if (this.handingOut) return;
 		while (this.waiting.length > 0 && admits(this.limit, this.admitted)) {
 			this.admitted++;
 			this.waiting.shift()!();
+			if (turnsOneAtATime(this.limit, this.firstRun, Date.now())) {
+				this.handingOut = true;
+				void sleep(0).then(() => {
+					this.handingOut = false;
+					this.wake();
+				});
+				return;
+			}
 		}
 	}
 

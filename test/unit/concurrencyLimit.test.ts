@@ -16,12 +16,13 @@ import {
 	pausedUntil,
 	signalOf,
 	startingLimit,
+	turnsOneAtATime,
 	type Answer,
 	type LimitSettings,
 	type Pace,
 	type ServiceLimit,
 } from '../../shared/transport/concurrencyLimit';
-import { FORGET_AFTER_MS, forgetServiceLimiters, serviceLimiter, serviceLimiterCount, toForget } from '../../shared/transport/serviceLimiter';
+import { FORGET_AFTER_MS, ServiceLimiter, forgetServiceLimiters, serviceLimiter, serviceLimiterCount, toForget } from '../../shared/transport/serviceLimiter';
 import { AUTO_REQUESTS_IN_PARALLEL, MAX_REQUESTS_IN_PARALLEL, itemsAtOnce, type ItemsAtOnce, type Parallelism } from '../../nodes/Workplace/actions/requestSettings';
 
 const S: LimitSettings = {
@@ -310,6 +311,50 @@ describe('admits, pausedUntil, nextSendAt', () => {
 		['a spacing no longer held: now', { spacing: { intervalMs: 25, until: T - 1 } }, T - 10, true, T],
 	])('%s', (_, changes, previous, spaced, expected) => {
 		expect(nextSendAt(limitWith(changes), previous, T, spaced)).toBe(expected);
+	});
+});
+
+describe('turnsOneAtATime', () => {
+	const ceiling = { level: 12, until: T + 1000 };
+	const spacing = { intervalMs: 25, until: T + 1000 };
+	it.each<[string, Partial<ServiceLimit>, boolean, boolean]>([
+		['a first run, the limit growing from the start: one at a time', { limit: 24 }, true, true],
+		['a first run after a refusal taught a ceiling: one at a time', { limit: 12, phase: 'steady', ceiling }, true, true],
+		['a first run after a refusal taught a spacing: one at a time', { limit: 12, phase: 'steady', spacing }, true, true],
+		['a first run after a cut for slow answers: all at once', { limit: 80, phase: 'steady' }, true, false],
+		['a first run whose ceiling no longer holds: all at once', { limit: 12, phase: 'steady', ceiling: { level: 12, until: T - 1 } }, true, false],
+		['a first run at the most the limit allows: all at once', { limit: 100 }, true, false],
+		['a later run: all at once', { limit: 24 }, false, false],
+		['a later run with a ceiling in force: all at once', { limit: 12, phase: 'steady', ceiling }, false, false],
+	])('%s', (_, changes, firstRun, expected) => {
+		expect(turnsOneAtATime(limitWith(changes), firstRun, T, S)).toBe(expected);
+	});
+});
+
+describe('ServiceLimiter: turns freed together', () => {
+	/** With 8 items started and 8 waiting, ends the 8 at once: how many of the waiting start before a timer can run. */
+	async function startedBeforeATimer(limiter: ServiceLimiter): Promise<number> {
+		const first = await Promise.all(Array.from({ length: 8 }, () => limiter.admit()));
+		const started: number[] = [];
+		const waiting = Array.from({ length: 8 }, (_, i) => limiter.admit().then((release) => (started.push(i), release)));
+		for (const release of first) release();
+		// Promises settle before any timer runs.
+		for (let k = 0; k < 20; k++) await Promise.resolve();
+		const before = started.length;
+		for (const release of await Promise.all(waiting)) release();
+		expect(started).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+		return before;
+	}
+
+	it('in a first run, one per timer, in the order asked; all at once in the run after it', async () => {
+		const limiter = new ServiceLimiter();
+		expect(await startedBeforeATimer(limiter)).toBe(1);
+		// A request sent, then the service left unused: the next run starts from what this one learned.
+		(await limiter.send(true))(200);
+		(await limiter.admit())();
+		// The last turn handed out one at a time leaves its timer to run out first.
+		await new Promise((resolve) => setTimeout(resolve, 5));
+		expect(await startedBeforeATimer(limiter)).toBe(8);
 	});
 });
 
