@@ -83,10 +83,12 @@ export class ServiceLimiter {
 	/** Starts waiting items while the limit allows: all at once, or one per timer (turnsOneAtATime). */
 	private wake(): void {
 		if (this.handingOut) return;
+		// Asked once: an item handed its turn starts later (its promise settles after this), so nothing here changes the limit.
+		const oneAtATime = turnsOneAtATime(this.limit, this.firstRun, Date.now());
 		while (this.waiting.length > 0 && admits(this.limit, this.admitted)) {
 			this.admitted++;
 			this.waiting.shift()!();
-			if (turnsOneAtATime(this.limit, this.firstRun, Date.now())) {
+			if (oneAtATime) {
 				this.handingOut = true;
 				void sleep(0).then(() => {
 					this.handingOut = false;
