@@ -14,9 +14,10 @@
  *     as a whole round of answers had at once (what was in flight, not the
  *     limit, which may have grown to twice that): a limit on requests at once,
  *     and the limit stays at as many as the service still held for a while (a
- *     ceiling). Refused at a limit that many went through before: a limit on
- *     requests per second, and sends are spaced so that they stay under the
- *     rate the service took in its last second;
+ *     ceiling). Refused at a limit that many went through before, for a
+ *     request sent with no more in flight: a limit on requests per second,
+ *     and sends are spaced so that they stay under the rate the service took
+ *     in its last second;
  *   - when even the fastest answer of a round (as many answers as the limit)
  *     took well above the lowest round trip seen (the service's time when idle,
  *     re-measured every minute), with more than a few requests' worth of it
@@ -325,28 +326,33 @@ function afterRefusal(limit: ServiceLimit, answer: Answer, newSinceCut: boolean,
 	const now = answer.answeredAt;
 	const cut = newSinceCut ? { phase: 'steady' as const, cutAt: now } : {};
 	const round = { ...limit.round, refused: true };
-	// Refused at a limit a whole round already had in flight unrefused: a limit on requests per second.
-	// The rate it took in its last second is what it answered of the requests sent then and what it
+	// Refused at a limit a whole round already had in flight unrefused, for a request sent with no more in
+	// flight than that: a limit on requests per second. A request sent with more in flight was sent before a
+	// cut to the limit was read (a client slow to read its answers counts them in flight meanwhile): its
+	// refusal is about requests at once, as the cut's was. The rate it took in its last second is what it answered of the requests sent then and what it
 	// still holds (refusals come back first, so the last refusal of a burst sees only requests it took);
 	// sends are spaced under it, every refusal of the burst may slow them more, and a ceiling learned
 	// before (a wave of refusals looks like one at first) gives way to the spacing.
-	if (Math.floor(limit.limit) <= limit.provenLimit) {
+	if (Math.floor(limit.limit) <= limit.provenLimit && answer.inFlight <= limit.provenLimit) {
 		const took = answeredInLastSecond(limit, now) + Math.max(0, answer.inFlightAtAnswer - 1);
 		const interval = took >= 2 ? 1000 / (took * settings.rateMargin) : 0;
 		const spacing = interval > 0 ? { intervalMs: Math.max(interval, limit.spacing?.intervalMs ?? 0), until: now + settings.learnedForMs } : limit.spacing;
 		return { ...limit, ...cut, round, spacing, ceiling: undefined, limit: newSinceCut ? Math.max(1, limit.limit * settings.cut) : limit.limit };
 	}
-	// Refused above anything a round went through: a limit on requests at once. What the service held
-	// when it refused is the others still out when the refusal came back (the last refusal of a burst
-	// sees only the requests it took); the limit stays there (never below one) for a while.
-	const others = Math.max(1, answer.inFlightAtAnswer - 1);
+	// Refused above anything a round went through: a limit on requests at once. The service held no more
+	// than the others out when the refused request was sent, and about as many as were still out when its
+	// refusal came back (the last refusal of a burst sees only the requests it took); a client slow to read
+	// its answers counts them in flight meanwhile, so either count can be more than the service held. The
+	// limit stays at the lower (never below one) for a while. That level is a bound, not a proof: until a
+	// round goes through at it, a refusal there is about requests at once too (the ceiling one too high).
+	const others = Math.max(1, Math.min(answer.inFlight, answer.inFlightAtAnswer) - 1);
 	const level = Math.min(others, limit.ceiling?.level ?? others);
 	return {
 		...limit,
 		...cut,
 		round,
 		ceiling: { level, until: now + settings.learnedForMs },
-		provenLimit: Math.min(limit.provenLimit, level),
+		provenLimit: Math.min(limit.provenLimit, level - 1),
 		limit: Math.max(1, Math.min(limit.limit, level)),
 	};
 }

@@ -98,8 +98,32 @@ const TABLE: Row[] = [
 	[
 		'refused above any limit a round went through: a limit on requests at once, as many as were still in flight when it came back',
 		limitWith({ limit: 8, provenLimit: 4 }),
-		answer({ inFlight: 3, inFlightAtAnswer: 6, signal: 'refused' }),
+		answer({ inFlight: 7, inFlightAtAnswer: 6, signal: 'refused' }),
 		{ limit: 5, phase: 'steady', cutAt: T + 100, ceiling: { level: 5, until: T + 100 + 60_000 }, provenLimit: 4, round: { answers: 0, refused: true } },
+	],
+	[
+		'refused when fewer were out at its send than at its refusal (the client had not read some answers yet): the ceiling is the others out at its send',
+		limitWith({ limit: 29.5, provenLimit: 18 }),
+		answer({ inFlight: 17, inFlightAtAnswer: 18, signal: 'refused' }),
+		{ limit: 16, ceiling: { level: 16, until: T + 60_100 }, provenLimit: 15, spacing: undefined },
+	],
+	[
+		'refused at a ceiling no round has gone through yet (one too high: counted while answers were unread): requests at once, the ceiling one lower',
+		limitWith({ limit: 17, phase: 'steady', provenLimit: 16, cutAt: T, ceiling: { level: 17, until: T + 50_000 } }),
+		answer({ inFlight: 17, inFlightAtAnswer: 17, signal: 'refused' }),
+		{ limit: 16, cutAt: T + 100, ceiling: { level: 16, until: T + 60_100 }, provenLimit: 15, spacing: undefined },
+	],
+	[
+		'refused at a ceiling a round has gone through since: a limit per second',
+		limitWith({ limit: 16, phase: 'steady', provenLimit: 16, cutAt: T, ceiling: { level: 16, until: T + 50_000 }, answered: { start: T - 800, counts: [5, 5, 5, 5, 5, 5, 5, 5, 5, 0] } }),
+		answer({ inFlight: 16, inFlightAtAnswer: 16, signal: 'refused' }),
+		{ ceiling: undefined, spacing: { intervalMs: 1000 / (60 * 0.9), until: T + 60_100 } },
+	],
+	[
+		'refused for a request sent with more in flight than a round went through, after a cut to the ceiling (sent before the cut was read): requests at once again, not a rate',
+		limitWith({ limit: 16, phase: 'steady', provenLimit: 16, cutAt: T + 60, ceiling: { level: 16, until: T + 60_060 } }),
+		answer({ sentAt: T + 60, inFlight: 18, inFlightAtAnswer: 17, signal: 'refused' }),
+		{ limit: 16, cutAt: T + 100, ceiling: { level: 16, until: T + 60_100 }, spacing: undefined },
 	],
 	[
 		'a later refusal of the same burst with fewer in flight lowers the ceiling, no second cut',
