@@ -10,7 +10,7 @@
  *             1,000 against the largest fixed settings only
  *             (BENCH_FIXED_LINK_1000) and without the slowest clients;
  *   throttled BENCH_THROTTLED_ITEMS (1,000) Gets against the emulator's
- *             throttle: 429 with Retry-After above 4 or above 16 requests in
+ *             throttle: 429 with Retry-After above 4, 16 or 64 requests in
  *             flight, or above 50 per second, every request taking 20 ms:
  *             time, requests refused and items failed (Continue On Fail on),
  *             against the best fixed setting;
@@ -28,7 +28,7 @@
  * setting whose first run took longer than BENCH_ONCE_AFTER_MS (30 s, e.g. 8
  * at a time against a service taking 4: a Retry-After every second) is run
  * once. Parts: the first argument (`npm run bench:adaptive -- c16,r50`), e.g.
- * `throttled`, `healthy,load` or a scenario's key (`c4`, `c16`, `r50`, `load`,
+ * `throttled`, `healthy,load` or a scenario's key (`c4`, `c16`, `c64`, `r50`, `load`,
  * `loadSquare`). Writes build/bench-adaptive.json and the chart,
  * performance-adaptive.png: into docs/ when every part ran, else into build/.
  * Figures, not tests.
@@ -145,6 +145,7 @@ const SCENARIOS: Record<string, Scenario[]> = {
 	throttled: [
 		{ key: 'c4', label: 'throttled at 4 in flight', throttle: { maxInFlight: 4, latencyMs: 20 }, items: THROTTLED_ITEMS },
 		{ key: 'c16', label: 'throttled at 16 in flight', throttle: { maxInFlight: 16, latencyMs: 20 }, items: THROTTLED_ITEMS },
+		{ key: 'c64', label: 'throttled at 64 in flight', throttle: { maxInFlight: 64, latencyMs: 20 }, items: THROTTLED_ITEMS },
 		{ key: 'r50', label: 'throttled at 50 per second', throttle: { maxPerSecond: 50, latencyMs: 20 }, items: THROTTLED_ITEMS },
 	],
 	load: [

@@ -112,10 +112,11 @@ export interface ServiceLimit {
 	 */
 	paces: Array<Pace | undefined>;
 	/**
-	 * The most requests a round without a refusal had in flight at once (never more than its limit): a
-	 * refusal at a limit at or below it is not about requests at once. What was in flight, not the limit:
-	 * a limit grows to twice what is in use, and a refusal at the first request past what the service
-	 * ever held is about requests at once, however high the limit had grown.
+	 * The most requests a round without a refusal had in flight at once (never more than its limit), and
+	 * below a ceiling until a round goes through at it: a refusal of a request sent with no more in flight,
+	 * at a limit at or below it, is not about requests at once. What was in flight, not the limit: a limit
+	 * grows to twice what is in use, and a refusal at the first request past what the service ever held is
+	 * about requests at once, however high the limit had grown.
 	 */
 	provenLimit: number;
 	/** When the limit was last cut; answers to requests sent before it do not cut again. */
@@ -329,10 +330,11 @@ function afterRefusal(limit: ServiceLimit, answer: Answer, newSinceCut: boolean,
 	// Refused at a limit a whole round already had in flight unrefused, for a request sent with no more in
 	// flight than that: a limit on requests per second. A request sent with more in flight was sent before a
 	// cut to the limit was read (a client slow to read its answers counts them in flight meanwhile): its
-	// refusal is about requests at once, as the cut's was. The rate it took in its last second is what it answered of the requests sent then and what it
-	// still holds (refusals come back first, so the last refusal of a burst sees only requests it took);
-	// sends are spaced under it, every refusal of the burst may slow them more, and a ceiling learned
-	// before (a wave of refusals looks like one at first) gives way to the spacing.
+	// refusal is about requests at once, as the cut's was. The rate the service took in its last second is
+	// what it answered of the requests sent then and what it still holds (refusals come back first, so the
+	// last refusal of a burst sees only requests it took); sends are spaced under it, every refusal of the
+	// burst may slow them more, and a ceiling learned before (a wave of refusals looks like one at first)
+	// gives way to the spacing.
 	if (Math.floor(limit.limit) <= limit.provenLimit && answer.inFlight <= limit.provenLimit) {
 		const took = answeredInLastSecond(limit, now) + Math.max(0, answer.inFlightAtAnswer - 1);
 		const interval = took >= 2 ? 1000 / (took * settings.rateMargin) : 0;
