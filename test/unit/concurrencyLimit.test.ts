@@ -193,6 +193,28 @@ describe('afterAnswer', () => {
 		expect(nextSendAt(limit, at, at + 2)).toBe(at + 2);
 	});
 
+	it('a service that takes 16 at once, met by a client slow to read its answers (it counts them in flight meanwhile): its refusals teach a ceiling of 16, never a spacing', () => {
+		let limit = startingLimit(T, S);
+		let at = T;
+		// Rounds "prove" 18 in flight: answers the service gave and the client had not read yet were counted.
+		for (let k = 0; k < 80; k++) {
+			at += 2;
+			limit = afterAnswer(limit, answer({ sentAt: at - 20, answeredAt: at, inFlight: 18, inFlightAtAnswer: 18 }), S);
+		}
+		expect(limit.provenLimit).toBe(18);
+		// The first refusal, sent with 18 in flight (17 others counted, one of them already answered): a ceiling of 17.
+		limit = afterAnswer(limit, answer({ sentAt: at, answeredAt: at + 2, inFlight: 18, inFlightAtAnswer: 19, signal: 'refused' }), S);
+		expect(limit).toMatchObject({ limit: 17, ceiling: { level: 17 }, provenLimit: 16, spacing: undefined });
+		// A request sent before that cut was read, with 19 in flight: refused too, about requests at once again.
+		limit = afterAnswer(limit, answer({ sentAt: at + 1, answeredAt: at + 8, inFlight: 19, inFlightAtAnswer: 18, signal: 'refused' }), S);
+		expect(limit).toMatchObject({ limit: 17, ceiling: { level: 17 }, spacing: undefined });
+		// After the Retry-After (a second with hardly an answer), a refusal at that ceiling, one too high, before a round went through at it.
+		at += 1000;
+		limit = afterAnswer(limit, answer({ sentAt: at, answeredAt: at + 1, inFlight: 17, inFlightAtAnswer: 17, signal: 'refused' }), S);
+		expect(limit).toMatchObject({ limit: 16, ceiling: { level: 16 }, spacing: undefined });
+		expect(nextSendAt(limit, at + 1, at + 2)).toBe(at + 2);
+	});
+
 	it('counts healthy answers by when they were sent, over the last second', () => {
 		let limit = limitWith();
 		for (const at of [T - 1500, T - 900, T - 50, T, T + 10]) limit = afterAnswer(limit, answer({ sentAt: at, answeredAt: T + 20, inFlight: 1 }), S);
