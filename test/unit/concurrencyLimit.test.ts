@@ -172,19 +172,25 @@ const TABLE: Row[] = [
 	['a network failure or a 500 teaches nothing', limitWith({ limit: 12 }), answer({ signal: 'none' }), { limit: 12 }],
 ];
 
+/** A starting limit after `count` healthy answers 2 ms apart from T, each taking 20 ms with `inFlight` in flight; and when the last came. */
+function afterHealthyAnswers(count: number, inFlight: number): { limit: ServiceLimit; at: number } {
+	let limit = startingLimit(T, S);
+	let at = T;
+	for (let k = 0; k < count; k++) {
+		at += 2;
+		limit = afterAnswer(limit, answer({ sentAt: at - 20, answeredAt: at, inFlight, inFlightAtAnswer: inFlight }), S);
+	}
+	return { limit, at };
+}
+
 describe('afterAnswer', () => {
 	it.each(TABLE)('%s', (_, before, seen, expected) => {
 		expect(afterAnswer(before, seen, S)).toMatchObject(expected);
 	});
 
 	it('a service that takes 12 at once, met by a limit grown to 24 while 12 were in flight: the refusal of the 13th is about requests at once (a ceiling), not a rate (no spacing)', () => {
-		let limit = startingLimit(T, S);
-		let at = T;
-		// Answers 2 ms apart, each with 12 in flight: the limit grows to 24.5 (half of it in use), rounds go through.
-		for (let k = 0; k < 60; k++) {
-			at += 2;
-			limit = afterAnswer(limit, answer({ sentAt: at - 20, answeredAt: at, inFlight: 12, inFlightAtAnswer: 12 }), S);
-		}
+		// Each with 12 in flight: the limit grows to 24.5 (half of it in use), rounds go through.
+		let { limit, at } = afterHealthyAnswers(60, 12);
 		expect(limit.limit).toBeGreaterThan(20);
 		expect(limit.provenLimit).toBe(12);
 		limit = afterAnswer(limit, answer({ sentAt: at, answeredAt: at + 1, inFlight: 13, inFlightAtAnswer: 13, signal: 'refused' }), S);
@@ -194,13 +200,8 @@ describe('afterAnswer', () => {
 	});
 
 	it('a service that takes 16 at once, met by a client slow to read its answers (it counts them in flight meanwhile): its refusals teach a ceiling of 16, never a spacing', () => {
-		let limit = startingLimit(T, S);
-		let at = T;
 		// Rounds "prove" 18 in flight: answers the service gave and the client had not read yet were counted.
-		for (let k = 0; k < 80; k++) {
-			at += 2;
-			limit = afterAnswer(limit, answer({ sentAt: at - 20, answeredAt: at, inFlight: 18, inFlightAtAnswer: 18 }), S);
-		}
+		let { limit, at } = afterHealthyAnswers(80, 18);
 		expect(limit.provenLimit).toBe(18);
 		// The first refusal, sent with 18 in flight (17 others counted, one of them already answered): a ceiling of 17.
 		limit = afterAnswer(limit, answer({ sentAt: at, answeredAt: at + 2, inFlight: 18, inFlightAtAnswer: 19, signal: 'refused' }), S);
