@@ -4,7 +4,11 @@
  * `maxInFlight` requests of the same credential are in flight, or after
  * `maxPerSecond` of them were taken in the last second; and it answers later
  * the more requests are in flight (every request takes `latencyMs`, multiplied
- * beyond `capacity` in flight by (in flight / capacity) to the power `growth`).
+ * beyond `capacity` in flight by (in flight / capacity) to the power `growth`);
+ * and, with `wayBackMs`, its answers take that long on their way back, the
+ * request's slot freed as the service is done with it, so the client counts
+ * more requests in flight than the service holds, as a client too busy to read
+ * its answers on time does.
  * Nothing of the settings shows in an answer but the 429s and the time taken.
  *
  * Off until set (`PUT /__emulator/throttle`, or `emulator.throttle.set()` in
@@ -12,7 +16,7 @@
  * (registerThrottle); its admin routes, like every /__emulator route, are never
  * throttled themselves.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 import { apiErrorBody, apiOf } from './apiErrors';
 import { credentialOf } from './rateLimit';
@@ -29,6 +33,8 @@ export interface ThrottleSettings {
 	capacity?: number;
 	/** How steeply latency grows beyond capacity (1: in proportion to the requests in flight). */
 	growth?: number;
+	/** Every answer, a refusal too, reaches the client this long after the service is done with its request, whose slot is free meanwhile (ms). */
+	wayBackMs?: number;
 	/** Retry-After of a refusal for requests at once (default 1 s); a per-second refusal says when the oldest request leaves the second, rounded up. */
 	retryAfterSeconds?: number;
 }
@@ -105,7 +111,7 @@ export class Throttle {
 	}
 }
 
-const NUMBERS: Array<keyof ThrottleSettings> = ['maxInFlight', 'maxPerSecond', 'latencyMs', 'capacity', 'growth', 'retryAfterSeconds'];
+const NUMBERS: Array<keyof ThrottleSettings> = ['maxInFlight', 'maxPerSecond', 'latencyMs', 'capacity', 'growth', 'wayBackMs', 'retryAfterSeconds'];
 
 /** Settings from the admin route's JSON: known keys only, each a number ≥ 0 (maxInFlight, maxPerSecond and capacity ≥ 1). */
 export function throttleFromJson(input: unknown): ThrottleSettings {
@@ -124,6 +130,7 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 
 /** The throttle's hook on every request of the service, and its admin routes (`/__emulator/throttle`). */
 export function registerThrottle(app: FastifyInstance, throttle: Throttle): void {
+	const leaveOf = new WeakMap<FastifyRequest, () => void>();
 	app.addHook('preHandler', async (request, reply) => {
 		if (isAdminPath(request.url)) return undefined;
 		const arrival = throttle.arrive(credentialOf(request), Date.now());
@@ -135,8 +142,17 @@ export function registerThrottle(app: FastifyInstance, throttle: Throttle): void
 		}
 		// In flight until its answer is sent or its connection is gone.
 		reply.raw.once('close', arrival.take.leave);
+		leaveOf.set(request, arrival.take.leave);
 		if (arrival.take.delayMs > 0) await sleep(arrival.take.delayMs);
 		return undefined;
+	});
+	app.addHook('onSend', async (request, _reply, payload) => {
+		const wayBackMs = isAdminPath(request.url) ? 0 : (throttle.current?.wayBackMs ?? 0);
+		if (wayBackMs > 0) {
+			leaveOf.get(request)?.();
+			await sleep(wayBackMs);
+		}
+		return payload;
 	});
 
 	const P = '/__emulator/throttle';

@@ -15,9 +15,10 @@
  *     limit, which may have grown to twice that): a limit on requests at once,
  *     and the limit stays at as many as the service still held for a while (a
  *     ceiling). Refused at a limit that many went through before, for a
- *     request sent with no more in flight: a limit on requests per second,
- *     and sends are spaced so that they stay under the rate the service took
- *     in its last second;
+ *     request sent with no more in flight, when the service had taken at least
+ *     half the most it took in a second of the last minute: a limit on
+ *     requests per second, and sends are spaced so that they stay under the
+ *     rate the service took in its last second;
  *   - when even the fastest answer of a round (as many answers as the limit)
  *     took well above the lowest round trip seen (the service's time when idle,
  *     re-measured every minute), with more than a few requests' worth of it
@@ -61,6 +62,8 @@ export interface LimitSettings {
 	learnedForMs: number;
 	/** The share of the refused rate that spacing allows. */
 	rateMargin: number;
+	/** A refusal that came when the service had taken less than this share of the most it took in a second of the last minute is not about a rate. */
+	rateAtLeast: number;
 	/** Requests in flight this many times those of the level that answered most per second... */
 	moreInFlight: number;
 	/** ...answering less than this share of its pace send the limit back below that level. */
@@ -84,6 +87,7 @@ export const LIMIT_SETTINGS: LimitSettings = {
 	minRttWindowMs: 60_000,
 	learnedForMs: 60_000,
 	rateMargin: 0.95,
+	rateAtLeast: 0.5,
 	moreInFlight: 1.15,
 	fewerPerSecond: 0.9,
 	startMoreInFlight: 1.25,
@@ -127,6 +131,8 @@ export interface ServiceLimit {
 	spacing?: { intervalMs: number; until: number };
 	/** Healthy answers of the last second, by when their request was sent: `counts[k]` for the tenth of a second from `start + k × 100 ms`. */
 	answered: { start: number; counts: number[] };
+	/** The most healthy answers of the last second seen at an answer, and when; it stands for a minute (minRttWindowMs). */
+	mostPerSecond?: { answers: number; at: number };
 	/** No request is sent before then (a Retry-After). */
 	pausedUntil: number;
 }
@@ -203,7 +209,15 @@ function counted(sent: ServiceLimit['answered'], sentAt: number): ServiceLimit['
 
 /** Requests sent in the second before `now` that were answered healthy. */
 export function answeredInLastSecond(limit: ServiceLimit, now: number): number {
-	return movedTo(limit.answered, now).counts.reduce((sum, n) => sum + n, 0);
+	return sumOf(movedTo(limit.answered, now));
+}
+
+const sumOf = (answered: ServiceLimit['answered']): number => answered.counts.reduce((sum, n) => sum + n, 0);
+
+/** `most` with the healthy answers of the last second at `now` counted, when they are as many or it has stood for its minute. */
+function mostPerSecondWith(most: ServiceLimit['mostPerSecond'], answered: ServiceLimit['answered'], now: number, settings: LimitSettings): ServiceLimit['mostPerSecond'] {
+	const answers = sumOf(movedTo(answered, now));
+	return !most || answers >= most.answers || now - most.at > settings.minRttWindowMs ? { answers, at: now } : most;
 }
 
 /** The ceiling and spacing that still hold at `now`. */
@@ -258,13 +272,15 @@ export function afterAnswer(limit: ServiceLimit, answer: Answer, settings: Limit
 	const mostInFlight = Math.max(limit.round.mostInFlight ?? 0, answer.inFlight);
 	const held = Math.min(Math.floor(limit.limit), mostInFlight);
 	const paces = withAnswer(limit.paces, answer.inFlight, rtt, now, now - settings.minRttWindowMs, settings.paceMemory);
+	const answered = counted(limit.answered, answer.sentAt);
 	const next: ServiceLimit = {
 		...current,
 		minRttMs,
 		minRttSince: freshWindow ? now : limit.minRttSince,
 		round: roundDone ? { answers: 0 } : { ...limit.round, fastestMs, mostInFlight, answers: limit.round.answers + 1 },
 		provenLimit: roundDone && !limit.round.refused ? Math.max(limit.provenLimit, held) : limit.provenLimit,
-		answered: counted(limit.answered, answer.sentAt),
+		answered,
+		mostPerSecond: mostPerSecondWith(limit.mostPerSecond, answered, now, settings),
 		paces,
 	};
 	// More in flight answering fewer per second: the service slows with its load past its best. Back to
@@ -334,9 +350,12 @@ function afterRefusal(limit: ServiceLimit, answer: Answer, newSinceCut: boolean,
 	// what it answered of the requests sent then and what it still holds (refusals come back first, so the
 	// last refusal of a burst sees only requests it took); sends are spaced under it, every refusal of the
 	// burst may slow them more, and a ceiling learned before (a wave of refusals looks like one at first)
-	// gives way to the spacing.
-	if (Math.floor(limit.limit) <= limit.provenLimit && answer.inFlight <= limit.provenLimit) {
-		const took = answeredInLastSecond(limit, now) + Math.max(0, answer.inFlightAtAnswer - 1);
+	// gives way to the spacing. A service that took twice that in a second of the last minute unrefused has
+	// no such limit: the requests it held at once were more than the client counted in flight (answers on
+	// their way back are counted, and a burst after a pause has none), so the refusal is about requests at once.
+	const took = answeredInLastSecond(limit, now) + Math.max(0, answer.inFlightAtAnswer - 1);
+	const tookLess = limit.mostPerSecond !== undefined && now - limit.mostPerSecond.at <= settings.minRttWindowMs && took < limit.mostPerSecond.answers * settings.rateAtLeast;
+	if (Math.floor(limit.limit) <= limit.provenLimit && answer.inFlight <= limit.provenLimit && !tookLess) {
 		const interval = took >= 2 ? 1000 / (took * settings.rateMargin) : 0;
 		const spacing = interval > 0 ? { intervalMs: Math.max(interval, limit.spacing?.intervalMs ?? 0), until: now + settings.learnedForMs } : limit.spacing;
 		return { ...limit, ...cut, round, spacing, ceiling: undefined, limit: newSinceCut ? Math.max(1, limit.limit * settings.cut) : limit.limit };

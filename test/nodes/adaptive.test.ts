@@ -150,6 +150,20 @@ describe('version 4: reads adapt to a service that takes a few at once', () => {
 		expect(mostAtOnce(bed.emulator.log.filter((e) => e.path === KB_PATH))).toBeGreaterThanOrEqual(3);
 	});
 
+	it('a client that reads its answers late (it counts more in flight than the service holds) learns a limit of 16 at once as one on requests at once, not as a rate: an hour later its next run is sent 12 or more at a time', async () => {
+		// Answers take twice the service's time on their way back: the client counts about three times the
+		// requests the service holds, except in a burst after a Retry-After, when the service holds them all.
+		const slowWayBack = { maxInFlight: 16, latencyMs: 20, wayBackMs: 40 };
+		const { taken, refused } = await nextRunAfter(slowWayBack, HOUR, [400, 200]);
+		expect(taken).toBe(200);
+		expect(refused).toBeLessThanOrEqual(2);
+		const next = bed.emulator.log.filter((e) => e.path === KB_PATH).slice(-taken - refused);
+		// Spaced under a rate the first run seemed to meet (its burst after the pause refused below what a round
+		// had counted in flight), at most 2 went at once: 13 s where 1.1 s (1 run in 8 before the rate had to be
+		// at least half the most the service took in a second; 6 in 8 before a ceiling stayed unproven).
+		expect(mostAtOnce(next)).toBeGreaterThanOrEqual(12);
+	});
+
 	it('meets a limit of 100 per second it was not told in its first run: at most 2 % refused, every item', async () => {
 		bed.emulator.throttle.set({ maxPerSecond: 100, latencyMs: 20 });
 		const run = await bed.runNode(kbGet(), { items: kbItems(400), ...V4 });

@@ -35,6 +35,7 @@ const S: LimitSettings = {
 	minRttWindowMs: 60_000,
 	learnedForMs: 60_000,
 	rateMargin: 0.9,
+	rateAtLeast: 0.5,
 	moreInFlight: 1.2,
 	fewerPerSecond: 0.85,
 	startMoreInFlight: 1.25,
@@ -124,6 +125,30 @@ const TABLE: Row[] = [
 		limitWith({ limit: 16, phase: 'steady', provenLimit: 16, cutAt: T + 60, ceiling: { level: 16, until: T + 60_060 } }),
 		answer({ sentAt: T + 60, inFlight: 18, inFlightAtAnswer: 17, signal: 'refused' }),
 		{ limit: 16, cutAt: T + 100, ceiling: { level: 16, until: T + 60_100 }, spacing: undefined },
+	],
+	[
+		'refused at a ceiling a round went through, when the service had taken less than half the most it took in a second of the last minute (a burst after a pause; answers on their way back counted in flight): requests at once, not a rate',
+		limitWith({ limit: 31, phase: 'steady', provenLimit: 31, cutAt: T, ceiling: { level: 31, until: T + 50_000 }, mostPerSecond: { answers: 132, at: T - 2000 } }),
+		answer({ inFlight: 17, inFlightAtAnswer: 31, signal: 'refused' }),
+		{ limit: 16, ceiling: { level: 16, until: T + 60_100 }, provenLimit: 15, spacing: undefined },
+	],
+	[
+		'the same once that most is over a minute old: a limit per second',
+		limitWith({ limit: 31, phase: 'steady', provenLimit: 31, cutAt: T, ceiling: { level: 31, until: T + 50_000 }, mostPerSecond: { answers: 132, at: T - 61_000 } }),
+		answer({ inFlight: 17, inFlightAtAnswer: 31, signal: 'refused' }),
+		{ ceiling: undefined, spacing: { intervalMs: 1000 / (30 * 0.9), until: T + 60_100 } },
+	],
+	[
+		'a healthy answer: the answers of the last second are the most seen, when as many as before',
+		limitWith({ answered: { start: T - 800, counts: [5, 5, 5, 5, 5, 5, 5, 5, 5, 0] }, mostPerSecond: { answers: 40, at: T - 5000 } }),
+		answer(),
+		{ mostPerSecond: { answers: 46, at: T + 100 } },
+	],
+	[
+		'a healthy answer with fewer answers in the last second keeps a most of the last minute',
+		limitWith({ mostPerSecond: { answers: 40, at: T - 5000 } }),
+		answer(),
+		{ mostPerSecond: { answers: 40, at: T - 5000 } },
 	],
 	[
 		'a later refusal of the same burst with fewer in flight lowers the ceiling, no second cut',
