@@ -36,8 +36,10 @@ export class ServiceLimiter {
 	/** Items waiting for their turn, first come first served. */
 	private readonly waiting: Array<() => void> = [];
 	private usedAt: number;
-	/** True until the service is left unused after a request: the first run, which meets the service knowing nothing of it. */
+	/** True until the service is left unused after a request sent adaptively: the first run, which meets the service knowing nothing of it. */
 	private firstRun = true;
+	/** Whether an answer to a request sent adaptively was heard. A fixed setting's requests (versions 1–3) wait out pauses and count in flight, but teach the limit nothing: sent regardless of it, their refusals would only lower a ceiling further at every burst. */
+	private taught = false;
 	/** A turn handed out one at a time: the next waits for this timer. */
 	private handingOut = false;
 
@@ -56,7 +58,7 @@ export class ServiceLimiter {
 		const idleSince = this.idleSince();
 		if (idleSince !== undefined) {
 			this.limit = afterIdle(this.limit, idleSince, now);
-			if (this.lastSendAt > 0) this.firstRun = false;
+			if (this.taught) this.firstRun = false;
 		}
 		this.usedAt = now;
 	}
@@ -124,7 +126,10 @@ export class ServiceLimiter {
 			const answeredAt = Date.now();
 			const inFlightAtAnswer = this.inFlight--;
 			this.usedAt = answeredAt;
-			this.limit = afterAnswer(this.limit, { sentAt, answeredAt, inFlight, inFlightAtAnswer, signal: signalOf(status) });
+			if (adaptive) {
+				this.limit = afterAnswer(this.limit, { sentAt, answeredAt, inFlight, inFlightAtAnswer, signal: signalOf(status) });
+				this.taught = true;
+			}
 			this.wake();
 		};
 	}

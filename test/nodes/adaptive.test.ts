@@ -338,6 +338,19 @@ describe('versions 1–3 keep their fixed settings, whatever the limiter learned
 		expect(mostAtOnce(bed.emulator.log.filter((e) => e.path === KB_PATH))).toBeGreaterThan(8);
 	});
 
+	it('what a version 3 run met teaches version 4 nothing: after 32 at a time against 50 per second, a version 4 run with the same credential starts 8 at once, not one at a time', async () => {
+		bed.emulator.throttle.set({ maxPerSecond: 50, latencyMs: 20 });
+		const fixed = await bed.runNode(kbGet(ceiling(32)), { items: kbItems(150), continueOnFail: true, typeVersion: 3 });
+		expect(fixed.json).toHaveLength(150);
+		expect(bed.emulator.throttle.counts().refused).toBeGreaterThan(0);
+		bed.emulator.throttle.set({ latencyMs: 60 });
+		bed.emulator.clearLog();
+		const next = await bed.runNode(kbGet(), { items: kbItems(40), ...V4 });
+		expect(next.error).toBeUndefined();
+		// Its refusals, each burst's counted down from 32 in flight, taught a ceiling of 1 before.
+		expect(mostAtOnce(bed.emulator.log.filter((e) => e.path === KB_PATH).slice(0, 8))).toBeGreaterThanOrEqual(6);
+	});
+
 	it('version 1 runs one at a time unless set, version 3 as version 2', async () => {
 		bed.emulator.throttle.set({ latencyMs: 60 });
 		const one = await bed.runNode(kbGet(), { items: kbItems(6), typeVersion: 1 });
