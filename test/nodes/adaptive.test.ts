@@ -381,4 +381,19 @@ describe("the emulator's throttle", () => {
 		expect(await (await fetch(admin)).json()).toMatchObject({ settings: null });
 		expect((await get()).status).toBe(200);
 	});
+
+	it('with wayBackMs, delivers an answer that long after it is done with the request, whose slot is free meanwhile', async () => {
+		bed.emulator.throttle.set({ maxInFlight: 1, latencyMs: 100, wayBackMs: 300 });
+		const get = async () => {
+			const sent = Date.now();
+			const answer = await fetch(`${bed.emulator.url}${KB_PATH}`, { headers: { 'x-api-key': bed.emulator.credentials.apiKey } });
+			return { status: answer.status, ms: Date.now() - sent };
+		};
+		// The second arrives after the service is done with the first (100 ms), before the first's answer is delivered (400 ms).
+		const [first, second] = await Promise.all([get(), new Promise((resolve) => setTimeout(resolve, 200)).then(get)]);
+		expect(first.status).toBe(200);
+		expect(first.ms).toBeGreaterThanOrEqual(390);
+		expect(second.status).toBe(200);
+		expect(bed.emulator.throttle.counts()).toMatchObject({ taken: 2, refused: 0, mostInFlight: 1 });
+	});
 });

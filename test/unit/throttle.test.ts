@@ -67,7 +67,7 @@ describe('Throttle', () => {
 
 describe('throttleFromJson', () => {
 	it('takes the known settings', () => {
-		expect(throttleFromJson({ maxInFlight: 4, latencyMs: 20, retryAfterSeconds: 2 })).toEqual({ maxInFlight: 4, latencyMs: 20, retryAfterSeconds: 2 });
+		expect(throttleFromJson({ maxInFlight: 4, latencyMs: 20, wayBackMs: 40, retryAfterSeconds: 2 })).toEqual({ maxInFlight: 4, latencyMs: 20, wayBackMs: 40, retryAfterSeconds: 2 });
 	});
 
 	it.each([
