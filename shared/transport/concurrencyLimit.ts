@@ -214,10 +214,16 @@ export function answeredInLastSecond(limit: ServiceLimit, now: number): number {
 
 const sumOf = (answered: ServiceLimit['answered']): number => answered.counts.reduce((sum, n) => sum + n, 0);
 
-/** `most` with the healthy answers of the last second at `now` counted, when they are as many or it has stood for its minute. */
+/** The most answers in a second that still stands at `now` (for a minute after it was seen). */
+function standingMost(most: ServiceLimit['mostPerSecond'], now: number, settings: LimitSettings): ServiceLimit['mostPerSecond'] {
+	return most && now - most.at <= settings.minRttWindowMs ? most : undefined;
+}
+
+/** The most with the healthy answers of the last second at `now` counted, when they are as many as the most still standing. */
 function mostPerSecondWith(most: ServiceLimit['mostPerSecond'], answered: ServiceLimit['answered'], now: number, settings: LimitSettings): ServiceLimit['mostPerSecond'] {
 	const answers = sumOf(movedTo(answered, now));
-	return !most || answers >= most.answers || now - most.at > settings.minRttWindowMs ? { answers, at: now } : most;
+	const standing = standingMost(most, now, settings);
+	return standing && answers < standing.answers ? standing : { answers, at: now };
 }
 
 /** The ceiling and spacing that still hold at `now`. */
@@ -354,7 +360,8 @@ function afterRefusal(limit: ServiceLimit, answer: Answer, newSinceCut: boolean,
 	// no such limit: the requests it held at once were more than the client counted in flight (answers on
 	// their way back are counted, and a burst after a pause has none), so the refusal is about requests at once.
 	const took = answeredInLastSecond(limit, now) + Math.max(0, answer.inFlightAtAnswer - 1);
-	const tookLess = limit.mostPerSecond !== undefined && now - limit.mostPerSecond.at <= settings.minRttWindowMs && took < limit.mostPerSecond.answers * settings.rateAtLeast;
+	const most = standingMost(limit.mostPerSecond, now, settings);
+	const tookLess = most !== undefined && took < most.answers * settings.rateAtLeast;
 	if (Math.floor(limit.limit) <= limit.provenLimit && answer.inFlight <= limit.provenLimit && !tookLess) {
 		const interval = took >= 2 ? 1000 / (took * settings.rateMargin) : 0;
 		const spacing = interval > 0 ? { intervalMs: Math.max(interval, limit.spacing?.intervalMs ?? 0), until: now + settings.learnedForMs } : limit.spacing;
