@@ -160,14 +160,18 @@ export function writeBarPanels(file: string, title: string, panels: BarPanel[], 
 			parts.push(`<rect x="${x}" y="${y}" width="${w}" height="${topY + plotH - y}" fill="${colour}"/>`);
 			if (bar.value > top) {
 				// Cut at the top: its value and note inside the bar.
-				parts.push(`<text x="${x + w / 2}" y="${y + 14}" text-anchor="middle" font-size="10" fill="white">${bar.value.toFixed(2)}×</text>`);
+				// One decimal from 10× up: four digits and the sign are wider than the bar.
+				parts.push(`<text x="${x + w / 2}" y="${y + 14}" text-anchor="middle" font-size="9" fill="white">${bar.value.toFixed(bar.value >= 10 ? 1 : 2)}×</text>`);
 				// A word a line: a note as wide as the bar would spill, white, onto the white beside it.
 				(bar.note?.split(' ') ?? []).forEach((word, line) =>
 					parts.push(`<text x="${x + w / 2}" y="${y + 28 + line * 10}" text-anchor="middle" font-size="8" fill="white">${escapeXml(word)}</text>`),
 				);
 			} else {
 				parts.push(`<text x="${x + w / 2}" y="${y - 4}" text-anchor="middle" font-size="10">${bar.value.toFixed(2)}</text>`);
-				if (bar.note) parts.push(`<text x="${x + w / 2}" y="${y - 16}" text-anchor="middle" font-size="9" fill="#b00">${escapeXml(bar.note)}</text>`);
+				// A word a line, upwards: side by side, the notes of neighbouring bars run into each other.
+				(bar.note?.split(' ').reverse() ?? []).forEach((word, line) =>
+					parts.push(`<text x="${x + w / 2}" y="${y - 16 - line * 10}" text-anchor="middle" font-size="9" fill="#b00">${escapeXml(word)}</text>`),
+				);
 			}
 			parts.push(`<text x="${x + w / 2}" y="${topY + plotH + 16}" text-anchor="middle" font-size="10">${escapeXml(bar.label)}</text>`);
 		});
@@ -175,7 +179,7 @@ export function writeBarPanels(file: string, title: string, panels: BarPanel[], 
 		parts.push(`<line x1="${left}" x2="${left + plotW}" y1="${yAt(goal)}" y2="${yAt(goal)}" stroke="#2ca02c" stroke-width="1.5" stroke-dasharray="2 3"/>`);
 		parts.push(`<line x1="${left}" x2="${left}" y1="${topY}" y2="${topY + plotH}" stroke="black"/>`);
 		parts.push(`<line x1="${left}" x2="${left + plotW}" y1="${topY + plotH}" y2="${topY + plotH}" stroke="black"/>`);
-		parts.push(`<text x="${left + plotW / 2}" y="${topY + plotH + 34}" text-anchor="middle" font-size="11">${escapeXml(panel.axis ?? 'v4 defaults (first run, later runs), then fixed Requests in Parallel')}</text>`);
+		parts.push(`<text x="${left + plotW / 2}" y="${topY + plotH + 34}" text-anchor="middle" font-size="11">${escapeXml(panel.axis ?? 'v4 defaults (first run, later run, 1 h after the last), then fixed Requests in Parallel')}</text>`);
 	});
 	parts.push(`<text x="${width / 2}" y="${height - 14}" text-anchor="middle" font-size="11" fill="#555">${escapeXml(note)}</text>`);
 	parts.push('</svg>');

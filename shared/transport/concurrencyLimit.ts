@@ -9,16 +9,16 @@
  *     per round trip once the service has shown a sign of too much;
  *   - it grows only while it is used (half of it in flight at least), so a run
  *     that sends one request at a time never teaches it a number it never tried;
- *   - a refusal (429) cuts it, once per round trip: answers to requests sent
- *     before the cut say nothing new. Refused above as many requests in flight
+ *   - a refusal (429) cuts it. Refused above as many requests in flight
  *     as a whole round of answers had at once (what was in flight, not the
  *     limit, which may have grown to twice that): a limit on requests at once,
  *     and the limit stays at as many as the service still held for a while (a
- *     ceiling). Refused at a limit that many went through before, for a
+ *     ceiling), lowered by every such refusal. Refused at a limit that many went through before, for a
  *     request sent with no more in flight, when the service had taken at least
  *     half the most it took in a second of the last minute: a limit on
- *     requests per second, and sends are spaced so that they stay under the
- *     rate the service took in its last second;
+ *     requests per second: the limit is cut by a fifth, once per round trip
+ *     (answers to requests sent before the cut say nothing new), and sends are
+ *     spaced so that they stay under the rate the service took in its last second;
  *   - when even the fastest answer of a round (as many answers as the limit)
  *     took well above the lowest round trip seen (the service's time when idle,
  *     re-measured every minute), with more than a few requests' worth of it
@@ -34,8 +34,9 @@
  *     only the few answers of a pipeline still filling, only a steep fall does;
  *   - an overloaded service (503) cuts it too, and teaches nothing more;
  *   - a pause (Retry-After) holds back every send to the service until it ends;
- *   - a ceiling or spacing ages only while the service is used; a limit cut by load rises back to the
- *     starting one after a minute unused (afterIdle);
+ *   - a ceiling or spacing ages only while the service is used; a limit cut below the starting one
+ *     (by load, a 503 or a rate's refusal) rises back to it, under a ceiling still in force, after a
+ *     minute unused (afterIdle);
  *   - in a first run, while the limit is unknown or guessed from a refusal, turns freed together go out
  *     one at a time, so that a refusal is read before more requests follow it (turnsOneAtATime).
  *
@@ -241,10 +242,10 @@ function learned(limit: ServiceLimit, now: number): Pick<ServiceLimit, 'ceiling'
  * run would otherwise meet the limit it learned with a refusal and its Retry-After. A pause the service
  * asked for ends when it said.
  *
- * A limit cut below the starting one by a slow or overloaded service (503s, a queue) is raised back to
- * it, under any ceiling still in force, after as long unused as a lowest round trip is kept (a minute):
- * those cuts were about the service's load then, and a schedule's run after an outage would otherwise
- * start one request at a time and grow by one per round trip.
+ * A limit cut below the starting one (by a slow or overloaded service, 503s, a queue, or a refusal about a
+ * rate, whose spacing still holds) is raised back to it, under any ceiling still in force, after as long
+ * unused as a lowest round trip is kept (a minute): those cuts were about the service's load then, and a
+ * schedule's run after an outage would otherwise start one request at a time and grow by one per round trip.
  */
 export function afterIdle(limit: ServiceLimit, idleSince: number, now: number, settings: LimitSettings = LIMIT_SETTINGS): ServiceLimit {
 	const idleMs = now - idleSince;

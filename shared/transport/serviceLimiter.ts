@@ -5,10 +5,12 @@
  * started and of requests in flight, makes items wait their turn (in the order
  * they asked; in its first run one turn per timer while the decisions say so),
  * holds every send back while the service asked to wait
- * (Retry-After) or while sends must be spaced, and reports each answer.
+ * (Retry-After), spaces adaptive sends (version 4) while a rate is learned,
+ * and reports each answer of an adaptive send.
  *
  * The limiters live in this module, one per service and credential: at most
- * MAX_SERVICES, and a service unused for FORGET_AFTER_MS (a day and an hour, so
+ * MAX_SERVICES (more only while more than that are in use at once: a limiter
+ * in use is never forgotten), and a service unused for FORGET_AFTER_MS (a day and an hour, so
  * that a daily schedule's run starts from what the last one learned) starts
  * afresh: what was learned of it may no longer be true.
  */
