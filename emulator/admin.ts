@@ -6,6 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import { type FaultRegistry, ruleFromJson, ruleToJson } from './common/faults';
 import type { RequestLog } from './common/requestLog';
+import { webhookUrlOf } from './bot/webhook';
 import { DELETE_RESPONSES, GROUP_TOPIC_BODIES, PAGINATION_MODES, TEXT_REPLY_JSON, TOKEN_CLIENT_AUTHS, V1_SEND_ANSWERS, type EmulatorConfig } from './types';
 
 /** `"a", "b" or "c"`. */
@@ -53,7 +54,7 @@ const SETTINGS: { [K in keyof EmulatorConfig]?: SettingCheck } = {
 	v2ReplyRoute: flag,
 	groupTopicBody: oneOf(GROUP_TOPIC_BODIES),
 	fileImageRoute: flag,
-	webhookUrl: (value) => (value === null || (typeof value === 'string' && /^https?:\/\/[^\s]+$/.test(value)) ? undefined : 'must be an http(s) URL, or null for none'),
+	webhookUrl: (value) => (value === null || (typeof value === 'string' && webhookUrlOf(value) instanceof URL) ? undefined : 'must be an http(s) URL, or null for none'),
 };
 
 /** Why a PATCH /config body may not be set (the first reason), or undefined when all of it may. */

@@ -127,16 +127,22 @@ function post(url: URL, body: Buffer, headers: Record<string, string>, timeoutMs
 	});
 }
 
-function checkRequest(req: PlayRequest, config: EmulatorConfig): URL {
-	const raw = req.url ?? config.webhookUrl;
-	if (typeof raw !== 'string' || raw === '') throw new PlayError('url is required (the webhook to deliver to)');
+/** The webhook a URL names, or why it names none (an http(s) URL): one rule for the configured webhook and a play request's. */
+export function webhookUrlOf(raw: string): URL | string {
 	let url: URL;
 	try {
 		url = new URL(raw);
 	} catch {
-		throw new PlayError(`url is not a URL: ${raw}`);
+		return `is not a URL: ${raw}`;
 	}
-	if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new PlayError('url must be http(s)');
+	return url.protocol === 'http:' || url.protocol === 'https:' ? url : 'must be http(s)';
+}
+
+function checkRequest(req: PlayRequest, config: EmulatorConfig): URL {
+	const raw = req.url ?? config.webhookUrl;
+	if (typeof raw !== 'string' || raw === '') throw new PlayError('url is required (the webhook to deliver to)');
+	const url = webhookUrlOf(raw);
+	if (typeof url === 'string') throw new PlayError(`url ${url}`);
 	if (typeof req.type !== 'string' || req.type === '') throw new PlayError('type is required');
 	if (req.type === 'postback' && (typeof req.data !== 'string' || req.data === '')) throw new PlayError('postback needs data (a string)');
 	if (req.signature !== undefined && !['valid', 'wrong', 'none'].includes(req.signature)) throw new PlayError('signature must be valid, wrong or none');

@@ -346,6 +346,8 @@ describe('admin routes', () => {
 			[{ rateLimit: { capacity: 5, refillPerSecond: 0 } }, /^rateLimit must be \{"capacity"/],
 			[{ rateLimit: { capacity: 1.5, refillPerSecond: 1 } }, /^rateLimit must be \{"capacity"/],
 			[{ webhookUrl: 'ftp://example.com/' }, 'webhookUrl must be an http(s) URL, or null for none'],
+			// Not a URL a play request could deliver to (the same rule as a play request's url).
+			[{ webhookUrl: 'http://[bad' }, 'webhookUrl must be an http(s) URL, or null for none'],
 			[{ apiKey: '' }, 'apiKey must be a non-empty string'],
 			[{ tokenTtlSeconds: 0 }, 'tokenTtlSeconds must be a whole number of at least 1'],
 			[{ replyTokenTtlSeconds: '60' }, 'replyTokenTtlSeconds must be a whole number of at least 1'],
