@@ -64,7 +64,7 @@ let ready: ChildReady;
 const admin = <T = unknown>(method: string, route: string, body?: unknown) => emulatorAdmin<T>(ready, method, route, body);
 
 const HOUR = 3_600_000;
-/** The node's version 4 defaults as measured: their variant's name, what a row calls them and what their bar does (short enough for a tenth of a panel's width). */
+/** The node's version 4 defaults as measured: their variant's name, what a row calls them and their bar's label (short enough for a tenth of a panel's width). */
 const DEFAULTS: Array<[string, string, string]> = [
 	['firstRun', 'first run', 'first'],
 	['laterRuns', 'later runs', 'later'],

@@ -106,6 +106,12 @@ function escapeXml(value: string): string {
 	return value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
+/** A bar's note a word a line, centred on `x`, the first at `y` and each next `step` lower (a negative step: upwards, the last word at `y`, next to the bar). */
+function wordLines(note: string | undefined, x: number, y: number, step: number, attributes: string): string[] {
+	const words = note?.split(' ') ?? [];
+	return (step < 0 ? words.reverse() : words).map((word, line) => `<text x="${x}" y="${y + line * step}" text-anchor="middle" ${attributes}>${escapeXml(word)}</text>`);
+}
+
 export interface Bar {
 	label: string;
 	value: number;
@@ -162,16 +168,12 @@ export function writeBarPanels(file: string, title: string, panels: BarPanel[], 
 				// Cut at the top: its value and note inside the bar.
 				// One decimal from 10× up: four digits and the sign are wider than the bar.
 				parts.push(`<text x="${x + w / 2}" y="${y + 14}" text-anchor="middle" font-size="9" fill="white">${bar.value.toFixed(bar.value >= 10 ? 1 : 2)}×</text>`);
-				// A word a line: a note as wide as the bar would spill, white, onto the white beside it.
-				(bar.note?.split(' ') ?? []).forEach((word, line) =>
-					parts.push(`<text x="${x + w / 2}" y="${y + 28 + line * 10}" text-anchor="middle" font-size="8" fill="white">${escapeXml(word)}</text>`),
-				);
+				// A note as wide as the bar would spill, white, onto the white beside it.
+				parts.push(...wordLines(bar.note, x + w / 2, y + 28, 10, 'font-size="8" fill="white"'));
 			} else {
 				parts.push(`<text x="${x + w / 2}" y="${y - 4}" text-anchor="middle" font-size="10">${bar.value.toFixed(2)}</text>`);
-				// A word a line, upwards: side by side, the notes of neighbouring bars run into each other.
-				(bar.note?.split(' ').reverse() ?? []).forEach((word, line) =>
-					parts.push(`<text x="${x + w / 2}" y="${y - 16 - line * 10}" text-anchor="middle" font-size="9" fill="#b00">${escapeXml(word)}</text>`),
-				);
+				// Upwards: side by side, the notes of neighbouring bars run into each other.
+				parts.push(...wordLines(bar.note, x + w / 2, y - 16, -10, 'font-size="9" fill="#b00"'));
 			}
 			parts.push(`<text x="${x + w / 2}" y="${topY + plotH + 16}" text-anchor="middle" font-size="10">${escapeXml(bar.label)}</text>`);
 		});

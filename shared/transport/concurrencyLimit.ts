@@ -13,8 +13,9 @@
  *     as a whole round of answers had at once (what was in flight, not the
  *     limit, which may have grown to twice that): a limit on requests at once,
  *     and the limit stays at as many as the service still held for a while (a
- *     ceiling), lowered by every such refusal. Refused at a limit that many went through before, for a
- *     request sent with no more in flight, when the service had taken at least
+ *     ceiling), lowered by every such refusal. Refused at a limit that many
+ *     went through before, for a request sent with no more in flight, when the
+ *     service had taken at least
  *     half the most it took in a second of the last minute: a limit on
  *     requests per second: the limit is cut by a fifth, once per round trip
  *     (answers to requests sent before the cut say nothing new), and sends are
