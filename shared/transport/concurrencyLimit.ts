@@ -19,7 +19,11 @@
  *     half the most it took in a second of the last minute: a limit on
  *     requests per second: the limit is cut by a fifth, once per round trip
  *     (answers to requests sent before the cut say nothing new), and sends are
- *     spaced so that they stay under the rate the service took in its last second;
+ *     spaced so that they stay under the rate the service took in its last second.
+ *     Refused with fewer than half as many others in flight as a round went
+ *     through, and not about a rate: no limit the client can see (the service's
+ *     own load, another client using the same allowance): the limit is cut by a
+ *     fifth and that round counts for half, once per round trip, no ceiling;
  *   - when even the fastest answer of a round (as many answers as the limit)
  *     took well above the lowest round trip seen (the service's time when idle,
  *     re-measured every minute), with more than a few requests' worth of it
@@ -66,6 +70,12 @@ export interface LimitSettings {
 	rateMargin: number;
 	/** A refusal that came when the service had taken less than this share of the most it took in a second of the last minute is not about a rate. */
 	rateAtLeast: number;
+	/**
+	 * A refusal not about a rate, of a request sent with fewer others in flight than this share of the most a
+	 * round had in flight unrefused, is about no limit the client can see; what that round proved then counts
+	 * for this share of it.
+	 */
+	unexplainedBelow: number;
 	/** Requests in flight this many times those of the level that answered most per second... */
 	moreInFlight: number;
 	/** ...answering less than this share of its pace send the limit back below that level. */
@@ -90,6 +100,7 @@ export const LIMIT_SETTINGS: LimitSettings = {
 	learnedForMs: 60_000,
 	rateMargin: 0.95,
 	rateAtLeast: 0.5,
+	unexplainedBelow: 0.5,
 	moreInFlight: 1.15,
 	fewerPerSecond: 0.9,
 	startMoreInFlight: 1.25,
@@ -369,13 +380,24 @@ function afterRefusal(limit: ServiceLimit, answer: Answer, newSinceCut: boolean,
 		const spacing = interval > 0 ? { intervalMs: Math.max(interval, limit.spacing?.intervalMs ?? 0), until: now + settings.learnedForMs } : limit.spacing;
 		return { ...limit, ...cut, round, spacing, ceiling: undefined, limit: newSinceCut ? Math.max(1, limit.limit * settings.cut) : limit.limit };
 	}
+	// Refused with far fewer others out than a round had unrefused: no limit on requests at once or per
+	// second the client can see, but the service's own load or another client's use of the same allowance
+	// (an agent's single call refused would otherwise hold the next minute of sends to one at a time). The
+	// limit is cut and what the round proved counts for less, once per round trip (refusals of requests
+	// sent before the cut say nothing new), so that a service whose limit did fall is learned at its next
+	// refusal or the one after.
+	const othersOut = Math.min(answer.inFlight, answer.inFlightAtAnswer) - 1;
+	if (othersOut < limit.provenLimit * settings.unexplainedBelow) {
+		if (!newSinceCut) return { ...limit, round };
+		return { ...limit, ...cut, round, provenLimit: Math.floor(limit.provenLimit * settings.unexplainedBelow), limit: Math.max(1, limit.limit * settings.cut) };
+	}
 	// Refused above anything a round went through: a limit on requests at once. The service held no more
 	// than the others out when the refused request was sent, and about as many as were still out when its
 	// refusal came back (the last refusal of a burst sees only the requests it took); a client slow to read
 	// its answers counts them in flight meanwhile, so either count can be more than the service held. The
 	// limit stays at the lower (never below one) for a while. That level is a bound, not a proof: until a
 	// round goes through at it, a refusal there is about requests at once too (the ceiling one too high).
-	const others = Math.max(1, Math.min(answer.inFlight, answer.inFlightAtAnswer) - 1);
+	const others = Math.max(1, othersOut);
 	const level = Math.min(others, limit.ceiling?.level ?? others);
 	return {
 		...limit,

@@ -5,8 +5,8 @@
  * started and of requests in flight, makes items wait their turn (in the order
  * they asked; in its first run one turn per timer while the decisions say so),
  * holds every send back while the service asked to wait
- * (Retry-After), spaces adaptive sends (version 4) while a rate is learned,
- * and reports each answer of an adaptive send.
+ * (Retry-After), keeps adaptive sends (version 4) under the limit and spaces
+ * them while a rate is learned, and reports each answer of an adaptive send.
  *
  * The limiters live in this module, one per service and credential: at most
  * MAX_SERVICES (more only while more than that are in use at once: a limiter
@@ -37,6 +37,8 @@ export class ServiceLimiter {
 	private lastSendAt = 0;
 	/** Items waiting for their turn, first come first served. */
 	private readonly waiting: Array<() => void> = [];
+	/** Adaptive requests of items already started, waiting for the requests in flight to fall below the limit (send). */
+	private readonly sendsWaiting: Array<() => void> = [];
 	private usedAt: number;
 	/** True until the service is left unused after a request sent adaptively: the first run, which meets the service knowing nothing of it. */
 	private firstRun = true;
@@ -52,7 +54,7 @@ export class ServiceLimiter {
 
 	/** Since when nothing has been started, sent or waited for; undefined while in use. */
 	idleSince(): number | undefined {
-		return this.admitted === 0 && this.inFlight === 0 && this.waiting.length === 0 ? this.usedAt : undefined;
+		return this.admitted === 0 && this.inFlight === 0 && this.waiting.length === 0 && this.sendsWaiting.length === 0 ? this.usedAt : undefined;
 	}
 
 	/** Marks the service used at `now`; after a spell unused, what was learned holds as much longer (afterIdle). */
@@ -106,16 +108,29 @@ export class ServiceLimiter {
 	/**
 	 * Waits until a request may be sent: after a pause the service asked for
 	 * (Retry-After), and, for a request sent `adaptive`ly (node version 4), the
-	 * learned spacing. Counts it in flight and returns what reports its end.
+	 * learned spacing and a place under the limit. Counts it in flight and
+	 * returns what reports its end.
+	 *
+	 * The limit holds requests, not only items: items started before a cut (a
+	 * burst met by a limit that fell) would otherwise send their retries all at
+	 * once after the pause, be refused again, and fail once their attempts ran out.
 	 */
 	async send(adaptive: boolean): Promise<Report> {
 		this.use(Date.now());
+		/** Whether it waited in line: it goes back to the front if it still has no place (one that came since may have taken it). */
+		let waited = false;
 		for (;;) {
 			const now = Date.now();
 			// Asked again after every wait: a pause may have begun or grown meanwhile.
 			const at = nextSendAt(this.limit, this.lastSendAt, now, adaptive);
-			if (at <= now) break;
-			await sleep(at - now);
+			if (at > now) {
+				await sleep(at - now);
+			} else if (adaptive && ((!waited && this.sendsWaiting.length > 0) || !admits(this.limit, this.inFlight))) {
+				await new Promise<void>((resolve) => (waited ? this.sendsWaiting.unshift(resolve) : this.sendsWaiting.push(resolve)));
+				waited = true;
+			} else {
+				break;
+			}
 		}
 		const sentAt = Date.now();
 		this.lastSendAt = sentAt;
@@ -132,8 +147,15 @@ export class ServiceLimiter {
 				this.limit = afterAnswer(this.limit, { sentAt, answeredAt, inFlight, inFlightAtAnswer, signal: signalOf(status) });
 				this.taught = true;
 			}
+			this.wakeSends();
 			this.wake();
 		};
+	}
+
+	/** Lets as many requests waiting in line go as the limit has room for, first come first served; each looks again (a pause may hold it). */
+	private wakeSends(): void {
+		let room = Math.max(1, Math.floor(this.limit.limit)) - this.inFlight;
+		while (room-- > 0 && this.sendsWaiting.length > 0) this.sendsWaiting.shift()!();
 	}
 
 	/** Holds back every send to the service for `waitMs` (a Retry-After), unless held back longer already. */

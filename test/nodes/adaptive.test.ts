@@ -164,6 +164,34 @@ describe('version 4: reads adapt to a service that takes a few at once', () => {
 		expect(mostAtOnce(next)).toBeGreaterThanOrEqual(12);
 	});
 
+	it('a refusal of a request sent with far fewer in flight than a round went through before (an agent\'s one call, refused while another client used the tenant\'s allowance) teaches no limit: the next run is sent 8 or more at a time, not one at a time', async () => {
+		bed.emulator.throttle.set({ latencyMs: 30 });
+		const bulk = await bed.runNode(kbGet(), { items: kbItems(200), ...V4 });
+		expect(bulk.error).toBeUndefined();
+		bed.emulator.faults.add({ path: KB_PATH, action: { kind: 'status', status: 429, retryAfter: 1 } });
+		const one = await bed.runNode(kbGet(), { items: kbItems(1), ...V4 });
+		expect(one.json).toEqual([expect.objectContaining({ id: 1 })]);
+		expect(bed.emulator.log.filter((e) => e.status === 429)).toHaveLength(1);
+		bed.emulator.clearLog();
+		const next = await bed.runNode(kbGet(), { items: kbItems(200), ...V4 });
+		expect(next.error).toBeUndefined();
+		expect(next.json).toHaveLength(200);
+		// Taken for a limit of one at once (what else was in flight), it held the next minute of sends to 1.
+		expect(mostAtOnce(bed.emulator.log.filter((e) => e.path === KB_PATH))).toBeGreaterThanOrEqual(8);
+	});
+
+	it('a service whose limit fell since the last run: the run starts at the old limit and its burst is refused, but the retries wait for a place under the limit as cut: every item, none failed', async () => {
+		bed.emulator.throttle.set({ latencyMs: 30 });
+		const healthy = await bed.runNode(kbGet(), { items: kbItems(200), ...V4 });
+		expect(healthy.error).toBeUndefined();
+		bed.emulator.throttle.set({ maxInFlight: 2, latencyMs: 30 });
+		const fell = await bed.runNode(kbGet(), { items: kbItems(200), continueOnFail: true, ...V4 });
+		// Sent again all at once after each pause (the items had started before the cut), 42–49 items failed.
+		expect(fell.json.filter((j) => j.error !== undefined)).toEqual([]);
+		expect(fell.json).toHaveLength(200);
+		expect(bed.emulator.throttle.counts()).toMatchObject({ taken: 200, mostInFlight: 2 });
+	});
+
 	it('meets a limit of 100 per second it was not told in its first run: at most 2 % refused, every item', async () => {
 		bed.emulator.throttle.set({ maxPerSecond: 100, latencyMs: 20 });
 		const run = await bed.runNode(kbGet(), { items: kbItems(400), ...V4 });

@@ -36,6 +36,7 @@ const S: LimitSettings = {
 	learnedForMs: 60_000,
 	rateMargin: 0.9,
 	rateAtLeast: 0.5,
+	unexplainedBelow: 0.5,
 	moreInFlight: 1.2,
 	fewerPerSecond: 0.85,
 	startMoreInFlight: 1.25,
@@ -137,6 +138,30 @@ const TABLE: Row[] = [
 		limitWith({ limit: 31, phase: 'steady', provenLimit: 31, cutAt: T, ceiling: { level: 31, until: T + 50_000 }, mostPerSecond: { answers: 132, at: T - 61_000 } }),
 		answer({ inFlight: 17, inFlightAtAnswer: 31, signal: 'refused' }),
 		{ ceiling: undefined, spacing: { intervalMs: 1000 / (30 * 0.9), until: T + 60_100 } },
+	],
+	[
+		'refused with far fewer others out than a round went through (under half), when not about a rate: no limit the client can see (an agent\'s one call refused while the allowance was used elsewhere): cut, no ceiling, what the round proved counts for half',
+		limitWith({ limit: 32.5, provenLimit: 16, mostPerSecond: { answers: 700, at: T - 2000 } }),
+		answer({ inFlight: 1, inFlightAtAnswer: 1, signal: 'refused' }),
+		{ limit: 26, phase: 'steady', cutAt: T + 100, ceiling: undefined, spacing: undefined, provenLimit: 8, round: { answers: 0, refused: true } },
+	],
+	[
+		'the same with 3 in flight against a ceiling still in force: the ceiling stays where it was',
+		limitWith({ limit: 10, phase: 'steady', provenLimit: 12, ceiling: { level: 12, until: T + 30_000 }, mostPerSecond: { answers: 500, at: T - 2000 } }),
+		answer({ inFlight: 3, inFlightAtAnswer: 3, signal: 'refused' }),
+		{ limit: 8, ceiling: { level: 12, until: T + 30_000 }, provenLimit: 6, spacing: undefined },
+	],
+	[
+		'such a refusal of a request sent before the last cut: nothing more cut, nothing learned',
+		limitWith({ limit: 26, phase: 'steady', provenLimit: 8, cutAt: T + 90 }),
+		answer({ inFlight: 2, inFlightAtAnswer: 1, signal: 'refused' }),
+		{ limit: 26, cutAt: T + 90, ceiling: undefined, provenLimit: 8, round: { answers: 0, refused: true } },
+	],
+	[
+		'refused again at as few once what was proved counts for half: a limit that did fall, requests at once',
+		limitWith({ limit: 26, phase: 'steady', provenLimit: 4, mostPerSecond: { answers: 700, at: T - 2000 } }),
+		answer({ inFlight: 3, inFlightAtAnswer: 3, signal: 'refused' }),
+		{ limit: 2, ceiling: { level: 2, until: T + 60_100 }, provenLimit: 1 },
 	],
 	[
 		'a healthy answer: the answers of the last second are the most seen, when as many as before',
