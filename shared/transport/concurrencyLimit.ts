@@ -280,7 +280,7 @@ export function afterAnswer(limit: ServiceLimit, answer: Answer, settings: Limit
 	if (answer.signal === 'none') return current;
 	const newSinceCut = answer.sentAt >= limit.cutAt;
 	if (answer.signal === 'refused') return afterRefusal(current, answer, newSinceCut, settings);
-	if (answer.signal === 'overloaded') return newSinceCut ? { ...current, limit: Math.max(1, limit.limit * settings.cut), phase: 'steady', cutAt: now } : current;
+	if (answer.signal === 'overloaded') return newSinceCut ? { ...current, ...cutLimit(limit, now, settings) } : current;
 
 	const rtt = Math.max(0, answer.answeredAt - answer.sentAt);
 	const freshWindow = limit.minRttMs === undefined || now - limit.minRttSince > settings.minRttWindowMs;
@@ -311,7 +311,7 @@ export function afterAnswer(limit: ServiceLimit, answer: Answer, settings: Limit
 	// noise, not a queue. While even the fastest answer of the round so far is that slow, no growth;
 	// once the whole round was, a cut (once per round trip).
 	if (fastestMs > minRttMs * settings.latencyTolerance && limit.limit * (1 - minRttMs / fastestMs) >= settings.queuedAtLeast) {
-		return roundDone && newSinceCut ? { ...next, limit: Math.max(1, limit.limit * settings.cut), phase: 'steady', cutAt: now } : next;
+		return roundDone && newSinceCut ? { ...next, ...cutLimit(limit, now, settings) } : next;
 	}
 	// Grown only while used: an answer that came back with less than half the limit in flight proves nothing of it.
 	if (Math.max(answer.inFlight, answer.inFlightAtAnswer) * 2 < limit.limit) return next;
@@ -360,7 +360,8 @@ function bestOf(paces: Array<Pace | undefined>, least: number): Pace | undefined
 
 function afterRefusal(limit: ServiceLimit, answer: Answer, newSinceCut: boolean, settings: LimitSettings): ServiceLimit {
 	const now = answer.answeredAt;
-	const cut = newSinceCut ? { phase: 'steady' as const, cutAt: now } : {};
+	// Once per round trip: answers to requests sent before the last cut say nothing new.
+	const cut = newSinceCut ? cutLimit(limit, now, settings) : {};
 	const round = { ...limit.round, refused: true };
 	// Refused at a limit a whole round already had in flight unrefused, for a request sent with no more in
 	// flight than that: a limit on requests per second. A request sent with more in flight was sent before a
@@ -378,7 +379,7 @@ function afterRefusal(limit: ServiceLimit, answer: Answer, newSinceCut: boolean,
 	if (Math.floor(limit.limit) <= limit.provenLimit && answer.inFlight <= limit.provenLimit && !tookLess) {
 		const interval = took >= 2 ? 1000 / (took * settings.rateMargin) : 0;
 		const spacing = interval > 0 ? { intervalMs: Math.max(interval, limit.spacing?.intervalMs ?? 0), until: now + settings.learnedForMs } : limit.spacing;
-		return { ...limit, ...cut, round, spacing, ceiling: undefined, limit: newSinceCut ? Math.max(1, limit.limit * settings.cut) : limit.limit };
+		return { ...limit, ...cut, round, spacing, ceiling: undefined };
 	}
 	// Refused with far fewer others out than a round had unrefused: no limit on requests at once or per
 	// second the client can see, but the service's own load or another client's use of the same allowance
@@ -388,8 +389,7 @@ function afterRefusal(limit: ServiceLimit, answer: Answer, newSinceCut: boolean,
 	// refusal or the one after.
 	const othersOut = Math.min(answer.inFlight, answer.inFlightAtAnswer) - 1;
 	if (othersOut < limit.provenLimit * settings.unexplainedBelow) {
-		if (!newSinceCut) return { ...limit, round };
-		return { ...limit, ...cut, round, provenLimit: Math.floor(limit.provenLimit * settings.unexplainedBelow), limit: Math.max(1, limit.limit * settings.cut) };
+		return { ...limit, ...cut, round, provenLimit: newSinceCut ? Math.floor(limit.provenLimit * settings.unexplainedBelow) : limit.provenLimit };
 	}
 	// Refused above anything a round went through: a limit on requests at once. The service held no more
 	// than the others out when the refused request was sent, and about as many as were still out when its
@@ -407,6 +407,11 @@ function afterRefusal(limit: ServiceLimit, answer: Answer, newSinceCut: boolean,
 		provenLimit: Math.min(limit.provenLimit, level - 1),
 		limit: Math.max(1, Math.min(limit.limit, level)),
 	};
+}
+
+/** The limit cut by the cut factor (never below one) at `now`, and the sign of too much that ends the start. */
+function cutLimit(limit: ServiceLimit, now: number, settings: LimitSettings): Pick<ServiceLimit, 'limit' | 'phase' | 'cutAt'> {
+	return { limit: Math.max(1, limit.limit * settings.cut), phase: 'steady', cutAt: now };
 }
 
 /** The limit with every send held back until `until` (a Retry-After), unless held back longer already. */

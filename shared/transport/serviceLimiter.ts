@@ -154,8 +154,7 @@ export class ServiceLimiter {
 
 	/** Lets as many requests waiting in line go as the limit has room for, first come first served; each looks again (a pause may hold it). */
 	private wakeSends(): void {
-		let room = Math.max(1, Math.floor(this.limit.limit)) - this.inFlight;
-		while (room-- > 0 && this.sendsWaiting.length > 0) this.sendsWaiting.shift()!();
+		for (let woken = 0; this.sendsWaiting.length > 0 && admits(this.limit, this.inFlight + woken); woken++) this.sendsWaiting.shift()!();
 	}
 
 	/** Holds back every send to the service for `waitMs` (a Retry-After), unless held back longer already. */
