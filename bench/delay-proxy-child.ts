@@ -55,14 +55,14 @@ function delayedPipe(from: net.Socket, to: net.Socket, delayMs: number, firstExt
 			if (chunk === null) to.end();
 			else to.write(chunk);
 		}
-		if (queue.length > 0) timer = setTimeout(flush, queue[0].at - now);
+		if (queue.length > 0) timer = setTimeout(flush, Math.max(0, queue[0].at - now));
 	};
 	const push = (chunk: Buffer | null) => {
 		const at = Math.max(performance.now() + delayMs + (first ? firstExtraMs : 0), last);
 		first = false;
 		last = at;
 		queue.push({ at, chunk });
-		if (!timer) timer = setTimeout(flush, at - performance.now());
+		if (!timer) timer = setTimeout(flush, Math.max(0, at - performance.now()));
 	};
 	let ended = false;
 	from.on('data', (chunk: Buffer) => push(chunk));

@@ -42,8 +42,8 @@
  *   - a ceiling or spacing ages only while the service is used; a limit cut below the starting one
  *     (by load, a 503 or a rate's refusal) rises back to it, under a ceiling still in force, after a
  *     minute unused (afterIdle);
- *   - in a first run, while the limit is unknown or guessed from a refusal, turns freed together go out
- *     one at a time, so that a refusal is read before more requests follow it (turnsOneAtATime).
+ *   - in a first run, while the limit is unknown (the start, and a while after any refusal), turns freed
+ *     together go out one at a time, so that a refusal is read before more requests follow it (turnsOneAtATime).
  *
  * Time is passed in (`now`, an answer's times), so the same inputs always give
  * the same decision.
@@ -148,6 +148,8 @@ export interface ServiceLimit {
 	mostPerSecond?: { answers: number; at: number };
 	/** No request is sent before then (a Retry-After). */
 	pausedUntil: number;
+	/** When the service last refused a request (429), whatever the refusal taught. */
+	refusedAt?: number;
 }
 
 /** Answers at one level of requests in flight: their weight, the requests in flight and round trips they summed, and when the last came. */
@@ -363,6 +365,7 @@ function afterRefusal(limit: ServiceLimit, answer: Answer, newSinceCut: boolean,
 	// Once per round trip: answers to requests sent before the last cut say nothing new.
 	const cut = newSinceCut ? cutLimit(limit, now, settings) : {};
 	const round = { ...limit.round, refused: true };
+	const refusedAt = now;
 	// Refused at a limit a whole round already had in flight unrefused, for a request sent with no more in
 	// flight than that: a limit on requests per second. A request sent with more in flight was sent before a
 	// cut to the limit was read (a client slow to read its answers counts them in flight meanwhile): its
@@ -379,7 +382,7 @@ function afterRefusal(limit: ServiceLimit, answer: Answer, newSinceCut: boolean,
 	if (Math.floor(limit.limit) <= limit.provenLimit && answer.inFlight <= limit.provenLimit && !tookLess) {
 		const interval = took >= 2 ? 1000 / (took * settings.rateMargin) : 0;
 		const spacing = interval > 0 ? { intervalMs: Math.max(interval, limit.spacing?.intervalMs ?? 0), until: now + settings.learnedForMs } : limit.spacing;
-		return { ...limit, ...cut, round, spacing, ceiling: undefined };
+		return { ...limit, ...cut, round, refusedAt, spacing, ceiling: undefined };
 	}
 	// Refused with far fewer others out than a round had unrefused: no limit on requests at once or per
 	// second the client can see, but the service's own load or another client's use of the same allowance
@@ -389,7 +392,7 @@ function afterRefusal(limit: ServiceLimit, answer: Answer, newSinceCut: boolean,
 	// refusal or the one after.
 	const othersOut = Math.min(answer.inFlight, answer.inFlightAtAnswer) - 1;
 	if (othersOut < limit.provenLimit * settings.unexplainedBelow) {
-		return { ...limit, ...cut, round, provenLimit: newSinceCut ? Math.floor(limit.provenLimit * settings.unexplainedBelow) : limit.provenLimit };
+		return { ...limit, ...cut, round, refusedAt, provenLimit: newSinceCut ? Math.floor(limit.provenLimit * settings.unexplainedBelow) : limit.provenLimit };
 	}
 	// Refused above anything a round went through: a limit on requests at once. The service held no more
 	// than the others out when the refused request was sent, and about as many as were still out when its
@@ -403,6 +406,7 @@ function afterRefusal(limit: ServiceLimit, answer: Answer, newSinceCut: boolean,
 		...limit,
 		...cut,
 		round,
+		refusedAt,
 		ceiling: { level, until: now + settings.learnedForMs },
 		provenLimit: Math.min(limit.provenLimit, level - 1),
 		limit: Math.max(1, Math.min(limit.limit, level)),
@@ -425,14 +429,15 @@ export function pausedUntil(limit: ServiceLimit, until: number): ServiceLimit {
  * millisecond of its own CPU, and answers are read only between such stretches: handed out all at once, a dozen
  * items start before a refusal that came meanwhile is read, and a limit per second refuses each of them. So in a
  * limiter's first run (nothing learned before it), below the most the limit allows, while the service's limit is
- * unknown (the start) or guessed from a refusal (a ceiling or a spacing in force: a limit per second's first
- * refusal looks like one on requests at once). Not after a cut for slow answers: there the client's own CPU is
- * often what is slow, and holding starts back would slow it more. A later run starts from what the first learned.
+ * unknown: during the start, and for as long as a refusal's lesson holds after any refusal (learnedForMs), whether
+ * it taught a ceiling, a spacing or, unexplained, nothing (a limit per second's first refusal looks like one on
+ * requests at once, or like none: the burst after its Retry-After, handed out at once, was refused 15–32 times).
+ * Not after a cut for slow answers: there the client's own CPU is often what is slow, and holding starts back
+ * would slow it more. A later run starts from what the first learned.
  */
 export function turnsOneAtATime(limit: ServiceLimit, firstRun: boolean, now: number, settings: LimitSettings = LIMIT_SETTINGS): boolean {
 	if (!firstRun || limit.limit >= settings.max) return false;
-	const { ceiling, spacing } = learned(limit, now);
-	return limit.phase === 'start' || ceiling !== undefined || spacing !== undefined;
+	return limit.phase === 'start' || (limit.refusedAt !== undefined && now - limit.refusedAt < settings.learnedForMs);
 }
 
 /** Whether one more item may start, with `admitted` already started: fewer than the limit, counted whole. */

@@ -43,6 +43,12 @@ const ceiling = (n: number): INodeParameters => ({ options: { batching: { batch:
 const arrived = (e: RequestLogEntry) => Date.parse(e.time);
 const ended = (e: RequestLogEntry) => arrived(e) + (e.durationMs ?? 0);
 
+/** Refusals in bursts: one more for each refusal that arrived over half a second after the one before (a Retry-After of 1 s lies between two). */
+function burstsOf(refusals: RequestLogEntry[]): number {
+	const times = refusals.map(arrived).sort((a, b) => a - b);
+	return times.filter((t, n) => n === 0 || t - times[n - 1] > 500).length;
+}
+
 /** The requests the service was handling when each request arrived, itself included, by the log's arrival and end times (refusals included). */
 function atOnceOnArrival(entries: RequestLogEntry[]): number[] {
 	return entries.map((e) => entries.filter((o) => arrived(o) <= arrived(e) && ended(o) > arrived(e)).length);
@@ -192,16 +198,20 @@ describe('version 4: reads adapt to a service that takes a few at once', () => {
 		expect(bed.emulator.throttle.counts()).toMatchObject({ taken: 200, mostInFlight: 2 });
 	});
 
-	it('meets a limit of 100 per second it was not told in its first run: at most 2 % refused, every item', async () => {
+	it('meets a limit of 100 per second it was not told in its first run: refused in two bursts at most, 3 % at most, every item', async () => {
 		bed.emulator.throttle.set({ maxPerSecond: 100, latencyMs: 20 });
 		const run = await bed.runNode(kbGet(), { items: kbItems(400), ...V4 });
 		expect(run.error).toBeUndefined();
 		expect(run.json).toHaveLength(400);
 		const { taken, refused } = bed.emulator.throttle.counts();
 		expect(taken).toBe(400);
-		// 2–4 here, on two busy cores too; turns handed out all at once were refused 37 times, a dozen items
-		// starting before the client read the refusal that came meanwhile.
-		expect(refused).toBeLessThanOrEqual(8);
+		// The first burst looks like a limit on requests at once (a ceiling) or like none; the second, after the
+		// Retry-After, teaches the spacing; none after. A burst is the requests sent before the client read its
+		// first refusal, which with the emulator in the test's own process grows with the machine's load: 3–8 in
+		// all (bursts of 2–4) in 35 runs, alone and beside a CI run; one CI run was refused 30 times. Turns
+		// handed out all at once after the Retry-After: 7, 20 and 37 (a second burst of 15–32).
+		expect(burstsOf(bed.emulator.log.filter((e) => e.path === KB_PATH && e.status === 429))).toBeLessThanOrEqual(2);
+		expect(refused).toBeLessThanOrEqual(12);
 	});
 
 	it('keeps under a limit of 40 per second it was not told once it met it: the next run is refused nothing, every item', async () => {

@@ -143,7 +143,7 @@ const TABLE: Row[] = [
 		'refused with far fewer others out than a round went through (under half), when not about a rate: no limit the client can see (an agent\'s one call refused while the allowance was used elsewhere): cut, no ceiling, what the round proved counts for half',
 		limitWith({ limit: 32.5, provenLimit: 16, mostPerSecond: { answers: 700, at: T - 2000 } }),
 		answer({ inFlight: 1, inFlightAtAnswer: 1, signal: 'refused' }),
-		{ limit: 26, phase: 'steady', cutAt: T + 100, ceiling: undefined, spacing: undefined, provenLimit: 8, round: { answers: 0, refused: true } },
+		{ limit: 26, phase: 'steady', cutAt: T + 100, ceiling: undefined, spacing: undefined, provenLimit: 8, round: { answers: 0, refused: true }, refusedAt: T + 100 },
 	],
 	[
 		'the same with 3 in flight against a ceiling still in force: the ceiling stays where it was',
@@ -185,19 +185,19 @@ const TABLE: Row[] = [
 		'refused with nothing else in flight: at least one at a time',
 		limitWith({ limit: 8 }),
 		answer({ inFlightAtAnswer: 1, signal: 'refused' }),
-		{ limit: 1, ceiling: { level: 1, until: T + 60_100 }, provenLimit: 0 },
+		{ limit: 1, ceiling: { level: 1, until: T + 60_100 }, provenLimit: 0, refusedAt: T + 100 },
 	],
 	[
 		'refused at a limit a whole round went through unrefused: a limit per second, sends spaced under the rate it took in its last second, the ceiling given up',
 		limitWith({ limit: 10, provenLimit: 10, ceiling: { level: 10, until: T + 30_000 }, answered: { start: T - 800, counts: [5, 5, 5, 5, 5, 5, 5, 5, 5, 0] } }),
 		answer({ inFlight: 4, inFlightAtAnswer: 5, signal: 'refused' }),
-		{ limit: 8, phase: 'steady', cutAt: T + 100, ceiling: undefined, spacing: { intervalMs: 1000 / (49 * 0.9), until: T + 60_100 } },
+		{ limit: 8, phase: 'steady', cutAt: T + 100, ceiling: undefined, spacing: { intervalMs: 1000 / (49 * 0.9), until: T + 60_100 }, refusedAt: T + 100 },
 	],
 	[
 		'a limit per second with too little seen in the last second to tell a rate: cut, no spacing',
 		limitWith({ limit: 10, provenLimit: 12 }),
 		answer({ inFlightAtAnswer: 2, signal: 'refused' }),
-		{ limit: 8, spacing: undefined },
+		{ limit: 8, spacing: undefined, refusedAt: T + 100 },
 	],
 	[
 		'a round of answers without a refusal proves its limit',
@@ -414,17 +414,29 @@ describe('admits, pausedUntil, nextSendAt', () => {
 describe('turnsOneAtATime', () => {
 	const ceiling = { level: 12, until: T + 1000 };
 	const spacing = { intervalMs: 25, until: T + 1000 };
+	const refusedAt = T - 59_000;
 	it.each<[string, Partial<ServiceLimit>, boolean, boolean]>([
 		['a first run, the limit growing from the start: one at a time', { limit: 24 }, true, true],
-		['a first run after a refusal taught a ceiling: one at a time', { limit: 12, phase: 'steady', ceiling }, true, true],
-		['a first run after a refusal taught a spacing: one at a time', { limit: 12, phase: 'steady', spacing }, true, true],
+		['a first run after a refusal taught a ceiling: one at a time', { limit: 12, phase: 'steady', ceiling, refusedAt }, true, true],
+		['a first run after a refusal taught a spacing: one at a time', { limit: 12, phase: 'steady', spacing, refusedAt }, true, true],
+		['a first run after a refusal that taught nothing (unexplained): one at a time', { limit: 26, phase: 'steady', refusedAt }, true, true],
 		['a first run after a cut for slow answers: all at once', { limit: 80, phase: 'steady' }, true, false],
-		['a first run whose ceiling no longer holds: all at once', { limit: 12, phase: 'steady', ceiling: { level: 12, until: T - 1 } }, true, false],
+		['a first run a minute after its last refusal: all at once', { limit: 12, phase: 'steady', refusedAt: T - 60_000 }, true, false],
 		['a first run at the most the limit allows: all at once', { limit: 100 }, true, false],
 		['a later run: all at once', { limit: 24 }, false, false],
-		['a later run with a ceiling in force: all at once', { limit: 12, phase: 'steady', ceiling }, false, false],
+		['a later run with a ceiling in force: all at once', { limit: 12, phase: 'steady', ceiling, refusedAt }, false, false],
 	])('%s', (_, changes, firstRun, expected) => {
 		expect(turnsOneAtATime(limitWith(changes), firstRun, T, S)).toBe(expected);
+	});
+
+	it('a first run refused with few others out (no ceiling, no spacing) goes on one at a time: the burst after the Retry-After is read as it goes', () => {
+		const refused = afterAnswer(
+			limitWith({ limit: 28, provenLimit: 15, mostPerSecond: { answers: 95, at: T } }),
+			answer({ inFlight: 8, inFlightAtAnswer: 8, signal: 'refused' }),
+			S,
+		);
+		expect(refused).toMatchObject({ phase: 'steady', ceiling: undefined, spacing: undefined });
+		expect(turnsOneAtATime(refused, true, T + 1100, S)).toBe(true);
 	});
 });
 
