@@ -364,8 +364,8 @@ function afterRefusal(limit: ServiceLimit, answer: Answer, newSinceCut: boolean,
 	const now = answer.answeredAt;
 	// Once per round trip: answers to requests sent before the last cut say nothing new.
 	const cut = newSinceCut ? cutLimit(limit, now, settings) : {};
-	const round = { ...limit.round, refused: true };
-	const refusedAt = now;
+	// What every refusal changes, whatever it teaches besides.
+	const refused: ServiceLimit = { ...limit, ...cut, round: { ...limit.round, refused: true }, refusedAt: now };
 	// Refused at a limit a whole round already had in flight unrefused, for a request sent with no more in
 	// flight than that: a limit on requests per second. A request sent with more in flight was sent before a
 	// cut to the limit was read (a client slow to read its answers counts them in flight meanwhile): its
@@ -382,7 +382,7 @@ function afterRefusal(limit: ServiceLimit, answer: Answer, newSinceCut: boolean,
 	if (Math.floor(limit.limit) <= limit.provenLimit && answer.inFlight <= limit.provenLimit && !tookLess) {
 		const interval = took >= 2 ? 1000 / (took * settings.rateMargin) : 0;
 		const spacing = interval > 0 ? { intervalMs: Math.max(interval, limit.spacing?.intervalMs ?? 0), until: now + settings.learnedForMs } : limit.spacing;
-		return { ...limit, ...cut, round, refusedAt, spacing, ceiling: undefined };
+		return { ...refused, spacing, ceiling: undefined };
 	}
 	// Refused with far fewer others out than a round had unrefused: no limit on requests at once or per
 	// second the client can see, but the service's own load or another client's use of the same allowance
@@ -392,7 +392,7 @@ function afterRefusal(limit: ServiceLimit, answer: Answer, newSinceCut: boolean,
 	// refusal or the one after.
 	const othersOut = Math.min(answer.inFlight, answer.inFlightAtAnswer) - 1;
 	if (othersOut < limit.provenLimit * settings.unexplainedBelow) {
-		return { ...limit, ...cut, round, refusedAt, provenLimit: newSinceCut ? Math.floor(limit.provenLimit * settings.unexplainedBelow) : limit.provenLimit };
+		return { ...refused, provenLimit: newSinceCut ? Math.floor(limit.provenLimit * settings.unexplainedBelow) : limit.provenLimit };
 	}
 	// Refused above anything a round went through: a limit on requests at once. The service held no more
 	// than the others out when the refused request was sent, and about as many as were still out when its
@@ -403,10 +403,7 @@ function afterRefusal(limit: ServiceLimit, answer: Answer, newSinceCut: boolean,
 	const others = Math.max(1, othersOut);
 	const level = Math.min(others, limit.ceiling?.level ?? others);
 	return {
-		...limit,
-		...cut,
-		round,
-		refusedAt,
+		...refused,
 		ceiling: { level, until: now + settings.learnedForMs },
 		provenLimit: Math.min(limit.provenLimit, level - 1),
 		limit: Math.max(1, Math.min(limit.limit, level)),
