@@ -214,6 +214,38 @@ describe('version 4: reads adapt to a service that takes a few at once', () => {
 		expect(refused).toBeLessThanOrEqual(12);
 	});
 
+	it('a first run refused once with nothing to learn from it (one Get at one other in flight) still reads its answers between starts when it meets a limit of 100 per second next: refused in three bursts at most, 12 at most, every item', async () => {
+		bed.emulator.throttle.set({ latencyMs: 20 });
+		const [file] = bed.emulator.knowledge.addFiles(1, 1);
+		// One slow Get keeps the service in use until the third execution has begun, so that all three are its
+		// first run (about 3 s in; a limiter left unused ends its first run).
+		bed.emulator.faults.add({ path: `/api/v1/knowledge/1/files/${file.id}`, action: { kind: 'delay', ms: 8_000 } });
+		const slow = bed.runNode(fileGet(), { items: [{ json: { fileId: file.id } }], ...V4 });
+		await new Promise((resolve) => setTimeout(resolve, 200));
+		const healthy = await bed.runNode(kbGet(), { items: kbItems(40), ...V4 });
+		expect(healthy.error).toBeUndefined();
+		// A second later (none answered in the last second: not about a rate), one Get is refused with one other
+		// in flight, where rounds had a dozen or more: no limit the client can see, no ceiling, no spacing.
+		await new Promise((resolve) => setTimeout(resolve, 1_200));
+		bed.emulator.faults.add({ path: KB_PATH, action: { kind: 'status', status: 429, retryAfter: 1 } });
+		const refusedOnce = await bed.runNode(kbGet(), { items: kbItems(1), ...V4 });
+		expect(refusedOnce.json).toEqual([expect.objectContaining({ id: 1 })]);
+		bed.emulator.throttle.set({ maxPerSecond: 100, latencyMs: 10 });
+		bed.emulator.clearLog();
+		const run = await bed.runNode(kbGet(), { items: kbItems(300), ...V4 });
+		expect(run.error).toBeUndefined();
+		expect(run.json).toHaveLength(300);
+		expect((await slow).error).toBeUndefined();
+		expect(bed.emulator.throttle.counts().taken).toBeGreaterThanOrEqual(300);
+		const refusals = bed.emulator.log.filter((e) => e.path === KB_PATH && e.status === 429);
+		// As shipped: 4-5 in 1-2 bursts (6 runs), 4-8 in 1-3 beside a busy core (6 runs). With turns handed out
+		// at once after a refusal that taught nothing (only a ceiling or a spacing held them back before
+		// fe38520), the first burst went out before its first refusal was read: 11-15 refused in 5 runs of 6, 2 in
+		// the sixth (refused where a round had as many in flight: a spacing at once); over 12 in 4 of the 6.
+		expect(burstsOf(refusals)).toBeLessThanOrEqual(3);
+		expect(refusals.length).toBeLessThanOrEqual(12);
+	});
+
 	it('keeps under a limit of 40 per second it was not told once it met it: the next run is refused nothing, every item', async () => {
 		expect(await nextRunAfter({ maxPerSecond: 40, latencyMs: 5 }, 0, [120, 80])).toMatchObject({ taken: 80, refused: 0 });
 	});
