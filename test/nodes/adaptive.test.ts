@@ -10,6 +10,8 @@
  * here asserts how fast anything is: counts of requests, refusals, failures and
  * requests at once, and when requests arrived relative to a refusal.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
+
 import type { INodeParameters } from 'n8n-workflow';
 
 import type { ThrottleCounts, ThrottleSettings } from '../../emulator/common/throttle';
@@ -221,12 +223,12 @@ describe('version 4: reads adapt to a service that takes a few at once', () => {
 		// first run (about 3 s in; a limiter left unused ends its first run).
 		bed.emulator.faults.add({ path: `/api/v1/knowledge/1/files/${file.id}`, action: { kind: 'delay', ms: 8_000 } });
 		const slow = bed.runNode(fileGet(), { items: [{ json: { fileId: file.id } }], ...V4 });
-		await new Promise((resolve) => setTimeout(resolve, 200));
+		await sleep(200);
 		const healthy = await bed.runNode(kbGet(), { items: kbItems(40), ...V4 });
 		expect(healthy.error).toBeUndefined();
 		// A second later (none answered in the last second: not about a rate), one Get is refused with one other
 		// in flight, where rounds had a dozen or more: no limit the client can see, no ceiling, no spacing.
-		await new Promise((resolve) => setTimeout(resolve, 1_200));
+		await sleep(1_200);
 		bed.emulator.faults.add({ path: KB_PATH, action: { kind: 'status', status: 429, retryAfter: 1 } });
 		const refusedOnce = await bed.runNode(kbGet(), { items: kbItems(1), ...V4 });
 		expect(refusedOnce.json).toEqual([expect.objectContaining({ id: 1 })]);
@@ -332,7 +334,7 @@ describe('version 4: a Retry-After pauses everyone bound for the service', () =>
 			// refused however late A starts on a busy machine), and is never refused itself.
 			bed.runNode(fileGet(ceiling(2)), { items: ids.map((fileId) => ({ json: { fileId } })), ...V4 }),
 			// A starts once B is sending.
-			new Promise((resolve) => setTimeout(resolve, 150)).then(() => bed.runNode(kbGet(), { items: kbItems(20), ...V4 })),
+			sleep(150).then(() => bed.runNode(kbGet(), { items: kbItems(20), ...V4 })),
 		]);
 
 		expect(a.error).toBeUndefined();
@@ -440,7 +442,7 @@ describe("the emulator's throttle", () => {
 		const set = await fetch(admin, { method: 'PUT', headers: json, body: JSON.stringify({ maxInFlight: 1, latencyMs: 300 }) });
 		expect(set.status).toBe(200);
 		const get = () => fetch(`${bed.emulator.url}${KB_PATH}`, { headers: { 'x-api-key': bed.emulator.credentials.apiKey } });
-		const [first, second] = await Promise.all([get(), new Promise((resolve) => setTimeout(resolve, 100)).then(get)]);
+		const [first, second] = await Promise.all([get(), sleep(100).then(get)]);
 		expect(first.status).toBe(200);
 		expect(second.status).toBe(429);
 		expect(second.headers.get('retry-after')).toBe('1');
@@ -460,7 +462,7 @@ describe("the emulator's throttle", () => {
 			return { status: answer.status, ms: Date.now() - sent };
 		};
 		// The second arrives after the service is done with the first (100 ms), before the first's answer is delivered (400 ms).
-		const [first, second] = await Promise.all([get(), new Promise((resolve) => setTimeout(resolve, 200)).then(get)]);
+		const [first, second] = await Promise.all([get(), sleep(200).then(get)]);
 		expect(first.status).toBe(200);
 		expect(first.ms).toBeGreaterThanOrEqual(390);
 		expect(second.status).toBe(200);
