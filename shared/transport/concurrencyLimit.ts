@@ -29,7 +29,9 @@
  *     re-measured every minute), with more than a few requests' worth of it
  *     (Vegas's estimate of the queue), requests wait in a queue at the service:
  *     the limit is cut by a fifth. A stall of the client's own slows only some
- *     answers of a round;
+ *     answers of a round, and a client late to read all of them (short of CPU)
+ *     is no queue: a round trip counts less the client's own lateness meanwhile
+ *     beyond the lowest round trip (Answer.clientLateMs), here and in the pace below;
  *   - when more requests in flight answer clearly fewer per second than fewer
  *     did (the pace by Little's law: in flight ÷ round trip, kept per level of
  *     requests in flight), the service slows with its own load past its best:
@@ -179,6 +181,8 @@ export interface Answer {
 	/** Requests in flight when its answer came, itself included. */
 	inFlightAtAnswer: number;
 	signal: Signal;
+	/** The longest the client itself was late reading anything while the request was out (clientLateness.ts): time of the round trip that was not the service's. */
+	clientLateMs?: number;
 }
 
 /** The signal of an HTTP status, or of a failure without one. */
@@ -287,12 +291,18 @@ export function afterAnswer(limit: ServiceLimit, answer: Answer, settings: Limit
 	const rtt = Math.max(0, answer.answeredAt - answer.sentAt);
 	const freshWindow = limit.minRttMs === undefined || now - limit.minRttSince > settings.minRttWindowMs;
 	const minRttMs = freshWindow ? rtt : Math.min(limit.minRttMs!, rtt);
-	const fastestMs = Math.min(limit.round.fastestMs ?? rtt, rtt);
+	// What the service took: the round trip less what of the client's own lateness meanwhile surely held its
+	// answer unread, never below the lowest round trip. A stall may have begun as the request went out, while
+	// the service was still at work: only what of it lasted past the lowest round trip is discounted (the
+	// short stalls of reading a round's answers, which grow with the requests in flight, not at all). The
+	// lowest round trip itself is measured whole: it comes when the client is least late.
+	const serviceMs = Math.max(minRttMs, rtt - Math.max(0, (answer.clientLateMs ?? 0) - minRttMs));
+	const fastestMs = Math.min(limit.round.fastestMs ?? serviceMs, serviceMs);
 	// A round is as many answers as the limit allows at once: about one round trip's worth.
 	const roundDone = limit.round.answers + 1 >= Math.max(1, Math.floor(limit.limit));
 	const mostInFlight = Math.max(limit.round.mostInFlight ?? 0, answer.inFlight);
 	const held = Math.min(Math.floor(limit.limit), mostInFlight);
-	const paces = withAnswer(limit.paces, answer.inFlight, rtt, now, now - settings.minRttWindowMs, settings.paceMemory);
+	const paces = withAnswer(limit.paces, answer.inFlight, serviceMs, now, now - settings.minRttWindowMs, settings.paceMemory);
 	const answered = counted(limit.answered, answer.sentAt);
 	const next: ServiceLimit = {
 		...current,

@@ -6,7 +6,8 @@
  * they asked; in its first run one turn per timer while the decisions say so),
  * holds every send back while the service asked to wait
  * (Retry-After), keeps adaptive sends (version 4) under the limit and spaces
- * them while a rate is learned, and reports each answer of an adaptive send.
+ * them while a rate is learned, and reports each answer of an adaptive send
+ * with how late the client itself was meanwhile (clientLateness.ts).
  *
  * The limiters live in this module, one per service and credential: at most
  * MAX_SERVICES (more only while more than that are in use at once: a limiter
@@ -16,6 +17,7 @@
  */
 import { sleep } from 'n8n-workflow';
 
+import { latenessBetween, watchWhileOut } from './clientLateness';
 import { admits, afterAnswer, afterIdle, nextSendAt, pausedUntil, signalOf, startingLimit, turnsOneAtATime, type ServiceLimit } from './concurrencyLimit';
 import { credentialFor, type RunCredential } from './serviceApis';
 import type { Context, ServiceApiName } from './types';
@@ -136,6 +138,7 @@ export class ServiceLimiter {
 		this.lastSendAt = sentAt;
 		this.usedAt = sentAt;
 		const inFlight = ++this.inFlight;
+		const stopWatching = adaptive ? watchWhileOut() : undefined;
 		let reported = false;
 		return (status) => {
 			if (reported) return;
@@ -143,8 +146,10 @@ export class ServiceLimiter {
 			const answeredAt = Date.now();
 			const inFlightAtAnswer = this.inFlight--;
 			this.usedAt = answeredAt;
-			if (adaptive) {
-				this.limit = afterAnswer(this.limit, { sentAt, answeredAt, inFlight, inFlightAtAnswer, signal: signalOf(status) });
+			if (stopWatching) {
+				stopWatching();
+				const clientLateMs = latenessBetween(sentAt, answeredAt);
+				this.limit = afterAnswer(this.limit, { sentAt, answeredAt, inFlight, inFlightAtAnswer, signal: signalOf(status), clientLateMs });
 				this.taught = true;
 			}
 			this.wakeSends();

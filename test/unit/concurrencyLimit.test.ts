@@ -85,6 +85,36 @@ const TABLE: Row[] = [
 		{ limit: 40.5, round: { fastestMs: 21, answers: 11 } },
 	],
 	[
+		'the last answer of a slow round, as slow only for the client\'s own lateness (short of CPU, it read every answer late): no queue at the service, it grows',
+		limitWith({ limit: 40, round: { fastestMs: 90, answers: 39 } }),
+		answer({ sentAt: T, answeredAt: T + 100, inFlight: 40, clientLateMs: 80 }),
+		{ limit: 40.5, cutAt: T - 1000, round: { answers: 0 } },
+	],
+	[
+		'a client late by less than the slowness: what is left is a queue still, cut once',
+		limitWith({ limit: 40, round: { fastestMs: 60, answers: 39 } }),
+		answer({ sentAt: T, answeredAt: T + 100, inFlight: 40, clientLateMs: 30 }),
+		{ limit: 32, phase: 'steady', cutAt: T + 100 },
+	],
+	[
+		'a lateness longer than the round trip counts the service as fast as its lowest round trip, never faster',
+		limitWith({ limit: 40, round: { answers: 3 } }),
+		answer({ sentAt: T, answeredAt: T + 100, inFlight: 40, clientLateMs: 500 }),
+		{ round: { fastestMs: 20, mostInFlight: 40, answers: 4 } },
+	],
+	[
+		'a lateness no longer than the lowest round trip discounts nothing: it may have passed while the service was at work',
+		limitWith({ limit: 40, round: { answers: 3 } }),
+		answer({ sentAt: T, answeredAt: T + 100, inFlight: 40, clientLateMs: 20 }),
+		{ round: { fastestMs: 100, mostInFlight: 40, answers: 4 } },
+	],
+	[
+		'the lowest round trip is measured whole, lateness and all: it comes when the client is least late',
+		limitWith({ minRttSince: T - 61_000 }),
+		answer({ sentAt: T + 70, answeredAt: T + 100, clientLateMs: 20 }),
+		{ minRttMs: 30, minRttSince: T + 100 },
+	],
+	[
 		'a slow round with only a few requests in flight is noise, not a queue: it grows as ever',
 		limitWith({ limit: 4, phase: 'steady', round: { fastestMs: 80, answers: 3 } }),
 		answer({ sentAt: T, answeredAt: T + 100, inFlight: 4 }),
@@ -297,6 +327,11 @@ describe('the pace of each level of requests in flight', () => {
 		expect(again.paces[levelOf(8)]).toEqual({ answers: 1 * (15 / 16) + 1, inFlightSum: 8 * (15 / 16) + 8, rttSumMs: 20 * (15 / 16) + 40, at: T + 130 });
 		expect(afterAnswer(limitWith(), answer({ signal: 'refused' }), S).paces).toEqual([]);
 		expect(afterAnswer(limitWith(), answer({ signal: 'none' }), S).paces).toEqual([]);
+	});
+
+	it("a level sums what the service took: the round trip less the client's own lateness meanwhile beyond the lowest round trip, never below that", () => {
+		expect(afterAnswer(limitWith(), answer({ sentAt: T + 40, answeredAt: T + 100, inFlight: 8, clientLateMs: 30 }), S).paces[levelOf(8)]).toMatchObject({ rttSumMs: 50 });
+		expect(afterAnswer(limitWith(), answer({ sentAt: T + 40, answeredAt: T + 100, inFlight: 8, clientLateMs: 70 }), S).paces[levelOf(8)]).toMatchObject({ rttSumMs: 20 });
 	});
 
 	it('levels are a tenth apart', () => {

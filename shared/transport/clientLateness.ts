@@ -1,0 +1,60 @@
+/**
+ * How late this process reads what arrives while requests are out: the client's own lateness. A process
+ * busy with its own work (starting items, reading answers, other executions, a garbage collection) or short
+ * of CPU reads every answer late, all of them together, and a round trip measured then looks like a queue at
+ * the service. A timer due every PROBE_MS tells it: how long after it was due it fired is how long the
+ * process could read nothing. One probe for the process (lateness is the process's, whatever service a
+ * request went to), running only while a request is out.
+ */
+import { sleep } from 'n8n-workflow';
+
+/** How often the probe looks: a stretch of lateness shorter than this may go unseen, which only discounts less. */
+export const PROBE_MS = 5;
+/** The probe's late firings kept: the newest ones, a few seconds' worth even when every firing is late. */
+const KEPT = 1024;
+
+/** Late firings, oldest first: when each fired and how late it was. */
+const firings: Array<{ at: number; lateMs: number }> = [];
+let requestsOut = 0;
+let probing = false;
+
+/** Counts a request out until the returned function is called; the probe runs while any is out. */
+export function watchWhileOut(): () => void {
+	requestsOut++;
+	if (!probing) void probe();
+	let done = false;
+	return () => {
+		if (done) return;
+		done = true;
+		requestsOut--;
+	};
+}
+
+async function probe(): Promise<void> {
+	probing = true;
+	try {
+		while (requestsOut > 0) {
+			const dueAt = Date.now() + PROBE_MS;
+			await sleep(PROBE_MS);
+			const at = Date.now();
+			if (at > dueAt) record(at, at - dueAt);
+		}
+	} finally {
+		probing = false;
+	}
+}
+
+function record(at: number, lateMs: number): void {
+	firings.push({ at, lateMs });
+	if (firings.length > KEPT) firings.splice(0, firings.length - KEPT);
+}
+
+/**
+ * The longest the process was late between `from` and `to`: the most late of the probe's firings then. An
+ * answer read in that span waited that long at least once, for the client rather than for the service.
+ */
+export function latenessBetween(from: number, to: number): number {
+	let most = 0;
+	for (let i = firings.length - 1; i >= 0 && firings[i].at >= from; i--) if (firings[i].at <= to) most = Math.max(most, firings[i].lateMs);
+	return most;
+}
