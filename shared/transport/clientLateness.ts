@@ -37,7 +37,8 @@ async function probe(): Promise<void> {
 			const dueAt = Date.now() + PROBE_MS;
 			await sleep(PROBE_MS);
 			const at = Date.now();
-			if (at > dueAt) record(at, at - dueAt);
+			// Once no request is out, a lateness concerns no answer: a request sent later counts from after it.
+			if (at > dueAt && requestsOut > 0) record(at, at - dueAt);
 		}
 	} finally {
 		probing = false;
@@ -50,8 +51,10 @@ function record(at: number, lateMs: number): void {
 }
 
 /**
- * The longest the process was late between `from` and `to`: the most late of the probe's firings then. An
- * answer read in that span waited that long at least once, for the client rather than for the service.
+ * The longest the process was late between `from` and `to`: the most late of the probe's firings then. It
+ * could read nothing for that long once in that span, so an answer that came meanwhile may have waited as
+ * long for the client rather than for the service. (A clock set forward reads as lateness too; the limit
+ * never counts a round trip as shorter than the lowest one, so that costs one answer's weight at most.)
  */
 export function latenessBetween(from: number, to: number): number {
 	let most = 0;

@@ -181,7 +181,7 @@ export interface Answer {
 	/** Requests in flight when its answer came, itself included. */
 	inFlightAtAnswer: number;
 	signal: Signal;
-	/** The longest the client itself was late reading anything while the request was out (clientLateness.ts): time of the round trip that was not the service's. */
+	/** The longest the client itself could read nothing while the request was out (clientLateness.ts): up to that much of the round trip may not have been the service's. */
 	clientLateMs?: number;
 }
 
@@ -291,11 +291,11 @@ export function afterAnswer(limit: ServiceLimit, answer: Answer, settings: Limit
 	const rtt = Math.max(0, answer.answeredAt - answer.sentAt);
 	const freshWindow = limit.minRttMs === undefined || now - limit.minRttSince > settings.minRttWindowMs;
 	const minRttMs = freshWindow ? rtt : Math.min(limit.minRttMs!, rtt);
-	// What the service took: the round trip less what of the client's own lateness meanwhile surely held its
-	// answer unread, never below the lowest round trip. A stall may have begun as the request went out, while
-	// the service was still at work: only what of it lasted past the lowest round trip is discounted (the
-	// short stalls of reading a round's answers, which grow with the requests in flight, not at all). The
-	// lowest round trip itself is measured whole: it comes when the client is least late.
+	// What the service took: the round trip less the client's own lateness meanwhile, never below the lowest
+	// round trip. A stall may have begun as the request went out, while the service was still at work, so only
+	// what of it lasted past the lowest round trip is left out (the short stalls of reading a round's answers,
+	// which grow with the requests in flight, not at all). The lowest round trip itself is measured whole: it
+	// comes when the client is least late.
 	const serviceMs = Math.max(minRttMs, rtt - Math.max(0, (answer.clientLateMs ?? 0) - minRttMs));
 	const fastestMs = Math.min(limit.round.fastestMs ?? serviceMs, serviceMs);
 	// A round is as many answers as the limit allows at once: about one round trip's worth.

@@ -26,15 +26,13 @@ describe('clientLateness', () => {
 		const to = Date.now();
 		done();
 		expect(latenessBetween(from, to)).toBeGreaterThanOrEqual(60 - PROBE_MS);
-		// Before the hold-up the process read everything on time (a probe is late by a millisecond or two at most then).
-		expect(latenessBetween(0, from - 1)).toBeLessThan(60 - PROBE_MS);
 	});
 
 	it('with no request out the probe stops: a hold-up then counts for nothing', async () => {
 		const done = watchWhileOut();
 		done();
 		done(); // a second call does not count a request out twice
-		await sleep(3 * PROBE_MS);
+		await sleep(PROBE_MS);
 		const from = Date.now();
 		busyFor(40);
 		await sleep(3 * PROBE_MS);
