@@ -33,13 +33,53 @@ export const OWNER = {
 	password: 'Workplace-dev-2026',
 } as const;
 
+/**
+ * A port free now, for a server started later (n8n, its workers, Redis,
+ * PostgreSQL). Taken below the kernel's range for outgoing connections: a
+ * port from that range (what listen(0) hands out) can be taken as the local
+ * end of any connection in the seconds before the server binds it, which
+ * the queue-mode beds make by the hundred while PostgreSQL and the imports
+ * run (seen as "n8n's port … is already in use").
+ */
 export async function freePort(): Promise<number> {
+	const highest = outgoingPortsFrom() - 1;
+	for (let attempt = 0; attempt < 50 && highest > LISTEN_PORTS_FROM; attempt++) {
+		const port = LISTEN_PORTS_FROM + Math.floor(Math.random() * (highest - LISTEN_PORTS_FROM + 1));
+		if (await canListen(port)) return port;
+	}
+	return await listenOnce(0);
+}
+
+/** Lowest port freePort hands out: above the well-known and registered servers' usual ports. */
+const LISTEN_PORTS_FROM = 10_000;
+
+/** The lowest port Linux gives outgoing connections (32768 by default; elsewhere, that default). */
+function outgoingPortsFrom(): number {
+	try {
+		const lowest = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+		return Number.isInteger(lowest) && lowest > 0 ? lowest : 32_768;
+	} catch {
+		return 32_768;
+	}
+}
+
+async function canListen(port: number): Promise<boolean> {
+	try {
+		await listenOnce(port);
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+/** Binds the port on every address (as n8n does), closes it, and resolves with its number. */
+async function listenOnce(port: number): Promise<number> {
 	return await new Promise((resolve, reject) => {
 		const server = createServer();
 		server.once('error', reject);
-		server.listen(0, '127.0.0.1', () => {
-			const { port } = server.address() as { port: number };
-			server.close(() => resolve(port));
+		server.listen(port, () => {
+			const bound = (server.address() as { port: number }).port;
+			server.close(() => resolve(bound));
 		});
 	});
 }
