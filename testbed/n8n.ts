@@ -50,7 +50,7 @@ export async function freePort(): Promise<number> {
 	return await listenOnce(0);
 }
 
-/** Lowest port freePort hands out: above the well-known and registered servers' usual ports. */
+/** Lowest port freePort hands out: above the well-known ports (below 1024) and the low registered ports common servers use; one taken anyway fails canListen and another is drawn. */
 const LISTEN_PORTS_FROM = 10_000;
 
 /** The lowest port Linux gives outgoing connections (32768 by default; elsewhere, that default). */
