@@ -308,6 +308,52 @@ describe('version 4: a service slowed by its own load', () => {
 	});
 });
 
+describe('version 4: a client busy with its own work', () => {
+	/** Keeps this process (the node's engine and the emulator in it alike) from doing anything for `ms`. */
+	function busyFor(ms: number): void {
+		const until = Date.now() + ms;
+		while (Date.now() < until);
+	}
+
+	it('held up for 2.5 s while every request of a run is out, it reads the answers late, which is no queue at the service: the limit grows on, the next run goes twice as many at once as the first or more', async () => {
+		// Answers take 500 ms. In the busy run the process stops for 2.5 s after every 400 ms. The emulator is
+		// in this process and stops too, so a request it read in the 400 ms before a hold-up is due back during
+		// it, and every answer of the run comes back 5 times the lowest round trip late or more: were that the
+		// service's time, each round would cut the limit by a fifth. The client's own lateness meanwhile (the
+		// hold-up) is left out, so the limit grows on as it would without it. (The 400 ms leave a machine short
+		// of CPU time to read a round and send the next before a hold-up; a request sent just before one would
+		// be read by the emulator only after it, and be out during two.)
+		const service = { latencyMs: 500 };
+		bed.emulator.throttle.set(service);
+		const first = await bed.runNode(kbGet(), { items: kbItems(40), ...V4 });
+		expect(first.error).toBeUndefined();
+		const firstAtOnce = bed.emulator.throttle.counts().mostInFlight;
+
+		bed.emulator.throttle.set(service);
+		let holdingUp = true;
+		const holdUps = (async () => {
+			while (holdingUp) {
+				await sleep(400);
+				if (holdingUp) busyFor(2_500);
+			}
+		})();
+		const busy = await bed.runNode(kbGet(), { items: kbItems(100), ...V4 }).finally(() => (holdingUp = false));
+		await holdUps;
+		expect(busy.error).toBeUndefined();
+		expect(busy.json).toHaveLength(100);
+
+		// Answers of 1.5 s (three times the lowest round trip, no queue yet) give a client short of CPU time to start as many as its limit allows.
+		bed.emulator.throttle.set({ latencyMs: 1_500 });
+		const next = await bed.runNode(kbGet(), { items: kbItems(100), ...V4 });
+		expect(next.error).toBeUndefined();
+		expect(bed.emulator.throttle.counts()).toMatchObject({ taken: 100, refused: 0 });
+		// Grown by half a request per answer through the busy run, as through a healthy one: 77 at once here
+		// where the first run had 18. With the hold-ups taken for the service's time, the busy run cuts the
+		// limit and the next run goes 15–19 at once.
+		expect(bed.emulator.throttle.counts().mostInFlight).toBeGreaterThanOrEqual(2 * firstAtOnce);
+	});
+});
+
 describe('version 4: a Retry-After pauses everyone bound for the service', () => {
 	it('pauses every item of the run, not only the refused one', async () => {
 		bed.emulator.throttle.set({ latencyMs: 40 });
