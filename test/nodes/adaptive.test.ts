@@ -16,7 +16,7 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import type { ThrottleCounts, ThrottleSettings } from '../../emulator/common/throttle';
 import type { RequestLogEntry } from '../../emulator/types';
-import { skipAhead } from '../../testbed/clock';
+import { busyFor, skipAhead } from '../../testbed/clock';
 import { pairedItems } from '../../testbed/engine';
 import { byId } from '../../testbed/locator';
 import { suiteTestbed } from '../../testbed/testbed';
@@ -309,12 +309,6 @@ describe('version 4: a service slowed by its own load', () => {
 });
 
 describe('version 4: a client busy with its own work', () => {
-	/** Keeps this process (the node's engine and the emulator in it alike) from doing anything for `ms`. */
-	function busyFor(ms: number): void {
-		const until = Date.now() + ms;
-		while (Date.now() < until);
-	}
-
 	it('held up for 2.5 s while every request of a run is out, it reads the answers late, which is no queue at the service: the limit grows on, the next run goes twice as many at once as the first or more', async () => {
 		// Answers take 500 ms. In the busy run the process stops for 2.5 s after every 400 ms. The emulator is
 		// in this process and stops too, so a request it read in the 400 ms before a hold-up is due back during

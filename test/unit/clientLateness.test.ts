@@ -9,12 +9,7 @@ import { sleep } from 'n8n-workflow';
 
 import { PROBE_MS, latenessBetween, watchWhileOut } from '../../shared/transport/clientLateness';
 import { ServiceLimiter, type Report } from '../../shared/transport/serviceLimiter';
-
-/** Keeps this process from reading anything for `ms`. */
-function busyFor(ms: number): void {
-	const until = Date.now() + ms;
-	while (Date.now() < until);
-}
+import { busyFor } from '../../testbed/clock';
 
 describe('clientLateness', () => {
 	it('a process held up for 60 ms while a request is out was late by about as much: the probe due meanwhile fired that late', async () => {
