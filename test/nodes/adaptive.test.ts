@@ -283,6 +283,15 @@ describe('version 4: reads adapt to a service that takes a few at once', () => {
 		expect(run.error).toBeUndefined();
 		expectSeveralAtOnceUpTo(3);
 	});
+
+	it('set to a limit of requests at once the service has, a first run is refused nothing: the limiter starts below it and never goes past it', async () => {
+		bed.emulator.throttle.set({ maxInFlight: 16, latencyMs: 20 });
+		const run = await bed.runNode(kbGet(ceiling(16)), { items: kbItems(300), ...V4 });
+		expect(run.error).toBeUndefined();
+		expect(run.json).toHaveLength(300);
+		expect(bed.emulator.throttle.counts()).toMatchObject({ taken: 300, refused: 0 });
+		expectSeveralAtOnceUpTo(16);
+	});
 });
 
 describe('version 4: a service slowed by its own load', () => {
