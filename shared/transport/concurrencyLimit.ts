@@ -19,9 +19,12 @@
  *     half the most it took in a second of the last minute: a limit on
  *     requests per second: the limit is cut by a fifth, once per round trip
  *     (answers to requests sent before the cut say nothing new), and sends are
- *     spaced so that they stay under the rate the service took in its last second.
- *     Refused with fewer than half as many others in flight as a round went
- *     through, and not about a rate: no limit the client can see (the service's
+ *     spaced so that they stay under the rate the service took in its last second;
+ *     so too refused in a later burst, within a minute, at the same rate as a
+ *     refusal that taught nothing (below): a client short of CPU keeps fewer in
+ *     flight than its limit, which grows ahead of them. Refused with fewer than
+ *     half as many others in flight as a round went through, and not about a
+ *     rate: no limit the client can see (the service's
  *     own load, another client using the same allowance): the limit is cut by a
  *     fifth and that round counts for half, once per round trip, no ceiling;
  *   - when even the fastest answer of a round (as many answers as the limit)
@@ -72,6 +75,8 @@ export interface LimitSettings {
 	rateMargin: number;
 	/** A refusal that came when the service had taken less than this share of the most it took in a second of the last minute is not about a rate. */
 	rateAtLeast: number;
+	/** Two refusals when the service had taken in its last second numbers within this share of each other came at the same rate. */
+	sameRate: number;
 	/**
 	 * A refusal not about a rate, of a request sent with fewer others in flight than this share of the most a
 	 * round had in flight unrefused, is about no limit the client can see; what that round proved then counts
@@ -102,6 +107,7 @@ export const LIMIT_SETTINGS: LimitSettings = {
 	learnedForMs: 60_000,
 	rateMargin: 0.95,
 	rateAtLeast: 0.5,
+	sameRate: 0.8,
 	unexplainedBelow: 0.5,
 	moreInFlight: 1.15,
 	fewerPerSecond: 0.9,
@@ -152,6 +158,8 @@ export interface ServiceLimit {
 	pausedUntil: number;
 	/** When the service last refused a request (429), whatever the refusal taught. */
 	refusedAt?: number;
+	/** The last refusal that taught no limit (with far fewer others out than a round went through): when, and what the service took in its last second then. */
+	unexplained?: { took: number; at: number };
 }
 
 /** Answers at one level of requests in flight: their weight, the requests in flight and round trips they summed, and when the last came. */
@@ -386,23 +394,33 @@ function afterRefusal(limit: ServiceLimit, answer: Answer, newSinceCut: boolean,
 	// gives way to the spacing. A service that took twice that in a second of the last minute unrefused has
 	// no such limit: the requests it held at once were more than the client counted in flight (answers on
 	// their way back are counted, and a burst after a pause has none), so the refusal is about requests at once.
+	// So is a refusal in a later burst at the same rate as one that taught nothing (below) within the last
+	// minute: a client short of CPU keeps fewer in flight than its limit, which grows ahead of them, so a
+	// limit per second refuses it with far fewer out than a round had unrefused, never at a level a round
+	// proved. One such refusal alone may have been the service's load or another client's use of the allowance.
 	const took = answeredInLastSecond(limit, now) + Math.max(0, answer.inFlightAtAnswer - 1);
 	const most = standingMost(limit.mostPerSecond, now, settings);
 	const tookLess = most !== undefined && took < most.answers * settings.rateAtLeast;
-	if (Math.floor(limit.limit) <= limit.provenLimit && answer.inFlight <= limit.provenLimit && !tookLess) {
+	const atProvenLevel = Math.floor(limit.limit) <= limit.provenLimit && answer.inFlight <= limit.provenLimit;
+	const last = limit.unexplained;
+	const sameRateAgain =
+		newSinceCut && took >= 2 && last !== undefined && now - last.at < settings.learnedForMs && Math.min(took, last.took) >= Math.max(took, last.took) * settings.sameRate;
+	if (!tookLess && (atProvenLevel || sameRateAgain)) {
 		const interval = took >= 2 ? 1000 / (took * settings.rateMargin) : 0;
 		const spacing = interval > 0 ? { intervalMs: Math.max(interval, limit.spacing?.intervalMs ?? 0), until: now + settings.learnedForMs } : limit.spacing;
 		return { ...refused, spacing, ceiling: undefined };
 	}
-	// Refused with far fewer others out than a round had unrefused: no limit on requests at once or per
-	// second the client can see, but the service's own load or another client's use of the same allowance
-	// (an agent's single call refused would otherwise hold the next minute of sends to one at a time). The
-	// limit is cut and what the round proved counts for less, once per round trip (refusals of requests
-	// sent before the cut say nothing new), so that a service whose limit did fall is learned at its next
-	// refusal or the one after.
+	// Refused with far fewer others out than a round had unrefused, and not about a rate: no limit on
+	// requests at once or per second the client can see, but the service's own load or another client's use
+	// of the same allowance (an agent's single call refused would otherwise hold the next minute of sends to
+	// one at a time). The limit is cut and what the round proved counts for less, once per round trip
+	// (refusals of requests sent before the cut say nothing new), so that a service whose limit did fall is
+	// learned at its next refusal or the one after; what the service took in its last second is kept, so that
+	// a later burst refused at that rate is read as one (above).
 	const othersOut = Math.min(answer.inFlight, answer.inFlightAtAnswer) - 1;
 	if (othersOut < limit.provenLimit * settings.unexplainedBelow) {
-		return { ...refused, provenLimit: newSinceCut ? Math.floor(limit.provenLimit * settings.unexplainedBelow) : limit.provenLimit };
+		if (!newSinceCut) return refused;
+		return { ...refused, provenLimit: Math.floor(limit.provenLimit * settings.unexplainedBelow), unexplained: { took, at: now } };
 	}
 	// Refused above anything a round went through: a limit on requests at once. The service held no more
 	// than the others out when the refused request was sent, and about as many as were still out when its
