@@ -52,6 +52,11 @@ function limitWith(changes: Partial<ServiceLimit> = {}): ServiceLimit {
 	return { ...startingLimit(T - 1000, S), minRttMs: 20, minRttSince: T - 1000, ...changes };
 }
 
+/** Healthy answers to requests sent in the second before T + 100: `perTenth` in each tenth but the last. */
+function sentInLastSecond(perTenth: number): ServiceLimit['answered'] {
+	return { start: T - 800, counts: [...new Array<number>(9).fill(perTenth), 0] };
+}
+
 /** An answer at T + 100 to a request sent 20 ms before (healthy unless said). */
 function answer(changes: Partial<Answer> = {}): Answer {
 	return { sentAt: T + 80, answeredAt: T + 100, inFlight: 8, inFlightAtAnswer: 8, signal: 'answered', ...changes };
@@ -148,7 +153,7 @@ const TABLE: Row[] = [
 	],
 	[
 		'refused at a ceiling a round has gone through since: a limit per second',
-		limitWith({ limit: 16, phase: 'steady', provenLimit: 16, cutAt: T, ceiling: { level: 16, until: T + 50_000 }, answered: { start: T - 800, counts: [5, 5, 5, 5, 5, 5, 5, 5, 5, 0] } }),
+		limitWith({ limit: 16, phase: 'steady', provenLimit: 16, cutAt: T, ceiling: { level: 16, until: T + 50_000 }, answered: sentInLastSecond(5) }),
 		answer({ inFlight: 16, inFlightAtAnswer: 16, signal: 'refused' }),
 		{ ceiling: undefined, spacing: { intervalMs: 1000 / (60 * 0.9), until: T + 60_100 } },
 	],
@@ -178,31 +183,31 @@ const TABLE: Row[] = [
 	],
 	[
 		'refused with far fewer others out than a round went through, with 40 taken in the last second, and no such refusal before: no limit the client can see yet (one refusal alone may be the service\'s load), cut, no spacing, what the round proved counts for half; the rate it came at kept',
-		limitWith({ limit: 16.5, provenLimit: 12, answered: { start: T - 800, counts: [4, 4, 4, 4, 4, 4, 4, 4, 4, 0] } }),
+		limitWith({ limit: 16.5, provenLimit: 12, answered: sentInLastSecond(4) }),
 		answer({ inFlight: 4, inFlightAtAnswer: 5, signal: 'refused' }),
 		{ limit: 16.5 * 0.8, phase: 'steady', cutAt: T + 100, ceiling: undefined, spacing: undefined, provenLimit: 6, refusedAt: T + 100, unexplained: { took: 40, at: T + 100 } },
 	],
 	[
 		'refused in a later burst within a minute at the same rate (40 taken, 36 then): a client short of CPU, its limit grown ahead of the few it keeps in flight, meeting a limit per second: sends spaced under that rate, what the round proved kept',
-		limitWith({ limit: 13, phase: 'steady', provenLimit: 6, cutAt: T - 1100, unexplained: { took: 36, at: T - 1100 }, answered: { start: T - 800, counts: [4, 4, 4, 4, 4, 4, 4, 4, 4, 0] } }),
+		limitWith({ limit: 13, phase: 'steady', provenLimit: 6, cutAt: T - 1100, unexplained: { took: 36, at: T - 1100 }, answered: sentInLastSecond(4) }),
 		answer({ inFlight: 4, inFlightAtAnswer: 5, signal: 'refused' }),
 		{ limit: 13 * 0.8, cutAt: T + 100, ceiling: undefined, spacing: { intervalMs: 1000 / (40 * 0.9), until: T + 60_100 }, provenLimit: 6 },
 	],
 	[
 		'the same at a rate far from that one (40 taken, 20 then): no limit the client can see again',
-		limitWith({ limit: 13, phase: 'steady', provenLimit: 12, cutAt: T - 1100, unexplained: { took: 20, at: T - 1100 }, answered: { start: T - 800, counts: [4, 4, 4, 4, 4, 4, 4, 4, 4, 0] } }),
+		limitWith({ limit: 13, phase: 'steady', provenLimit: 12, cutAt: T - 1100, unexplained: { took: 20, at: T - 1100 }, answered: sentInLastSecond(4) }),
 		answer({ inFlight: 4, inFlightAtAnswer: 5, signal: 'refused' }),
 		{ ceiling: undefined, spacing: undefined, provenLimit: 6, unexplained: { took: 40, at: T + 100 } },
 	],
 	[
 		'the same over a minute after that one: no limit the client can see again',
-		limitWith({ limit: 13, phase: 'steady', provenLimit: 12, cutAt: T - 61_000, unexplained: { took: 40, at: T - 61_000 }, answered: { start: T - 800, counts: [4, 4, 4, 4, 4, 4, 4, 4, 4, 0] } }),
+		limitWith({ limit: 13, phase: 'steady', provenLimit: 12, cutAt: T - 61_000, unexplained: { took: 40, at: T - 61_000 }, answered: sentInLastSecond(4) }),
 		answer({ inFlight: 4, inFlightAtAnswer: 5, signal: 'refused' }),
 		{ ceiling: undefined, spacing: undefined, provenLimit: 6, unexplained: { took: 40, at: T + 100 } },
 	],
 	[
 		'the same in that one\'s burst (sent before its cut): nothing more cut, nothing learned',
-		limitWith({ limit: 13, phase: 'steady', provenLimit: 6, cutAt: T + 90, unexplained: { took: 40, at: T + 90 }, answered: { start: T - 800, counts: [4, 4, 4, 4, 4, 4, 4, 4, 4, 0] } }),
+		limitWith({ limit: 13, phase: 'steady', provenLimit: 6, cutAt: T + 90, unexplained: { took: 40, at: T + 90 }, answered: sentInLastSecond(4) }),
 		answer({ inFlight: 2, inFlightAtAnswer: 2, signal: 'refused' }),
 		{ limit: 13, cutAt: T + 90, ceiling: undefined, spacing: undefined, provenLimit: 6, unexplained: { took: 40, at: T + 90 } },
 	],
@@ -226,7 +231,7 @@ const TABLE: Row[] = [
 	],
 	[
 		'a healthy answer: the answers of the last second are the most seen, when as many as before',
-		limitWith({ answered: { start: T - 800, counts: [5, 5, 5, 5, 5, 5, 5, 5, 5, 0] }, mostPerSecond: { answers: 40, at: T - 5000 } }),
+		limitWith({ answered: sentInLastSecond(5), mostPerSecond: { answers: 40, at: T - 5000 } }),
 		answer(),
 		{ mostPerSecond: { answers: 46, at: T + 100 } },
 	],
@@ -250,7 +255,7 @@ const TABLE: Row[] = [
 	],
 	[
 		'refused at a limit a whole round went through unrefused: a limit per second, sends spaced under the rate it took in its last second, the ceiling given up',
-		limitWith({ limit: 10, provenLimit: 10, ceiling: { level: 10, until: T + 30_000 }, answered: { start: T - 800, counts: [5, 5, 5, 5, 5, 5, 5, 5, 5, 0] } }),
+		limitWith({ limit: 10, provenLimit: 10, ceiling: { level: 10, until: T + 30_000 }, answered: sentInLastSecond(5) }),
 		answer({ inFlight: 4, inFlightAtAnswer: 5, signal: 'refused' }),
 		{ limit: 8, phase: 'steady', cutAt: T + 100, ceiling: undefined, spacing: { intervalMs: 1000 / (49 * 0.9), until: T + 60_100 }, refusedAt: T + 100 },
 	],
