@@ -403,8 +403,10 @@ function afterRefusal(limit: ServiceLimit, answer: Answer, newSinceCut: boolean,
 	const tookLess = most !== undefined && took < most.answers * settings.rateAtLeast;
 	const atProvenLevel = Math.floor(limit.limit) <= limit.provenLimit && answer.inFlight <= limit.provenLimit;
 	const last = limit.unexplained;
+	// In a later burst: the first refusal sent since the cut of that one's, or any refusal sent before a cut made since.
+	const laterBurst = last !== undefined && (newSinceCut || last.at < limit.cutAt);
 	const sameRateAgain =
-		newSinceCut && took >= 2 && last !== undefined && now - last.at < settings.learnedForMs && Math.min(took, last.took) >= Math.max(took, last.took) * settings.sameRate;
+		laterBurst && took >= 2 && now - last.at < settings.learnedForMs && Math.min(took, last.took) >= Math.max(took, last.took) * settings.sameRate;
 	if (!tookLess && (atProvenLevel || sameRateAgain)) {
 		const interval = took >= 2 ? 1000 / (took * settings.rateMargin) : 0;
 		const spacing = interval > 0 ? { intervalMs: Math.max(interval, limit.spacing?.intervalMs ?? 0), until: now + settings.learnedForMs } : limit.spacing;

@@ -284,6 +284,19 @@ describe('version 4: reads adapt to a service that takes a few at once', () => {
 		expectSeveralAtOnceUpTo(3);
 	});
 
+	it('runs of 4 Gets, far fewer in flight than a round went through, meet a limit per second: the second burst refused at the same rate teaches the rate, and no third burst follows', async () => {
+		// A round of many at once proves a high level; a minute later its most per second no longer stands.
+		bed.emulator.throttle.set({ latencyMs: 100 });
+		expect((await bed.runNode(kbGet(), { items: kbItems(60), ...V4 })).json).toHaveLength(60);
+		skipAhead(61_000);
+		bed.emulator.throttle.set({ maxPerSecond: 10, latencyMs: 5 });
+		bed.emulator.clearLog();
+		for (let n = 0; n < 15; n++) expect((await bed.runNode(kbGet(), { items: kbItems(4), ...V4 })).json).toHaveLength(4);
+		const refusals = bed.emulator.log.filter((e) => e.status === 429);
+		expect(refusals.length).toBeGreaterThan(0);
+		expect(burstsOf(refusals)).toBeLessThanOrEqual(2);
+	});
+
 	it('set to a limit of requests at once the service has, a first run is refused nothing: the limiter starts below it and never goes past it', async () => {
 		bed.emulator.throttle.set({ maxInFlight: 16, latencyMs: 20 });
 		const run = await bed.runNode(kbGet(ceiling(16)), { items: kbItems(300), ...V4 });

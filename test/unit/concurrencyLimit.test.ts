@@ -194,6 +194,12 @@ const TABLE: Row[] = [
 		{ limit: 13 * 0.8, cutAt: T + 100, ceiling: undefined, spacing: { intervalMs: 1000 / (40 * 0.9), until: T + 60_100 }, provenLimit: 6 },
 	],
 	[
+		'a later refusal of that later burst (sent before its cut) seeing fewer taken (36): the spacing widened to that rate',
+		limitWith({ limit: 10.4, phase: 'steady', provenLimit: 6, cutAt: T + 50, unexplained: { took: 36, at: T - 1100 }, spacing: { intervalMs: 1000 / (40 * 0.9), until: T + 60_050 }, answered: sentInLastSecond(4) }),
+		answer({ sentAt: T + 40, inFlight: 2, inFlightAtAnswer: 1, signal: 'refused' }),
+		{ limit: 10.4, cutAt: T + 50, ceiling: undefined, spacing: { intervalMs: 1000 / (36 * 0.9), until: T + 60_100 }, provenLimit: 6 },
+	],
+	[
 		'the same at a rate far from that one (40 taken, 20 then): no limit the client can see again',
 		limitWith({ limit: 13, phase: 'steady', provenLimit: 12, cutAt: T - 1100, unexplained: { took: 20, at: T - 1100 }, answered: sentInLastSecond(4) }),
 		answer({ inFlight: 4, inFlightAtAnswer: 5, signal: 'refused' }),
