@@ -84,17 +84,16 @@ export function decideRetry(
 		return attemptsLeft ? { retryAfterMs: backoffDelay(attempt, policy, random) } : { stop: 'attemptsUsed' };
 	}
 	const { status } = outcome;
-	if (status === 429) {
-		// Refused before processing: safe to resend, POSTs included.
-		const asked = parseRetryAfter(outcome.retryAfter, now);
-		if (!attemptsLeft) return { stop: 'attemptsUsed', waitMs: asked };
-		const wait = asked ?? backoffDelay(attempt, policy, random);
-		const maxWait = request.token ? policy.tokenMaxWaitMs : policy.maxWaitMs;
-		return wait > maxWait ? { stop: 'waitTooLong', waitMs: wait } : { retryAfterMs: wait };
-	}
+	// A 429 was refused before processing: safe to resend, POSTs included. A 5xx may have been passed on.
 	if (status >= 500 && !safeToRepeat(request)) return { stop: 'mayHaveBeenApplied' };
-	if (!TRANSIENT_STATUS.has(status)) return { stop: 'final' };
-	return attemptsLeft ? { retryAfterMs: backoffDelay(attempt, policy, random) } : { stop: 'attemptsUsed' };
+	if (status !== 429 && !TRANSIENT_STATUS.has(status)) return { stop: 'final' };
+	// The service's own Retry-After, where it gave one (a 503 says so for how long it expects to be
+	// unavailable), rules over the backoff: sooner would be refused again and use up the attempts.
+	const asked = parseRetryAfter(outcome.retryAfter, now);
+	if (!attemptsLeft) return asked === undefined ? { stop: 'attemptsUsed' } : { stop: 'attemptsUsed', waitMs: asked };
+	const maxWait = request.token ? policy.tokenMaxWaitMs : policy.maxWaitMs;
+	if (asked !== undefined && asked > maxWait) return { stop: 'waitTooLong', waitMs: asked };
+	return { retryAfterMs: asked ?? backoffDelay(attempt, policy, random) };
 }
 
 /**

@@ -89,6 +89,18 @@ describe('faults on one request', () => {
 		expect(requests('GET', '/api/v1/knowledge/1')).toHaveLength(1);
 	});
 
+	it("a 503's Retry-After is honoured as a 429's: beyond Max Wait the item fails at once, saying until when", async () => {
+		inject({ method: 'GET', path: '/api/v1/knowledge/1', times: 4, action: { kind: 'status', status: 503, retryAfter: 120, body: { message: 'Down for maintenance' } } });
+		const read = await run(kbGet(1, { maxWaitSeconds: 2 }));
+		expect(read.error?.message).toMatch(
+			/^Get a knowledge base \(item 0\): the service asked to wait 120 s, until \S+Z; that is longer than Max Wait \(2 s\), so the node stopped instead of waiting$/,
+		);
+		expect(read.error?.httpCode).toBe('503');
+		// Not three backoffs into an answer it said would not change for two minutes.
+		expect(requests('GET', '/api/v1/knowledge/1')).toHaveLength(1);
+		bed.emulator.faults.clear();
+	});
+
 	it('a 503 burst on a read is retried with backoff until it passes; Max Attempts bounds it', async () => {
 		inject({ method: 'GET', path: '/api/v1/knowledge/1', times: 3, action: { kind: 'status', status: 503 } });
 		const read = await run(kbGet(1));

@@ -48,6 +48,13 @@ const TABLE: Array<[string, Outcome, RetryDecision[], RetryDecision[]]> = [
 	['500', { status: 500 }, [stop('final'), stop('final'), stop('final'), stop('mayHaveBeenApplied'), stop('final')], [stop('final'), stop('final'), stop('final'), stop('mayHaveBeenApplied'), stop('final')]],
 	['502', { status: 502 }, safeOnly(retry(BACKOFF_1)), safeOnly(used())],
 	['503', { status: 503 }, safeOnly(retry(BACKOFF_1)), safeOnly(used())],
+	// The service says how long it expects to be unavailable: that, not the backoff, and the same bounds as a 429's.
+	['503, Retry-After 2 (seconds)', { status: 503, retryAfter: '2' }, safeOnly(retry(2000)), safeOnly(used(2000))],
+	['503, Retry-After 120 (longer than Max Wait)', { status: 503, retryAfter: '120' }, safeOnly({ stop: 'waitTooLong', waitMs: 120_000 }), safeOnly(used(120_000))],
+	['502, Retry-After as an HTTP date 3 s ahead', { status: 502, retryAfter: new Date(NOW + 3000).toUTCString() }, safeOnly(retry(3000)), safeOnly(used(3000))],
+	['503, Retry-After unreadable: the backoff', { status: 503, retryAfter: 'soon' }, safeOnly(retry(BACKOFF_1)), safeOnly(used())],
+	['500 with Retry-After 2: asking again gets the same answer', { status: 500, retryAfter: '2' }, [stop('final'), stop('final'), stop('final'), stop('mayHaveBeenApplied'), stop('final')], [stop('final'), stop('final'), stop('final'), stop('mayHaveBeenApplied'), stop('final')]],
+	['404 with Retry-After 2', { status: 404, retryAfter: '2' }, sameForAll(stop('final')), sameForAll(stop('final'))],
 	['504', { status: 504 }, safeOnly(retry(BACKOFF_1)), safeOnly(used())],
 	['400', { status: 400 }, sameForAll(stop('final')), sameForAll(stop('final'))],
 	['401', { status: 401 }, sameForAll(stop('final')), sameForAll(stop('final'))],
@@ -74,6 +81,10 @@ describe('backoff', () => {
 		const read = (attempt: number, policy = POLICY) => decideRetry({ method: 'GET' }, { status: 503 }, attempt, { ...policy, maxAttempts: 10 }, NOW, () => 1);
 		expect([1, 2, 3].map((n) => read(n))).toEqual([retry(500), retry(1000), retry(2000)]);
 		expect(read(9, { ...POLICY, maxWaitMs: 3000 })).toEqual(retry(3000));
+	});
+
+	it("a backoff past the token request's bound is the node's own wait, not the service asking for longer", () => {
+		expect(decideRetry(TOKEN_REQUEST, { status: 429 }, 7, { ...POLICY, maxAttempts: 10 }, NOW, () => 1)).toEqual(retry(32_000));
 	});
 
 	it('a Retry-After of 0 or in the past retries at once', () => {
