@@ -29,8 +29,9 @@
  * at a time against a service taking 4: a Retry-After every second) is run
  * once. Parts: the first argument (`npm run bench:adaptive -- c16,r50`), e.g.
  * `throttled`, `healthy,load` or a scenario's key (`c4`, `c16`, `c64`, `r50`, `load`,
- * `loadSquare`). Writes build/bench-adaptive.json and the chart,
- * performance-adaptive.png: into docs/ when every part ran, else into build/.
+ * `loadSquare`); `both` (`c4r120`, `c16r300`: a limit on requests at once and one per
+ * second together) only when named. Writes build/bench-adaptive.json and the chart,
+ * performance-adaptive.png: into docs/ when every other part ran, else into build/.
  * Figures, not tests.
  */
 import type { ChildProcess } from 'node:child_process';
@@ -151,11 +152,19 @@ const SCENARIOS: Record<string, Scenario[]> = {
 		{ key: 'c64', label: 'throttled at 64 in flight', throttle: { maxInFlight: 64, latencyMs: 20 }, items: THROTTLED_ITEMS },
 		{ key: 'r50', label: 'throttled at 50 per second', throttle: { maxPerSecond: 50, latencyMs: 20 }, items: THROTTLED_ITEMS },
 	],
+	/** A limit on requests at once and one per second together, each about as near as the other (not in a run without arguments). */
+	both: [
+		{ key: 'c4r120', label: 'throttled at 4 in flight and 120 per second', throttle: { maxInFlight: 4, maxPerSecond: 120, latencyMs: 20 }, items: THROTTLED_ITEMS },
+		{ key: 'c16r300', label: 'throttled at 16 in flight and 300 per second', throttle: { maxInFlight: 16, maxPerSecond: 300, latencyMs: 20 }, items: THROTTLED_ITEMS },
+	],
 	load: [
 		{ key: 'load', label: 'latency grows beyond 12 in flight', throttle: { latencyMs: 20, capacity: 12 }, items: THROTTLED_ITEMS },
 		{ key: 'loadSquare', label: 'latency grows beyond 12 in flight, squared', throttle: { latencyMs: 20, capacity: 12, growth: 2 }, items: THROTTLED_ITEMS },
 	],
 };
+
+/** What a run without arguments measures: every part but `both`. */
+const DEFAULT_PARTS = ['healthy', 'throttled', 'load'];
 
 let firstRuns = 0;
 
@@ -234,7 +243,7 @@ async function againstThrottle(scenario: Scenario): Promise<void> {
 }
 
 async function main(): Promise<void> {
-	const parts = new Set((process.argv[2] ?? 'healthy,throttled,load').split(','));
+	const parts = new Set((process.argv[2] ?? DEFAULT_PARTS.join(',')).split(','));
 	({ child, ready } = await startEmulatorChild({ BENCH_FILE_BYTES: '1024' }));
 	try {
 		console.log(`Emulator in child process ${child.pid} at ${ready.url}; Node ${process.version}; runs: ${RUNS}`);
@@ -242,7 +251,7 @@ async function main(): Promise<void> {
 		// Warm-up of the engine in this process: module loading, JIT.
 		await run(workplaceWith(3, 'warm-up', { resource: 'knowledgeBase', operation: 'get', knowledgeId: byId('={{ $json.id }}') }, Array.from({ length: 200 }, () => ({ json: { id: 1 } }))));
 		const chosen = (part: string, scenario: Scenario) => parts.has(part) || parts.has(scenario.key);
-		for (const part of ['throttled', 'load']) {
+		for (const part of ['throttled', 'both', 'load']) {
 			for (const scenario of SCENARIOS[part]) if (chosen(part, scenario)) await againstThrottle(scenario);
 		}
 		if (parts.has('healthy')) await healthy();
@@ -252,7 +261,7 @@ async function main(): Promise<void> {
 			title: 'Node version 4 (adaptive) against every fixed Requests in Parallel: time / the best fixed setting without failed items',
 			panels,
 			note: `median of ${RUNS} runs, n8n-core engine, emulator on 127.0.0.1 (build/bench/adaptive.js); bars above the top are cut, their value written in them`,
-			everyPart: parts.has('healthy') && Object.entries(SCENARIOS).every(([part, scenarios]) => scenarios.every((scenario) => chosen(part, scenario))),
+			everyPart: parts.has('healthy') && DEFAULT_PARTS.filter((part) => part !== 'healthy').every((part) => SCENARIOS[part].every((scenario) => chosen(part, scenario))),
 		});
 	} finally {
 		tearDownEngine();

@@ -19,7 +19,8 @@
  *     half the most it took in a second of the last minute: a limit on
  *     requests per second: the limit is cut by a fifth, once per round trip
  *     (answers to requests sent before the cut say nothing new), and sends are
- *     spaced so that they stay under the rate the service took in its last second;
+ *     spaced, each on its turn of a schedule (nextSendAt), so that they stay under the rate the service
+ *     took in its last second;
  *     so too refused in a later burst, within a minute, at the same rate as a
  *     refusal that taught nothing (below): a client short of CPU keeps fewer in
  *     flight than its limit, which grows ahead of them. Refused with fewer than
@@ -472,8 +473,36 @@ export function admits(limit: ServiceLimit, admitted: number): boolean {
 	return admitted < Math.max(1, Math.floor(limit.limit));
 }
 
-/** The earliest time the next request may be sent: after a pause, and, when `spaced`, after the previous send by the learned spacing. */
-export function nextSendAt(limit: ServiceLimit, previousSendAt: number, now: number, spaced = true): number {
+/**
+ * The earliest time the next request may be sent: after a pause, and, when `spaced`, at its turn on the learned
+ * spacing's schedule (`dueAt`, dueAfter), up to earlyBy before it. A wait ends later than asked (a timer fires
+ * when the client is free, often a millisecond or two late); spaced from the previous send itself, every send
+ * would add that lateness, and sends 3.5 ms apart went out at 4.9 (205 a second where 285 were allowed). Aimed
+ * a little early at a schedule that keeps its step, a late send leaves the next one's turn where it was.
+ */
+export function nextSendAt(limit: ServiceLimit, dueAt: number, now: number, spaced = true, settings: LimitSettings = LIMIT_SETTINGS): number {
 	const spacing = spaced ? learned(limit, now).spacing : undefined;
-	return Math.max(now, limit.pausedUntil, spacing ? previousSendAt + spacing.intervalMs : 0);
+	return Math.max(now, limit.pausedUntil, spacing ? dueAt - earlyBy(spacing.intervalMs, settings) : 0);
+}
+
+/**
+ * When the send after one at `sentAt` is due on the spacing's schedule: an interval after this one's turn, or
+ * after the send itself if it went out after its turn (a schedule saves up no sends for later); with no
+ * spacing, the send itself.
+ */
+export function dueAfter(limit: ServiceLimit, dueAt: number, sentAt: number): number {
+	const spacing = learned(limit, sentAt).spacing;
+	return spacing ? Math.max(dueAt, sentAt) + spacing.intervalMs : sentAt;
+}
+
+/**
+ * How much before its turn a spaced send may go: at most one interval (never more than two sends together),
+ * and at most half of what the spacing's margin leaves in a second after the one send a second may hold past
+ * the rate (sends k intervals apart fit k + 1 in a span of k intervals). A spacing of 1 / (took × rateMargin)
+ * leaves took × (1 − rateMargin) sends' room a second, 1000 × (1 − rateMargin) / rateMargin ms of schedule;
+ * a low rate has none to spare, and its sends wait for their turn.
+ */
+export function earlyBy(intervalMs: number, settings: LimitSettings = LIMIT_SETTINGS): number {
+	const room = (1000 * (1 - settings.rateMargin)) / settings.rateMargin - intervalMs;
+	return Math.max(0, Math.min(intervalMs, room / 2));
 }

@@ -18,7 +18,7 @@
 import { sleep } from 'n8n-workflow';
 
 import { latenessBetween, watchWhileOut } from './clientLateness';
-import { admits, afterAnswer, afterIdle, nextSendAt, pausedUntil, signalOf, startingLimit, turnsOneAtATime, type ServiceLimit } from './concurrencyLimit';
+import { admits, afterAnswer, afterIdle, dueAfter, nextSendAt, pausedUntil, signalOf, startingLimit, turnsOneAtATime, type ServiceLimit } from './concurrencyLimit';
 import { credentialFor, type RunCredential } from './serviceApis';
 import type { Context, ServiceApiName } from './types';
 
@@ -36,7 +36,8 @@ export class ServiceLimiter {
 	private admitted = 0;
 	/** Requests sent and not yet answered (send). */
 	private inFlight = 0;
-	private lastSendAt = 0;
+	/** When the next send is due on a learned spacing's schedule (dueAfter). */
+	private dueAt = 0;
 	/** Items waiting for their turn, first come first served. */
 	private readonly waiting: Array<() => void> = [];
 	/** Adaptive requests of items already started, waiting for the requests in flight to fall below the limit (send). */
@@ -124,7 +125,7 @@ export class ServiceLimiter {
 		for (;;) {
 			const now = Date.now();
 			// Asked again after every wait: a pause may have begun or grown meanwhile.
-			const at = nextSendAt(this.limit, this.lastSendAt, now, adaptive);
+			const at = nextSendAt(this.limit, this.dueAt, now, adaptive);
 			if (at > now) {
 				await sleep(at - now);
 			} else if (adaptive && ((!waited && this.sendsWaiting.length > 0) || !admits(this.limit, this.inFlight))) {
@@ -135,7 +136,7 @@ export class ServiceLimiter {
 			}
 		}
 		const sentAt = Date.now();
-		this.lastSendAt = sentAt;
+		this.dueAt = dueAfter(this.limit, this.dueAt, sentAt);
 		this.usedAt = sentAt;
 		const inFlight = ++this.inFlight;
 		const stopWatching = adaptive ? watchWhileOut() : undefined;

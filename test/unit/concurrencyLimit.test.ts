@@ -11,6 +11,8 @@ import {
 	afterAnswer,
 	afterIdle,
 	answeredInLastSecond,
+	dueAfter,
+	earlyBy,
 	levelOf,
 	nextSendAt,
 	pausedUntil,
@@ -476,15 +478,63 @@ describe('admits, pausedUntil, nextSendAt', () => {
 		expect(pausedUntil(limitWith({ pausedUntil: T + 500 }), T + 900).pausedUntil).toBe(T + 900);
 	});
 
+	// S leaves a spacing of 25 ms room to go its whole interval early (earlyBy).
 	it.each<[string, Partial<ServiceLimit>, number, boolean, number]>([
 		['nothing learned: now', {}, T - 1, true, T],
 		['paused: when the pause ends', { pausedUntil: T + 700 }, T - 1, true, T + 700],
 		['paused, a request not spaced (versions 1–3) waits too', { pausedUntil: T + 700 }, T - 1, false, T + 700],
-		['spaced: the previous send plus the spacing', { spacing: { intervalMs: 25, until: T + 1000 } }, T - 10, true, T + 15],
-		['a request not spaced (versions 1–3) goes now', { spacing: { intervalMs: 25, until: T + 1000 } }, T - 10, false, T],
-		['a spacing no longer held: now', { spacing: { intervalMs: 25, until: T - 1 } }, T - 10, true, T],
-	])('%s', (_, changes, previous, spaced, expected) => {
-		expect(nextSendAt(limitWith(changes), previous, T, spaced)).toBe(expected);
+		['spaced: its turn on the schedule, as early as earlyBy allows', { spacing: { intervalMs: 25, until: T + 1000 } }, T + 40, true, T + 15],
+		['spaced, its turn come already: now', { spacing: { intervalMs: 25, until: T + 1000 } }, T - 10, true, T],
+		['a request not spaced (versions 1–3) goes now', { spacing: { intervalMs: 25, until: T + 1000 } }, T + 40, false, T],
+		['a spacing no longer held: now', { spacing: { intervalMs: 25, until: T - 1 } }, T + 40, true, T],
+	])('%s', (_, changes, dueAt, spaced, expected) => {
+		expect(nextSendAt(limitWith(changes), dueAt, T, spaced, S)).toBe(expected);
+	});
+
+	it.each<[string, Partial<ServiceLimit>, number, number]>([
+		['no spacing: the send itself', {}, T + 40, T],
+		['sent before its turn: an interval after the turn, which keeps its step', { spacing: { intervalMs: 25, until: T + 1000 } }, T + 10, T + 35],
+		['sent after its turn: an interval after the send (no sends saved up)', { spacing: { intervalMs: 25, until: T + 1000 } }, T - 60, T + 25],
+	])('dueAfter: %s', (_, changes, dueAt, expected) => {
+		expect(dueAfter(limitWith(changes), dueAt, T)).toBe(expected);
+	});
+
+	// At a margin of 0.95 a spacing leaves 1000 × 0.05 / 0.95 ≈ 52.6 ms of a second's schedule to spare.
+	const shipped: LimitSettings = { ...S, rateMargin: 0.95 };
+	it.each([
+		['285 a second: the whole interval', 1000 / 285, 1000 / 285],
+		['47.5 a second: half of what the margin leaves past one interval', 1000 / 47.5, (1000 / 19 - 1000 / 47.5) / 2],
+		['19 a second: none (the one send past the rate uses all the margin leaves)', 1000 / 19, 0],
+	])('earlyBy: %s', (_, intervalMs, expected) => {
+		expect(earlyBy(intervalMs, shipped)).toBeCloseTo(expected, 9);
+	});
+
+	/**
+	 * Sends through the schedule for `seconds`, always one waiting, each going out a random 0–2 ms after
+	 * the time nextSendAt gave (a timer that fires late): what went out when.
+	 */
+	function spacedSends(perSecond: number, seconds: number): number[] {
+		const limit = limitWith({ spacing: { intervalMs: 1000 / (perSecond * shipped.rateMargin), until: T + 1000 * seconds + 1 } });
+		let seed = 7;
+		const lateness = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31) * 2;
+		const sent: number[] = [];
+		let dueAt = 0;
+		for (let now = T; now < T + 1000 * seconds; ) {
+			now = nextSendAt(limit, dueAt, now, true, shipped) + lateness();
+			sent.push(now);
+			dueAt = dueAfter(limit, dueAt, now);
+		}
+		return sent;
+	}
+	const mostInASecond = (sent: number[]) => Math.max(...sent.map((at) => sent.filter((t) => t >= at && t < at + 1000).length));
+
+	it.each([5, 7, 13, 20, 50, 120, 300, 1000])('a service that takes %s a second is never sent more in any second, whatever the lateness', (perSecond) => {
+		expect(mostInASecond(spacedSends(perSecond, 5))).toBeLessThanOrEqual(perSecond);
+	});
+
+	it.each([50, 120, 300])('at %s a second, late timers cost no sends: the spacing\'s whole rate goes out', (perSecond) => {
+		// From the previous send itself, 300 a second spaced for 285 went out at about 223.
+		expect(spacedSends(perSecond, 10).length / 10).toBeGreaterThanOrEqual(perSecond * shipped.rateMargin * 0.99);
 	});
 });
 
