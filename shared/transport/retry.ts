@@ -90,7 +90,7 @@ export function decideRetry(
 	// The service's own Retry-After, where it gave one (a 503 says so for how long it expects to be
 	// unavailable), rules over the backoff: sooner would be refused again and use up the attempts.
 	const asked = parseRetryAfter(outcome.retryAfter, now);
-	if (!attemptsLeft) return asked === undefined ? { stop: 'attemptsUsed' } : { stop: 'attemptsUsed', waitMs: asked };
+	if (!attemptsLeft) return { stop: 'attemptsUsed', waitMs: asked };
 	const maxWait = request.token ? policy.tokenMaxWaitMs : policy.maxWaitMs;
 	if (asked !== undefined && asked > maxWait) return { stop: 'waitTooLong', waitMs: asked };
 	return { retryAfterMs: asked ?? backoffDelay(attempt, policy, random) };

@@ -500,13 +500,13 @@ describe('admits, pausedUntil, nextSendAt', () => {
 	});
 
 	// At a margin of 0.95 a spacing leaves 1000 × 0.05 / 0.95 ≈ 52.6 ms of a second's schedule to spare.
-	const shipped: LimitSettings = { ...S, rateMargin: 0.95 };
+	const atMargin95: LimitSettings = { ...S, rateMargin: 0.95 };
 	it.each([
 		['285 a second: the whole interval', 1000 / 285, 1000 / 285],
 		['47.5 a second: half of what the margin leaves past one interval', 1000 / 47.5, (1000 / 19 - 1000 / 47.5) / 2],
 		['19 a second: none (the one send past the rate uses all the margin leaves)', 1000 / 19, 0],
 	])('earlyBy: %s', (_, intervalMs, expected) => {
-		expect(earlyBy(intervalMs, shipped)).toBeCloseTo(expected, 9);
+		expect(earlyBy(intervalMs, atMargin95)).toBeCloseTo(expected, 9);
 	});
 
 	/**
@@ -514,13 +514,13 @@ describe('admits, pausedUntil, nextSendAt', () => {
 	 * the time nextSendAt gave (a timer that fires late): what went out when.
 	 */
 	function spacedSends(perSecond: number, seconds: number): number[] {
-		const limit = limitWith({ spacing: { intervalMs: 1000 / (perSecond * shipped.rateMargin), until: T + 1000 * seconds + 1 } });
+		const limit = limitWith({ spacing: { intervalMs: 1000 / (perSecond * atMargin95.rateMargin), until: T + 1000 * seconds + 1 } });
 		let seed = 7;
 		const lateness = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31) * 2;
 		const sent: number[] = [];
 		let dueAt = 0;
 		for (let now = T; now < T + 1000 * seconds; ) {
-			now = nextSendAt(limit, dueAt, now, true, shipped) + lateness();
+			now = nextSendAt(limit, dueAt, now, true, atMargin95) + lateness();
 			sent.push(now);
 			dueAt = dueAfter(limit, dueAt, now);
 		}
@@ -534,7 +534,7 @@ describe('admits, pausedUntil, nextSendAt', () => {
 
 	it.each([50, 120, 300])('at %s a second, late timers cost no sends: the spacing\'s whole rate goes out', (perSecond) => {
 		// From the previous send itself, 300 a second spaced for 285 went out at about 223.
-		expect(spacedSends(perSecond, 10).length / 10).toBeGreaterThanOrEqual(perSecond * shipped.rateMargin * 0.99);
+		expect(spacedSends(perSecond, 10).length / 10).toBeGreaterThanOrEqual(perSecond * atMargin95.rateMargin * 0.99);
 	});
 });
 
