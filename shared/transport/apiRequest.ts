@@ -19,9 +19,9 @@ import { Deadline } from './deadline';
 import { TOKEN_TIMEOUT_MS } from './botToken';
 import { DEFAULT_MAX_DOWNLOAD_BYTES, DEFAULT_TIMEOUT_MS } from './limits';
 import { answerTooLargeError, asNodeError, errorCode, failureError, isHttpFailure, thrownResponse, unexpectedAnswerError } from './errors';
-import { operationAndItem, redirectRefused, redirectTarget, type Unexpected } from './failureMessages';
-import { DEFAULT_RETRY_POLICY, mayHaveReachedService, repeatAnswerMeansDone, type Outcome } from './retry';
-import { limiterOf, type ServiceLimiter } from './serviceLimiter';
+import { heldTooLong, operationAndItem, redirectRefused, redirectTarget, type Unexpected } from './failureMessages';
+import { DEFAULT_RETRY_POLICY, mayHaveReachedService, parseRetryAfter, repeatAnswerMeansDone, type Outcome } from './retry';
+import { limiterOf, PausedTooLong, type Report, type ServiceLimiter } from './serviceLimiter';
 import { tokenFailureIn } from './tokenRequestFailure';
 import { sendWithToken, type TokenFields } from './tokenRefresh';
 import type { ApiRequest, ApiResponse, Context, RequestSettings, SendOptions } from './types';
@@ -184,11 +184,21 @@ export async function apiRequest<R extends ApiRequest>(ctx: Context, request: R,
 	let refusedToken: string | undefined;
 	/** What the latest failed attempt that may have been carried out met (a network code or a status). */
 	let uncertainAttempt: string | undefined;
+	/** The wait this request chose before its next attempt (a token request's Retry-After may be beyond Max Wait). */
+	let chosenWaitMs = 0;
 
 	for (let attempt = 1; ; attempt++) {
 		const { outgoing, fileBytes, release } = await outgoingRequest(request, url);
-		// Waits out a pause the service asked for (Retry-After), whoever it asked; tells the limiter how it ended.
-		const report = await limiter.send(adaptive === true);
+		// Waits out a pause the service asked for (Retry-After), whoever it asked, up to Max Wait; tells the limiter how it ended.
+		let report: Report;
+		try {
+			report = await limiter.send(adaptive === true, Math.max(policy.maxWaitMs, chosenWaitMs));
+		} catch (thrown) {
+			await release?.();
+			if (!(thrown instanceof PausedTooLong)) throw asNodeError(ctx, thrown, itemIndex);
+			const text = heldTooLong(operationAndItem(request.operation, itemIndex), thrown.waitMs, policy.maxWaitMs);
+			throw new NodeOperationError(ctx.getNode(), text.message, { description: text.description, itemIndex });
+		}
 		let sent: Sent;
 		try {
 			sent = await sendOnce(ctx, run, api.credential, outgoing, fileBytes, !request.stream, timeoutMs, api.token, refusedToken);
@@ -244,9 +254,13 @@ export async function apiRequest<R extends ApiRequest>(ctx: Context, request: R,
 			if (!('token' in failure) && mayHaveReachedService(next.outcome)) {
 				uncertainAttempt = 'network' in next.outcome ? next.outcome.network : String(next.outcome.status);
 			}
+			chosenWaitMs = next.retryAfterMs;
 			await waitToRetry(limiter, next.outcome, next.retryAfterMs);
 			continue;
 		}
+		// A rate limit holds every request to the service as long as it asked, also when this one stops instead of waiting.
+		const asked = 'status' in failure && failure.status === 429 ? parseRetryAfter(failure.retryAfter) : undefined;
+		if (asked !== undefined) limiter.pause(asked);
 		if ('asThrown' in next) throw asNodeError(ctx, thrown, itemIndex);
 		throw failureError(ctx, next.error, next.details, itemIndex);
 	}

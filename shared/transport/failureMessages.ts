@@ -149,6 +149,12 @@ export function waitTooLong(who: string, waitMs: number, maxWaitMs: number, serv
 	};
 }
 
+/** A request not sent: the service had refused another with the same credential (429) and asked for none until past Max Wait. */
+export function heldTooLong(who: string, waitMs: number, maxWaitMs: number, now = Date.now()): ErrorText {
+	const text = waitTooLong(who, waitMs, maxWaitMs, undefined, now);
+	return { ...text, description: `Not sent: the service refused an earlier request with this credential (429) and asked for none until then.\n${text.description}` };
+}
+
 /** The last thing that went wrong when the attempts ran out. */
 export type LastFailure = { status: number; serviceSaid?: string } | { what: string };
 

@@ -27,6 +27,21 @@ export const FORGET_AFTER_MS = 25 * 3_600_000;
 
 /** Ends an item's turn. */
 export type Release = () => void;
+
+/**
+ * A pause the service asked for (a 429's Retry-After, to this request or another with the same credential)
+ * ends later than this request may wait: it was not sent.
+ */
+export class PausedTooLong extends Error {
+	constructor(
+		/** How much longer the pause lasts. */
+		readonly waitMs: number,
+	) {
+		super(`Every request to the service is held for ${waitMs} ms more`);
+		this.name = 'PausedTooLong';
+	}
+}
+
 /** Reports how an attempt ended: its HTTP status, or undefined when it got none (a network failure). */
 export type Report = (status: number | undefined) => void;
 
@@ -41,7 +56,7 @@ export class ServiceLimiter {
 	/** Items waiting for their turn, first come first served. */
 	private readonly waiting: Array<() => void> = [];
 	/** Adaptive requests of items already started, waiting for the requests in flight to fall below the limit (send). */
-	private readonly sendsWaiting: Array<() => void> = [];
+	private readonly sendsWaiting: Array<{ go: () => void; held: (error: PausedTooLong) => void; maxWaitMs: number }> = [];
 	private usedAt: number;
 	/** True until the service is left unused after a request sent adaptively: the first run, which meets the service knowing nothing of it. */
 	private firstRun = true;
@@ -112,24 +127,34 @@ export class ServiceLimiter {
 	 * Waits until a request may be sent: after a pause the service asked for
 	 * (Retry-After), and, for a request sent `adaptive`ly (node version 4), the
 	 * learned spacing and a place under the limit. Counts it in flight and
-	 * returns what reports its end.
+	 * returns what reports its end. Throws PausedTooLong, sending nothing, when
+	 * the pause outlasts `maxWaitMs` (its item's Max Wait), now or once it begins.
 	 *
 	 * The limit holds requests, not only items: items started before a cut (a
 	 * burst met by a limit that fell) would otherwise send their retries all at
 	 * once after the pause, be refused again, and fail once their attempts ran out.
 	 */
-	async send(adaptive: boolean): Promise<Report> {
+	async send(adaptive: boolean, maxWaitMs = Infinity): Promise<Report> {
 		this.use(Date.now());
 		/** Whether it waited in line: it goes back to the front if it still has no place (one that came since may have taken it). */
 		let waited = false;
 		for (;;) {
 			const now = Date.now();
+			if (this.limit.pausedUntil - now > maxWaitMs) {
+				// Its place in line, if it was woken for one, goes to the next.
+				this.wakeSends();
+				throw new PausedTooLong(this.limit.pausedUntil - now);
+			}
 			// Asked again after every wait: a pause may have begun or grown meanwhile.
 			const at = nextSendAt(this.limit, this.dueAt, now, adaptive);
 			if (at > now) {
 				await sleep(at - now);
 			} else if (adaptive && ((!waited && this.sendsWaiting.length > 0) || !admits(this.limit, this.inFlight))) {
-				await new Promise<void>((resolve) => (waited ? this.sendsWaiting.unshift(resolve) : this.sendsWaiting.push(resolve)));
+				await new Promise<void>((go, held) => {
+					const waiter = { go, held, maxWaitMs };
+					if (waited) this.sendsWaiting.unshift(waiter);
+					else this.sendsWaiting.push(waiter);
+				});
 				waited = true;
 			} else {
 				break;
@@ -160,12 +185,18 @@ export class ServiceLimiter {
 
 	/** Lets as many requests waiting in line go as the limit has room for, first come first served; each looks again (a pause may hold it). */
 	private wakeSends(): void {
-		for (let woken = 0; this.sendsWaiting.length > 0 && admits(this.limit, this.inFlight + woken); woken++) this.sendsWaiting.shift()!();
+		for (let woken = 0; this.sendsWaiting.length > 0 && admits(this.limit, this.inFlight + woken); woken++) this.sendsWaiting.shift()!.go();
 	}
 
-	/** Holds back every send to the service for `waitMs` (a Retry-After), unless held back longer already. */
+	/** Holds back every send to the service for `waitMs` (a Retry-After), unless held back longer already; a request waiting in line that may not wait that long is held (PausedTooLong). */
 	pause(waitMs: number): void {
-		this.limit = pausedUntil(this.limit, Date.now() + waitMs);
+		const now = Date.now();
+		this.limit = pausedUntil(this.limit, now + waitMs);
+		// Requests waiting in line that may not wait that long are held now, not when their turn comes.
+		const left = this.limit.pausedUntil - now;
+		for (let k = this.sendsWaiting.length - 1; k >= 0; k--) {
+			if (left > this.sendsWaiting[k].maxWaitMs) this.sendsWaiting.splice(k, 1)[0].held(new PausedTooLong(left));
+		}
 	}
 }
 

@@ -9,6 +9,7 @@
 import {
 	admits,
 	afterAnswer,
+	LIMIT_SETTINGS,
 	afterIdle,
 	answeredInLastSecond,
 	dueAfter,
@@ -24,7 +25,7 @@ import {
 	type Pace,
 	type ServiceLimit,
 } from '../../shared/transport/concurrencyLimit';
-import { FORGET_AFTER_MS, ServiceLimiter, forgetServiceLimiters, serviceLimiter, serviceLimiterCount, toForget } from '../../shared/transport/serviceLimiter';
+import { FORGET_AFTER_MS, PausedTooLong, ServiceLimiter, forgetServiceLimiters, serviceLimiter, serviceLimiterCount, toForget } from '../../shared/transport/serviceLimiter';
 import { AUTO_REQUESTS_IN_PARALLEL, MAX_REQUESTS_IN_PARALLEL, itemsAtOnce, type ItemsAtOnce, type Parallelism } from '../../nodes/Workplace/actions/requestSettings';
 
 const S: LimitSettings = {
@@ -591,6 +592,41 @@ describe('ServiceLimiter: turns freed together', () => {
 		// The last turn handed out one at a time leaves its timer to run out first.
 		await new Promise((resolve) => setTimeout(resolve, 5));
 		expect(await startedBeforeATimer(limiter)).toBe(8);
+	});
+});
+
+describe('ServiceLimiter: a pause beyond what a request may wait', () => {
+	it('sends nothing and says how long the pause lasts; within it, waits', async () => {
+		const limiter = new ServiceLimiter();
+		limiter.pause(5_000);
+		const held = await limiter.send(true, 2_000).catch((thrown: unknown) => thrown);
+		expect(held).toBeInstanceOf(PausedTooLong);
+		expect((held as PausedTooLong).waitMs).toBeGreaterThan(4_900);
+		expect((held as PausedTooLong).waitMs).toBeLessThanOrEqual(5_000);
+		// A fixed setting's request (versions 1-3) is held the same way.
+		await expect(limiter.send(false, 2_000)).rejects.toBeInstanceOf(PausedTooLong);
+		// Nothing was counted in flight: the next request has a place at once once the pause is short enough.
+		const short = new ServiceLimiter();
+		short.pause(30);
+		const before = Date.now();
+		(await short.send(true, 2_000))(200);
+		expect(Date.now() - before).toBeGreaterThanOrEqual(25);
+	});
+
+	it('a request already waiting in line is held once a longer pause begins, and its place goes to the next', async () => {
+		const limiter = new ServiceLimiter();
+		// The start's limit in flight, so the next two wait in line.
+		const out = await Promise.all(Array.from({ length: LIMIT_SETTINGS.initial }, () => limiter.send(true)));
+		const patient = limiter.send(true, 60_000);
+		const hasty = limiter.send(true, 100).catch((thrown: unknown) => thrown);
+		limiter.pause(300);
+		out[0](200);
+		expect(await hasty).toBeInstanceOf(PausedTooLong);
+		// The one that may wait longer waits out the pause in its place, not lost from the line.
+		const settled = await Promise.race([patient.then(() => 'sent'), new Promise((resolve) => setTimeout(() => resolve('waiting'), 50))]);
+		expect(settled).toBe('waiting');
+		(await patient)(200);
+		for (const report of out.slice(1)) report(200);
 	});
 });
 

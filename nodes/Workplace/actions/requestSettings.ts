@@ -61,7 +61,7 @@ const MAX_ATTEMPTS: NumberSetting = {
 const MAX_WAIT_SECONDS: NumberSetting = {
 	name: 'maxWaitSeconds',
 	displayName: 'Max Wait (Seconds)',
-	description: 'Longest wait before a retry; when the service asks to wait longer (Retry-After), the item fails with the time to retry',
+	description: 'Longest wait before a request goes (again); when the service asks to wait longer (Retry-After, to this item or another with the credential), the item fails with the time to retry',
 	default: DEFAULT_RETRY_POLICY.maxWaitMs / 1000,
 	min: 0,
 	max: 3600,
