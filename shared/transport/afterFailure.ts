@@ -36,8 +36,8 @@ export type Failure =
 	| { other: true };
 
 export type NextStep =
-	| { retryAfterMs: number; outcome: Outcome }
-	| { error: ErrorText; details: FailureDetails }
+	| { retryAfterMs: number; outcome: Outcome; holdsServiceMs?: number }
+	| { error: ErrorText; details: FailureDetails; holdsServiceMs?: number }
 	/** Not a failure the transport can say better: the error as thrown. */
 	| { asThrown: true };
 
@@ -61,6 +61,15 @@ function refusalText(request: ApiRequest, status: number, body: unknown, unautho
 }
 
 /**
+ * `step`, and when `outcome` is a rate limit (429) that asked for a time (or is retried after one): every request
+ * to the service is held that long (`holdsServiceMs`), whether this one waits it out or stops. Sent meanwhile,
+ * the others would be refused too.
+ */
+function withHold<T extends NextStep>(step: T, outcome: Outcome | undefined, ms: number | undefined): T {
+	return outcome && 'status' in outcome && outcome.status === 429 && ms !== undefined ? { ...step, holdsServiceMs: ms } : step;
+}
+
+/**
  * The next step after `failure`, for `request` at `attempt` under `policy`:
  * a wait before the next attempt, or the error to give up with.
  */
@@ -81,7 +90,7 @@ export function afterFailure(
 		const { answer, code } = failure.token;
 		const outcome: Outcome | undefined = answer ?? (code ? { network: code } : undefined);
 		const decision = outcome && decideRetry(TOKEN_REQUEST, outcome, attempt.number, policy, now, random);
-		if (outcome && decision && 'retryAfterMs' in decision) return { retryAfterMs: decision.retryAfterMs, outcome };
+		if (outcome && decision && 'retryAfterMs' in decision) return withHold({ retryAfterMs: decision.retryAfterMs, outcome }, outcome, decision.retryAfterMs);
 		if (!code) return { asThrown: true };
 		return { error: networkText(code, attempt.number), details: { networkCode: code } };
 	}
@@ -101,15 +110,16 @@ export function afterFailure(
 
 	const { status, body } = failure;
 	const details = { status, body };
-	const decision = decideRetry(request, { status, retryAfter: failure.retryAfter }, attempt.number, policy, now, random);
-	if ('retryAfterMs' in decision) return { retryAfterMs: decision.retryAfterMs, outcome: { status, retryAfter: failure.retryAfter } };
+	const outcome: Outcome = { status, retryAfter: failure.retryAfter };
+	const decision = decideRetry(request, outcome, attempt.number, policy, now, random);
+	if ('retryAfterMs' in decision) return withHold({ retryAfterMs: decision.retryAfterMs, outcome }, outcome, decision.retryAfterMs);
 	if (decision.stop === 'waitTooLong' && decision.waitMs !== undefined) {
-		return { error: waitTooLong(who, decision.waitMs, policy.maxWaitMs, parseErrorBody(body).message, now), details };
+		return withHold({ error: waitTooLong(who, decision.waitMs, policy.maxWaitMs, parseErrorBody(body).message, now), details }, outcome, decision.waitMs);
 	}
 	if (decision.stop === 'attemptsUsed' && attempt.number > 1) {
-		return { error: retriesExhaustedByAnswers(who, attempt.number, attempt.elapsedMs, status, body), details };
+		return withHold({ error: retriesExhaustedByAnswers(who, attempt.number, attempt.elapsedMs, status, body), details }, outcome, decision.waitMs);
 	}
-	if (status === 429) return { error: rateLimited(body, decision.waitMs, now), details };
+	if (status === 429) return withHold({ error: rateLimited(body, decision.waitMs, now), details }, outcome, decision.waitMs);
 	const text = refusalText(request, status, body, attempt.unauthorizedHint);
 	if (decision.stop === 'mayHaveBeenApplied') text.message += mayHaveBeen;
 	return { error: text, details };

@@ -20,8 +20,8 @@ import { TOKEN_TIMEOUT_MS } from './botToken';
 import { DEFAULT_MAX_DOWNLOAD_BYTES, DEFAULT_TIMEOUT_MS } from './limits';
 import { answerTooLargeError, asNodeError, errorCode, failureError, isHttpFailure, thrownResponse, unexpectedAnswerError } from './errors';
 import { heldTooLong, operationAndItem, redirectRefused, redirectTarget, type Unexpected } from './failureMessages';
-import { DEFAULT_RETRY_POLICY, mayHaveReachedService, parseRetryAfter, repeatAnswerMeansDone, type Outcome } from './retry';
-import { limiterOf, PausedTooLong, type Report, type ServiceLimiter } from './serviceLimiter';
+import { DEFAULT_RETRY_POLICY, mayHaveReachedService, repeatAnswerMeansDone } from './retry';
+import { limiterOf, PausedTooLong, type Report } from './serviceLimiter';
 import { tokenFailureIn } from './tokenRequestFailure';
 import { sendWithToken, type TokenFields } from './tokenRefresh';
 import type { ApiRequest, ApiResponse, Context, RequestSettings, SendOptions } from './types';
@@ -31,12 +31,6 @@ const DEFAULT_SETTINGS: RequestSettings = { policy: DEFAULT_RETRY_POLICY, timeou
 
 /** The answer a request of type R gets: a counted stream for a streamed request, else the parsed JSON. */
 export type ResponseTo<R extends ApiRequest> = R extends { stream: true } ? ApiResponse<CountedBody> : ApiResponse;
-
-/** Waits before the next attempt: a rate limit pauses every request to the service, anything else only this request. */
-async function waitToRetry(limiter: ServiceLimiter, outcome: Outcome, waitMs: number): Promise<void> {
-	if ('status' in outcome && outcome.status === 429) limiter.pause(waitMs);
-	else await sleep(waitMs);
-}
 
 /**
  * The request as the request path sends it; the bytes of a file it uploads
@@ -249,18 +243,17 @@ export async function apiRequest<R extends ApiRequest>(ctx: Context, request: R,
 		}
 
 		const next = afterFailure(request, failure, { number: attempt, elapsedMs: Date.now() - started, itemIndex, unauthorizedHint: api.unauthorizedHint }, policy);
+		// A rate limit holds every request to the service, this one's next attempt included (send waits it out).
+		if ('holdsServiceMs' in next && next.holdsServiceMs !== undefined) limiter.pause(next.holdsServiceMs);
 		if ('retryAfterMs' in next) {
 			// A failed token request never sent this request, so it cannot have been carried out.
 			if (!('token' in failure) && mayHaveReachedService(next.outcome)) {
 				uncertainAttempt = 'network' in next.outcome ? next.outcome.network : String(next.outcome.status);
 			}
 			chosenWaitMs = next.retryAfterMs;
-			await waitToRetry(limiter, next.outcome, next.retryAfterMs);
+			if (next.holdsServiceMs === undefined) await sleep(next.retryAfterMs);
 			continue;
 		}
-		// A rate limit holds every request to the service as long as it asked, also when this one stops instead of waiting.
-		const asked = 'status' in failure && failure.status === 429 ? parseRetryAfter(failure.retryAfter) : undefined;
-		if (asked !== undefined) limiter.pause(asked);
 		if ('asThrown' in next) throw asNodeError(ctx, thrown, itemIndex);
 		throw failureError(ctx, next.error, next.details, itemIndex);
 	}

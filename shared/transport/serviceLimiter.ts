@@ -140,10 +140,11 @@ export class ServiceLimiter {
 		let waited = false;
 		for (;;) {
 			const now = Date.now();
-			if (this.limit.pausedUntil - now > maxWaitMs) {
+			const held = this.heldPast(maxWaitMs, now);
+			if (held) {
 				// Its place in line, if it was woken for one, goes to the next.
 				this.wakeSends();
-				throw new PausedTooLong(this.limit.pausedUntil - now);
+				throw held;
 			}
 			// Asked again after every wait: a pause may have begun or grown meanwhile.
 			const at = nextSendAt(this.limit, this.dueAt, now, adaptive);
@@ -193,10 +194,16 @@ export class ServiceLimiter {
 		const now = Date.now();
 		this.limit = pausedUntil(this.limit, now + waitMs);
 		// Requests waiting in line that may not wait that long are held now, not when their turn comes.
-		const left = this.limit.pausedUntil - now;
 		for (let k = this.sendsWaiting.length - 1; k >= 0; k--) {
-			if (left > this.sendsWaiting[k].maxWaitMs) this.sendsWaiting.splice(k, 1)[0].held(new PausedTooLong(left));
+			const held = this.heldPast(this.sendsWaiting[k].maxWaitMs, now);
+			if (held) this.sendsWaiting.splice(k, 1)[0].held(held);
 		}
+	}
+
+	/** The pause as PausedTooLong when it lasts more than `maxWaitMs` from `now`. */
+	private heldPast(maxWaitMs: number, now: number): PausedTooLong | undefined {
+		const left = this.limit.pausedUntil - now;
+		return left > maxWaitMs ? new PausedTooLong(left) : undefined;
 	}
 }
 

@@ -94,6 +94,21 @@ describe('afterFailure', () => {
 		expect(message(step('2'))).toBe('The service is rate limiting requests; retry in 2 s (at 2026-01-05T10:00:02.000Z)');
 	});
 
+	it.each<[string, ApiRequest, Failure, number, number, number | undefined]>([
+		['a 429 retried after its Retry-After: every request held as long', request('GET'), { status: 429, body: {}, retryAfter: '2' }, 1, 4, 2000],
+		['a 429 with no Retry-After: held for the backoff before the retry', request('POST'), { status: 429, body: {} }, 1, 4, 375],
+		['a 429 beyond Max Wait: the item stops, every request still held as asked', request('GET'), { status: 429, body: {}, retryAfter: '300' }, 1, 4, 300_000],
+		['a 429 at Max Attempts 1: held as asked', request('GET'), { status: 429, body: {}, retryAfter: '2' }, 1, 1, 2000],
+		['a 429 at Max Attempts 1 that asked no time: nothing held', request('GET'), { status: 429, body: {} }, 1, 1, undefined],
+		['a 429 on the last attempt: held as asked', request('GET'), { status: 429, body: {}, retryAfter: '2' }, 4, 4, 2000],
+		["the token request's 429: held for the wait before its retry", request('POST'), { token: { answer: { status: 429, retryAfter: '1' } } }, 1, 4, 1000],
+		["a 503's Retry-After: only this request waits", request('GET'), { status: 503, body: {}, retryAfter: '2' }, 1, 4, undefined],
+		['a reset: only this request waits', request('GET'), { network: 'ECONNRESET' }, 1, 4, undefined],
+	])('%s', (_, r, failure, attempt, maxAttempts, held) => {
+		const step = afterFailure(r, failure, { number: attempt, elapsedMs: 0, itemIndex: 2 }, { ...POLICY, maxAttempts }, NOW, JITTER);
+		expect('holdsServiceMs' in step ? step.holdsServiceMs : undefined).toBe(held);
+	});
+
 	it('keeps what n8n shows beside the message: the status and body, or the network code', () => {
 		expect(next(request('GET'), { status: 404, body: { message: 'x' } })).toMatchObject({ details: { status: 404, body: { message: 'x' } } });
 		expect(next(request('POST'), RESET)).toMatchObject({ details: { networkCode: 'ECONNRESET' }, error: { description: 'ECONNRESET after 1 attempt' } });
