@@ -2,54 +2,65 @@
  * How many requests a service is sent at once, and how fast, decided by pure
  * functions of what its answers said. The requests in flight are a congestion
  * window, as in TCP and in the adaptive limits of Netflix's concurrency-limits
- * (AIMD, Vegas, Gradient2) and Envoy's adaptive concurrency filter:
+ * (AIMD, Vegas, Gradient2) and Envoy's adaptive concurrency filter.
  *
- *   - it starts small and grows while answers come back healthy: by half a
- *     request per answer at first (half as much again every round trip), by one
- *     per round trip once the service has shown a sign of too much;
- *   - it grows only while it is used (half of it in flight at least), so a run
- *     that sends one request at a time never teaches it a number it never tried;
- *   - a refusal (429) cuts it. Refused above as many requests in flight
- *     as a whole round of answers had at once (what was in flight, not the
- *     limit, which may have grown to twice that): a limit on requests at once,
- *     and the limit stays at as many as the service still held for a while (a
- *     ceiling), lowered by every such refusal. Refused at a limit that many
- *     went through before, for a request sent with no more in flight, when the
- *     service had taken at least
- *     half the most it took in a second of the last minute: a limit on
- *     requests per second: the limit is cut by a fifth, once per round trip
- *     (answers to requests sent before the cut say nothing new), and sends are
- *     spaced, each on its turn of a schedule (nextSendAt), so that they stay under the rate the service
- *     took in its last second;
- *     so too refused in a later burst, within a minute, at the same rate as a
- *     refusal that taught nothing (below): a client short of CPU keeps fewer in
- *     flight than its limit, which grows ahead of them. Refused with fewer than
- *     half as many others in flight as a round went through, and not about a
- *     rate: no limit the client can see (the service's
- *     own load, another client using the same allowance): the limit is cut by a
- *     fifth and that round counts for half, once per round trip, no ceiling;
- *   - when even the fastest answer of a round (as many answers as the limit)
- *     took well above the lowest round trip seen (the service's time when idle,
- *     re-measured every minute), with more than a few requests' worth of it
- *     (Vegas's estimate of the queue), requests wait in a queue at the service:
- *     the limit is cut by a fifth. A stall of the client's own slows only some
- *     answers of a round, and a client late to read all of them (short of CPU)
- *     is no queue: a round trip counts less the client's own lateness meanwhile
- *     beyond the lowest round trip (Answer.clientLateMs), here and in the pace below;
- *   - when more requests in flight answer clearly fewer per second than fewer
- *     did (the pace by Little's law: in flight ÷ round trip, kept per level of
- *     requests in flight), the service slows with its own load past its best:
- *     the limit goes back to one level below the best one. A client waiting on
- *     its own CPU answers about as many per second however many it sends, so
- *     its slower answers do not cut; during the start, when each level holds
- *     only the few answers of a pipeline still filling, only a steep fall does;
- *   - an overloaded service (503) cuts it too, and teaches nothing more;
+ * Growth (afterAnswer):
+ *   - the limit starts small and grows by half a request per healthy answer
+ *     (half as much again every round trip) until the first sign of too much,
+ *     then by one per round trip;
+ *   - it grows only while used (half of it in flight at least), so a run that
+ *     sends one request at a time never teaches it a number it never tried.
+ *
+ * What a refusal (429) teaches (afterRefusal), read from the requests out when
+ * the refused one was sent, against the most a whole round of answers had in
+ * flight unrefused (provenLimit: what was in flight, not the limit, which may
+ * have grown to twice that):
+ *   - refused above that: a limit on requests at once. The limit stays at as
+ *     many as the service still held (a ceiling) for a while, lowered by every
+ *     such refusal;
+ *   - refused at a limit no higher than that (or while a spacing whose time is
+ *     over tries a higher rate), for a request sent with no more out, when the
+ *     service had taken at least half the most it took in a second of the last
+ *     minute: a limit on requests per second. The limit is cut by a fifth and
+ *     sends are spaced, each on its turn of a schedule (nextSendAt), under the
+ *     rate the service took in its last second. So too a refusal in a later
+ *     burst, within a minute, at the same rate as one that taught nothing
+ *     (below): a client short of CPU keeps fewer in flight than its limit,
+ *     which grows ahead of them;
+ *   - refused with fewer than half as many others out as a round went through,
+ *     and not about a rate: no limit the client can see (the service's own
+ *     load, another client using the same allowance). The limit is cut by a
+ *     fifth and what the round proved counts for half; no ceiling.
+ *
+ * What else cuts it (afterAnswer), each at most once per round trip: answers
+ * to requests sent before a cut say nothing new:
+ *   - a queue at the service: even the fastest answer of a round (as many
+ *     answers as the limit) took well above the lowest round trip seen (the
+ *     service's time when idle, measured afresh every minute), with more than
+ *     a few requests' worth of it (Vegas's estimate of the queue): cut by a
+ *     fifth. A stall of the client's own slows only some answers of a round,
+ *     and a client late to read all of them (short of CPU) is no queue: a
+ *     round trip counts less the client's own lateness meanwhile beyond the
+ *     lowest round trip (Answer.clientLateMs), here and in the pace below;
+ *   - a service past its best: more requests in flight answering clearly fewer
+ *     per second than fewer did (the pace by Little's law, in flight ÷ round
+ *     trip, kept per level of requests in flight). The limit goes back to one
+ *     level below the best. A client waiting on its own CPU answers about as
+ *     many per second however many it sends, so its slower answers do not
+ *     cut; during the start, when each level holds only the few answers of a
+ *     pipeline still filling, only a steep fall does;
+ *   - an overloaded service (503): cut by a fifth, nothing more learned.
+ *
+ * Over time:
  *   - a pause (Retry-After) holds back every send to the service until it ends;
- *   - a ceiling or spacing ages only while the service is used; a limit cut below the starting one
- *     (by load, a 503 or a rate's refusal) rises back to it, under a ceiling still in force, after a
- *     minute unused (afterIdle);
- *   - in a first run, while the limit is unknown (the start, and a while after any refusal), turns freed
- *     together go out one at a time, so that a refusal is read before more requests follow it (turnsOneAtATime).
+ *   - a ceiling or spacing ages only while the service is used, and lapses
+ *     gently: past a ceiling the limit grows by one per round trip, and a
+ *     spacing's rate doubles every second (spacedAt); a limit cut below the
+ *     starting one (by load, a 503 or a rate's refusal) rises back to it,
+ *     under a ceiling still in force, after a minute unused (afterIdle);
+ *   - in a first run, while the limit is unknown (the start, and a while after
+ *     any refusal), turns freed together go out one at a time, so that a
+ *     refusal is read before more requests follow it (turnsOneAtATime).
  *
  * Time is passed in (`now`, an answer's times), so the same inputs always give
  * the same decision.
@@ -72,6 +83,10 @@ export interface LimitSettings {
 	minRttWindowMs: number;
 	/** How long a ceiling or a spacing learned from a refusal holds, while the service is used, before the limit may grow past it again. */
 	learnedForMs: number;
+	/** Once a spacing's time is over, the rate it allows doubles every this long while the service is used... */
+	spacingDoublesEveryMs: number;
+	/** ...and it is dropped once it has doubled this many times. */
+	spacingDoublings: number;
 	/** The share of the refused rate that spacing allows. */
 	rateMargin: number;
 	/** A refusal that came when the service had taken less than this share of the most it took in a second of the last minute is not about a rate. */
@@ -106,6 +121,8 @@ export const LIMIT_SETTINGS: LimitSettings = {
 	cut: 0.8,
 	minRttWindowMs: 60_000,
 	learnedForMs: 60_000,
+	spacingDoublesEveryMs: 1000,
+	spacingDoublings: 10,
 	rateMargin: 0.95,
 	rateAtLeast: 0.5,
 	sameRate: 0.8,
@@ -118,9 +135,9 @@ export const LIMIT_SETTINGS: LimitSettings = {
 	paceAnswers: 4,
 };
 
-/** The rate a refusal came at is counted over the last second, in tenths. */
+/** The rate a refusal came at is counted over the last second, in tenths: the ten it ends in, and the tenth it begins in. */
 const RATE_BUCKET_MS = 100;
-const RATE_BUCKETS = 10;
+const RATE_BUCKETS = 11;
 
 export interface ServiceLimit {
 	/** Requests allowed in flight (≥ 1); fractional while it grows by less than one per answer. */
@@ -237,10 +254,19 @@ function counted(sent: ServiceLimit['answered'], sentAt: number): ServiceLimit['
 
 /** Requests sent in the second before `now` that were answered healthy. */
 export function answeredInLastSecond(limit: ServiceLimit, now: number): number {
-	return sumOf(movedTo(limit.answered, now));
+	return inLastSecond(limit.answered, now);
 }
 
-const sumOf = (answered: ServiceLimit['answered']): number => answered.counts.reduce((sum, n) => sum + n, 0);
+/**
+ * The answers counted in the second before `now`: the ten tenths it ends in, and of the tenth it begins in
+ * the share within it, its answers taken as spread evenly. Counted in the ten tenths alone, the second would
+ * be 900–1,000 ms long, and sends spaced evenly under it would be spaced up to a tenth below the service's rate.
+ */
+function inLastSecond(answered: ServiceLimit['answered'], now: number): number {
+	const [first, ...rest] = movedTo(answered, now).counts;
+	const share = (RATE_BUCKET_MS - (now % RATE_BUCKET_MS)) / RATE_BUCKET_MS;
+	return first * share + rest.reduce((sum, n) => sum + n, 0);
+}
 
 /** The most answers in a second that still stands at `now` (for a minute after it was seen). */
 function standingMost(most: ServiceLimit['mostPerSecond'], now: number, settings: LimitSettings): ServiceLimit['mostPerSecond'] {
@@ -249,17 +275,31 @@ function standingMost(most: ServiceLimit['mostPerSecond'], now: number, settings
 
 /** The most with the healthy answers of the last second at `now` counted, when they are as many as the most still standing. */
 function mostPerSecondWith(most: ServiceLimit['mostPerSecond'], answered: ServiceLimit['answered'], now: number, settings: LimitSettings): ServiceLimit['mostPerSecond'] {
-	const answers = sumOf(movedTo(answered, now));
+	const answers = inLastSecond(answered, now);
 	const standing = standingMost(most, now, settings);
 	return standing && answers < standing.answers ? standing : { answers, at: now };
 }
 
-/** The ceiling and spacing that still hold at `now`. */
-function learned(limit: ServiceLimit, now: number): Pick<ServiceLimit, 'ceiling' | 'spacing'> {
+/** The ceiling and spacing that still hold at `now` (a spacing as learned: spacedAt gives its interval then). */
+function learned(limit: ServiceLimit, now: number, settings: LimitSettings): Pick<ServiceLimit, 'ceiling' | 'spacing'> {
 	return {
 		ceiling: limit.ceiling && limit.ceiling.until > now ? limit.ceiling : undefined,
-		spacing: limit.spacing && limit.spacing.until > now ? limit.spacing : undefined,
+		spacing: spacedAt(limit.spacing, now, settings) !== undefined ? limit.spacing : undefined,
 	};
+}
+
+/**
+ * How far apart sends go at `now` under a spacing: its interval until its time is over, then one that
+ * halves every spacingDoublesEveryMs, and none once it has halved spacingDoublings times. Dropped at
+ * once, the spacing would leave the limit, unused while sends were spaced, to send a burst at a service
+ * whose rate may not have changed, and every request of it past that rate would be refused; a rate
+ * that grows by a little at a time is refused once or twice, and the refusal teaches the rate again.
+ */
+export function spacedAt(spacing: ServiceLimit['spacing'], now: number, settings: LimitSettings = LIMIT_SETTINGS): number | undefined {
+	if (!spacing) return undefined;
+	if (spacing.until > now) return spacing.intervalMs;
+	const doublings = (now - spacing.until) / settings.spacingDoublesEveryMs;
+	return doublings < settings.spacingDoublings ? spacing.intervalMs / 2 ** doublings : undefined;
 }
 
 /**
@@ -277,7 +317,7 @@ function learned(limit: ServiceLimit, now: number): Pick<ServiceLimit, 'ceiling'
 export function afterIdle(limit: ServiceLimit, idleSince: number, now: number, settings: LimitSettings = LIMIT_SETTINGS): ServiceLimit {
 	const idleMs = now - idleSince;
 	if (idleMs <= 0) return limit;
-	const { ceiling, spacing } = learned(limit, idleSince);
+	const { ceiling, spacing } = learned(limit, idleSince, settings);
 	const rested = idleMs >= settings.minRttWindowMs ? Math.min(settings.initial, ceiling?.level ?? settings.initial) : 0;
 	return {
 		...limit,
@@ -290,7 +330,7 @@ export function afterIdle(limit: ServiceLimit, idleSince: number, now: number, s
 /** The limit after one answer: grown, cut, or as it was. */
 export function afterAnswer(limit: ServiceLimit, answer: Answer, settings: LimitSettings = LIMIT_SETTINGS): ServiceLimit {
 	const now = answer.answeredAt;
-	const { ceiling, spacing } = learned(limit, now);
+	const { ceiling, spacing } = learned(limit, now, settings);
 	const current: ServiceLimit = { ...limit, ceiling, spacing };
 	if (answer.signal === 'none') return current;
 	const newSinceCut = answer.sentAt >= limit.cutAt;
@@ -402,7 +442,11 @@ function afterRefusal(limit: ServiceLimit, answer: Answer, newSinceCut: boolean,
 	const took = answeredInLastSecond(limit, now) + Math.max(0, answer.inFlightAtAnswer - 1);
 	const most = standingMost(limit.mostPerSecond, now, settings);
 	const tookLess = most !== undefined && took < most.answers * settings.rateAtLeast;
-	const atProvenLevel = Math.floor(limit.limit) <= limit.provenLimit && answer.inFlight <= limit.provenLimit;
+	// A spacing whose time is over tries a rate a little higher at a time, with the few in flight it holds
+	// while the limit grew unused: refused then, only what was in flight counts. While the spacing holds,
+	// the limit counts as ever: a service with a limit on requests at once as well refuses past it.
+	const tryingRate = limit.spacing !== undefined && limit.spacing.until <= now && spacedAt(limit.spacing, now, settings) !== undefined;
+	const atProvenLevel = (tryingRate || Math.floor(limit.limit) <= limit.provenLimit) && answer.inFlight <= limit.provenLimit;
 	const last = limit.unexplained;
 	// In a later burst: the first refusal sent since the cut of that one's, or any refusal sent before a cut made since.
 	const laterBurst = last !== undefined && (newSinceCut || last.at < limit.cutAt);
@@ -410,7 +454,7 @@ function afterRefusal(limit: ServiceLimit, answer: Answer, newSinceCut: boolean,
 		laterBurst && took >= 2 && now - last.at < settings.learnedForMs && Math.min(took, last.took) >= Math.max(took, last.took) * settings.sameRate;
 	if (!tookLess && (atProvenLevel || sameRateAgain)) {
 		const interval = took >= 2 ? 1000 / (took * settings.rateMargin) : 0;
-		const spacing = interval > 0 ? { intervalMs: Math.max(interval, limit.spacing?.intervalMs ?? 0), until: now + settings.learnedForMs } : limit.spacing;
+		const spacing = interval > 0 ? { intervalMs: Math.max(interval, spacedAt(limit.spacing, now, settings) ?? 0), until: now + settings.learnedForMs } : limit.spacing;
 		return { ...refused, spacing, ceiling: undefined };
 	}
 	// Refused with far fewer others out than a round had unrefused, and not about a rate: no limit on
@@ -481,8 +525,8 @@ export function admits(limit: ServiceLimit, admitted: number): boolean {
  * a little early at a schedule that keeps its step, a late send leaves the next one's turn where it was.
  */
 export function nextSendAt(limit: ServiceLimit, dueAt: number, now: number, spaced = true, settings: LimitSettings = LIMIT_SETTINGS): number {
-	const spacing = spaced ? learned(limit, now).spacing : undefined;
-	return Math.max(now, limit.pausedUntil, spacing ? dueAt - earlyBy(spacing.intervalMs, settings) : 0);
+	const intervalMs = spaced ? spacedAt(limit.spacing, now, settings) : undefined;
+	return Math.max(now, limit.pausedUntil, intervalMs !== undefined ? dueAt - earlyBy(intervalMs, settings) : 0);
 }
 
 /**
@@ -490,9 +534,9 @@ export function nextSendAt(limit: ServiceLimit, dueAt: number, now: number, spac
  * after the send itself if it went out after its turn (a schedule saves up no sends for later); with no
  * spacing, the send itself.
  */
-export function dueAfter(limit: ServiceLimit, dueAt: number, sentAt: number): number {
-	const spacing = learned(limit, sentAt).spacing;
-	return spacing ? Math.max(dueAt, sentAt) + spacing.intervalMs : sentAt;
+export function dueAfter(limit: ServiceLimit, dueAt: number, sentAt: number, settings: LimitSettings = LIMIT_SETTINGS): number {
+	const intervalMs = spacedAt(limit.spacing, sentAt, settings);
+	return intervalMs !== undefined ? Math.max(dueAt, sentAt) + intervalMs : sentAt;
 }
 
 /**

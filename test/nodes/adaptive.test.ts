@@ -252,6 +252,24 @@ describe('version 4: reads adapt to a service that takes a few at once', () => {
 		expect(await nextRunAfter({ maxPerSecond: 40, latencyMs: 5 }, 0, [120, 80])).toMatchObject({ taken: 80, refused: 0 });
 	});
 
+	it('a minute of use into what it learned of a limit of 40 per second, the spacing ends gently: the run is refused twice at most then, every item', async () => {
+		bed.emulator.throttle.set({ maxPerSecond: 40, latencyMs: 5 });
+		expect((await bed.runNode(kbGet(), { items: kbItems(120), ...V4 })).json).toHaveLength(120);
+		const before = bed.emulator.throttle.counts();
+		expect(before.refused).toBeGreaterThan(0);
+		// Most of the spacing's minute of use passes early in the next run (skipped, not waited): it ends some seconds on.
+		const minuteOfUse = setTimeout(() => skipAhead(50_000), 500);
+		const run = await bed.runNode(kbGet(), { items: kbItems(400), ...V4 });
+		clearTimeout(minuteOfUse);
+		expect(run.json).toHaveLength(400);
+		const after = bed.emulator.throttle.counts();
+		expect(after.taken - before.taken).toBe(400);
+		const refused = after.refused - before.refused;
+		// Refused at all: the rate grew past the service's once the spacing's time was over.
+		expect(refused).toBeGreaterThan(0);
+		expect(refused).toBeLessThanOrEqual(2);
+	});
+
 	it('keeps the input order and pairing when later items are answered first', async () => {
 		const ids = bed.emulator.knowledge.addFiles(1, 12).map((f) => f.id);
 		ids.forEach((id, n) => bed.emulator.faults.add({ path: `/api/v1/knowledge/1/files/${id}`, action: { kind: 'delay', ms: 400 - n * 30 } }));

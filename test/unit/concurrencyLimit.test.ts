@@ -7,9 +7,9 @@
  * given, so the rows hold whatever the shipped numbers are tuned to.
  */
 import {
+	LIMIT_SETTINGS,
 	admits,
 	afterAnswer,
-	LIMIT_SETTINGS,
 	afterIdle,
 	answeredInLastSecond,
 	dueAfter,
@@ -18,6 +18,7 @@ import {
 	nextSendAt,
 	pausedUntil,
 	signalOf,
+	spacedAt,
 	startingLimit,
 	turnsOneAtATime,
 	type Answer,
@@ -37,6 +38,8 @@ const S: LimitSettings = {
 	cut: 0.8,
 	minRttWindowMs: 60_000,
 	learnedForMs: 60_000,
+	spacingDoublesEveryMs: 1000,
+	spacingDoublings: 10,
 	rateMargin: 0.9,
 	rateAtLeast: 0.5,
 	sameRate: 0.8,
@@ -57,7 +60,7 @@ function limitWith(changes: Partial<ServiceLimit> = {}): ServiceLimit {
 
 /** Healthy answers to requests sent in the second before T + 100: `perTenth` in each tenth but the last. */
 function sentInLastSecond(perTenth: number): ServiceLimit['answered'] {
-	return { start: T - 800, counts: [...new Array<number>(9).fill(perTenth), 0] };
+	return { start: T - 900, counts: [0, ...new Array<number>(9).fill(perTenth), 0] };
 }
 
 /** An answer at T + 100 to a request sent 20 ms before (healthy unless said). */
@@ -269,6 +272,18 @@ const TABLE: Row[] = [
 		{ limit: 8, phase: 'steady', cutAt: T + 100, ceiling: undefined, spacing: { intervalMs: 1000 / (49 * 0.9), until: T + 60_100 }, refusedAt: T + 100 },
 	],
 	[
+		'refused while a spacing whose time is over tries a higher rate, the limit grown unused above what a round proved, with as few in flight as were proved: the rate again, sends spaced under it',
+		limitWith({ limit: 12, phase: 'steady', provenLimit: 8, cutAt: T - 10_000, spacing: { intervalMs: 25, until: T - 500 }, answered: sentInLastSecond(5) }),
+		answer({ inFlight: 1, inFlightAtAnswer: 1, signal: 'refused' }),
+		{ ceiling: undefined, spacing: { intervalMs: 1000 / (45 * 0.9), until: T + 60_100 }, provenLimit: 8 },
+	],
+	[
+		'refused while a spacing holds, at a limit grown above what a round proved (a service that also limits requests at once): requests at once, a ceiling, the spacing kept',
+		limitWith({ limit: 8.5, phase: 'steady', provenLimit: 5, cutAt: T - 10_000, spacing: { intervalMs: 8.7, until: T + 30_000 }, answered: sentInLastSecond(12) }),
+		answer({ inFlight: 5, inFlightAtAnswer: 5, signal: 'refused' }),
+		{ ceiling: { level: 4, until: T + 60_100 }, limit: 4, spacing: { intervalMs: 8.7, until: T + 30_000 } },
+	],
+	[
 		'a limit per second with too little seen in the last second to tell a rate: cut, no spacing',
 		limitWith({ limit: 10, provenLimit: 12 }),
 		answer({ inFlightAtAnswer: 2, signal: 'refused' }),
@@ -345,8 +360,18 @@ describe('afterAnswer', () => {
 		let limit = limitWith();
 		for (const at of [T - 1500, T - 900, T - 50, T, T + 10]) limit = afterAnswer(limit, answer({ sentAt: at, answeredAt: T + 20, inFlight: 1 }), S);
 		expect(answeredInLastSecond(limit, T + 20)).toBe(4);
-		expect(answeredInLastSecond(limit, T + 950)).toBe(2);
+		// The second from T - 50: of the tenth from T - 100, half (T - 50 taken as anywhere in it).
+		expect(answeredInLastSecond(limit, T + 950)).toBe(2.5);
+		expect(answeredInLastSecond(limit, T + 1000)).toBe(2);
 		expect(answeredInLastSecond(limit, T + 5000)).toBe(0);
+	});
+
+	it('sends spread evenly at any rate count as that rate, at any moment of a tenth', () => {
+		for (const perSecond of [7, 40, 50, 285]) {
+			let limit = limitWith();
+			for (let at = T - 3000; at < T; at += 1000 / perSecond) limit = afterAnswer(limit, answer({ sentAt: at, answeredAt: at + 1, inFlight: 1 }), S);
+			for (const now of [T, T + 1, T + 37, T + 99]) expect(Math.abs(answeredInLastSecond(limit, now) - perSecond * (1 - (now - T) / 1000))).toBeLessThanOrEqual(1);
+		}
 	});
 });
 
@@ -487,7 +512,8 @@ describe('admits, pausedUntil, nextSendAt', () => {
 		['spaced: its turn on the schedule, as early as earlyBy allows', { spacing: { intervalMs: 25, until: T + 1000 } }, T + 40, true, T + 15],
 		['spaced, its turn come already: now', { spacing: { intervalMs: 25, until: T + 1000 } }, T - 10, true, T],
 		['a request not spaced (versions 1–3) goes now', { spacing: { intervalMs: 25, until: T + 1000 } }, T + 40, false, T],
-		['a spacing no longer held: now', { spacing: { intervalMs: 25, until: T - 1 } }, T + 40, true, T],
+		['a spacing whose time is over: its turn at a shorter interval, now once that has come', { spacing: { intervalMs: 25, until: T - 1000 } }, T + 40, true, T + 40 - 12.5],
+		['a spacing dropped: now', { spacing: { intervalMs: 25, until: T - 10_000 } }, T + 40, true, T],
 	])('%s', (_, changes, dueAt, spaced, expected) => {
 		expect(nextSendAt(limitWith(changes), dueAt, T, spaced, S)).toBe(expected);
 	});
@@ -536,6 +562,79 @@ describe('admits, pausedUntil, nextSendAt', () => {
 	it.each([50, 120, 300])('at %s a second, late timers cost no sends: the spacing\'s whole rate goes out', (perSecond) => {
 		// From the previous send itself, 300 a second spaced for 285 went out at about 223.
 		expect(spacedSends(perSecond, 10).length / 10).toBeGreaterThanOrEqual(perSecond * atMargin95.rateMargin * 0.99);
+	});
+});
+
+describe('a spacing whose time is over', () => {
+	const spacing = { intervalMs: 20, until: T };
+	it.each<[string, number, number | undefined]>([
+		['before its time is over: as learned', T - 1, 20],
+		['a second of use after: twice the rate', T + 1000, 10],
+		['half a second after: between the two', T + 500, 20 / Math.SQRT2],
+		['ten seconds after: dropped', T + 10_000, undefined],
+	])('spacedAt: %s', (_, now, expected) => {
+		const at = spacedAt(spacing, now, S);
+		if (expected === undefined) expect(at).toBeUndefined();
+		else expect(at).toBeCloseTo(expected, 9);
+	});
+
+	it('holds the spacing in the limit until it is dropped, and an hour unused resumes it where it was', () => {
+		expect(afterAnswer(limitWith({ spacing }), answer({ sentAt: T + 4980, answeredAt: T + 5000 }), S).spacing).toEqual(spacing);
+		expect(afterAnswer(limitWith({ spacing }), answer({ sentAt: T + 9980, answeredAt: T + 10_000 }), S).spacing).toBeUndefined();
+		const rested = afterIdle(limitWith({ spacing }), T + 1000, T + 3_601_000, S);
+		expect(spacedAt(rested.spacing, T + 3_601_000, S)).toBeCloseTo(10, 9);
+	});
+
+	/**
+	 * A client with work always waiting, through the pure decisions alone, against a service that takes
+	 * `perSecond` requests in any second (a refusal's Retry-After: when the oldest of them leaves it, in
+	 * whole seconds) and answers each after `rttMs`. It starts at a limit of 12 (a round proved it) with a
+	 * spacing at that rate whose time is over at T, as a run does a minute into using what an earlier one
+	 * learned; the refusals after T.
+	 */
+	function refusalsAfterTheSpacing(settings: LimitSettings, perSecond: number, rttMs: number): { refused: number; limit: ServiceLimit } {
+		let limit = limitWith({ limit: 12, phase: 'steady', provenLimit: 12, cutAt: T - 10_000, spacing: { intervalMs: 1000 / (perSecond * settings.rateMargin), until: T } });
+		const taken: number[] = [];
+		const out: Array<{ sentAt: number; inFlight: number; retryAfterMs?: number }> = [];
+		let dueAt = 0;
+		let refused = 0;
+		for (let now = T - 5000; now < T + 10_000; ) {
+			const sendAt = admits(limit, out.length) ? nextSendAt(limit, dueAt, now, true, settings) : Infinity;
+			if (out.length > 0 && out[0].sentAt + rttMs <= sendAt) {
+				const sent = out.shift()!;
+				now = sent.sentAt + rttMs;
+				const signal = sent.retryAfterMs === undefined ? 'answered' : 'refused';
+				limit = afterAnswer(limit, { sentAt: sent.sentAt, answeredAt: now, inFlight: sent.inFlight, inFlightAtAnswer: out.length + 1, signal }, settings);
+				if (sent.retryAfterMs !== undefined) limit = pausedUntil(limit, now + sent.retryAfterMs);
+				continue;
+			}
+			now = sendAt;
+			while (taken.length > 0 && taken[0] <= now - 1000) taken.shift();
+			const retryAfterMs = taken.length < perSecond ? undefined : 1000 * Math.max(1, Math.ceil((taken[0] + 1000 - now) / 1000));
+			if (retryAfterMs === undefined) taken.push(now);
+			else if (now >= T) refused++;
+			out.push({ sentAt: now, inFlight: out.length + 1, retryAfterMs });
+			dueAt = dueAfter(limit, dueAt, now, settings);
+		}
+		return { refused, limit };
+	}
+
+	it.each([
+		[20, 20],
+		[50, 20],
+		[120, 20],
+		[300, 5],
+	])('met by a service that still takes %s a second (answers in %s ms): refused twice at most, and the refusal teaches the rate again', (perSecond, rttMs) => {
+		const { refused, limit } = refusalsAfterTheSpacing(S, perSecond, rttMs);
+		expect(refused).toBeGreaterThan(0);
+		expect(refused).toBeLessThanOrEqual(2);
+		expect(limit.spacing!.until).toBeGreaterThan(T + 60_000);
+		const spacedPerSecond = 1000 / limit.spacing!.intervalMs;
+		// About the margin below the service's rate, and under it.
+		expect(spacedPerSecond).toBeGreaterThan(perSecond * S.rateMargin * 0.9);
+		expect(spacedPerSecond).toBeLessThan(perSecond);
+		// Dropped at once, it leaves the limit of 12 to send a burst that the service refuses in part.
+		expect(refusalsAfterTheSpacing({ ...S, spacingDoublings: 0 }, perSecond, rttMs).refused).toBeGreaterThan(refused + 2);
 	});
 });
 
@@ -638,7 +737,8 @@ describe('afterIdle', () => {
 	it.each<[string, Partial<ServiceLimit>, Partial<ServiceLimit>]>([
 		['a ceiling in force when the service went unused holds as much longer', { ceiling }, { ceiling: { level: 4, until: T + 30_000 + HOUR } }],
 		['a spacing likewise', { spacing }, { spacing: { intervalMs: 25, until: T + 30_000 + HOUR } }],
-		['one that had ended before is not brought back', { ceiling: { level: 4, until: T - 1 }, spacing: { intervalMs: 25, until: T - 1 } }, { ceiling: undefined, spacing: undefined }],
+		['one that had ended before is not brought back (a spacing: once dropped)', { ceiling: { level: 4, until: T - 1 }, spacing: { intervalMs: 25, until: T - 10_000 } }, { ceiling: undefined, spacing: undefined }],
+		['a spacing whose time was over, its rate growing, resumes where it was', { spacing: { intervalMs: 25, until: T - 1 } }, { spacing: { intervalMs: 25, until: T - 1 + HOUR } }],
 		['a pause the service asked for ends when it said', { pausedUntil: T + 1000 }, { pausedUntil: T + 1000 }],
 		['the limit and what it proved stay', { limit: 37.5, phase: 'steady', provenLimit: 30 }, { limit: 37.5, phase: 'steady', provenLimit: 30 }],
 		['a limit cut below the start by 503s or a queue is back at the start', { limit: 1.3, phase: 'steady' }, { limit: S.initial, phase: 'steady' }],
