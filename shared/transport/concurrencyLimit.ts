@@ -444,8 +444,9 @@ function afterRefusal(limit: ServiceLimit, answer: Answer, newSinceCut: boolean,
 	const tookLess = most !== undefined && took < most.answers * settings.rateAtLeast;
 	// A spacing whose time is over tries a rate a little higher at a time, with the few in flight it holds
 	// while the limit grew unused: refused then, only what was in flight counts. While the spacing holds,
-	// the limit counts as ever: a service with a limit on requests at once as well refuses past it.
-	const tryingRate = limit.spacing !== undefined && limit.spacing.until <= now && spacedAt(limit.spacing, now, settings) !== undefined;
+	// the limit counts as ever: a service with a limit on requests at once as well refuses past it. (A spacing
+	// here is one still in force at `now`: afterAnswer dropped it otherwise.)
+	const tryingRate = limit.spacing !== undefined && limit.spacing.until <= now;
 	const atProvenLevel = (tryingRate || Math.floor(limit.limit) <= limit.provenLimit) && answer.inFlight <= limit.provenLimit;
 	const last = limit.unexplained;
 	// In a later burst: the first refusal sent since the cut of that one's, or any refusal sent before a cut made since.
