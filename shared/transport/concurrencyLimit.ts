@@ -168,16 +168,23 @@ export interface ServiceLimit {
 	ceiling?: { level: number; until: number };
 	/** Sends spaced `intervalMs` apart until `until`, after a refusal that was about the rate. */
 	spacing?: { intervalMs: number; until: number };
-	/** Healthy answers of the last second, by when their request was sent: `counts[k]` for the tenth of a second from `start + k × 100 ms`. */
-	answered: { start: number; counts: number[] };
+	/**
+	 * Healthy answers of the last second, by when their request was sent: `counts[k]` for the tenth of a second
+	 * from `start + k × 100 ms`, and `spans[k]` the first and last of those sends (none known: spread evenly).
+	 */
+	answered: { start: number; counts: number[]; spans?: Array<[number, number] | undefined> };
 	/** The most healthy answers of the last second seen at an answer, and when; it stands for a minute (minRttWindowMs). */
 	mostPerSecond?: { answers: number; at: number };
 	/** No request is sent before then (a Retry-After). */
 	pausedUntil: number;
 	/** When the service last refused a request (429), whatever the refusal taught. */
 	refusedAt?: number;
-	/** The last refusal that taught no limit (with far fewer others out than a round went through): when, and what the service took in its last second then. */
-	unexplained?: { took: number; at: number };
+	/**
+	 * The last refusal that taught no limit (with far fewer others out than a round went through): when, and
+	 * what the service took in its last second then; and the one before it, which the rest of its burst is
+	 * compared with.
+	 */
+	unexplained?: { took: number; at: number; before?: { took: number; at: number } };
 }
 
 /** Answers at one level of requests in flight: their weight, the requests in flight and round trips they summed, and when the last came. */
@@ -239,7 +246,8 @@ function movedTo(sent: ServiceLimit['answered'], at: number): ServiceLimit['answ
 	const shift = Math.floor((lastStart - (sent.start + (RATE_BUCKETS - 1) * RATE_BUCKET_MS)) / RATE_BUCKET_MS);
 	if (shift <= 0) return sent;
 	const counts = shift >= RATE_BUCKETS ? new Array<number>(RATE_BUCKETS).fill(0) : [...sent.counts.slice(shift), ...new Array<number>(shift).fill(0)];
-	return { start: sent.start + shift * RATE_BUCKET_MS, counts };
+	const spans = shift >= RATE_BUCKETS ? [] : (sent.spans ?? []).slice(shift);
+	return { start: sent.start + shift * RATE_BUCKET_MS, counts, spans };
 }
 
 /** `sent` with one more healthy answer to a request sent at `sentAt` (older than the second it holds: not counted). */
@@ -249,7 +257,10 @@ function counted(sent: ServiceLimit['answered'], sentAt: number): ServiceLimit['
 	if (k < 0 || k >= RATE_BUCKETS) return moved;
 	const counts = [...moved.counts];
 	counts[k] += 1;
-	return { ...moved, counts };
+	const spans = [...(moved.spans ?? [])];
+	const span = spans[k];
+	spans[k] = span ? [Math.min(span[0], sentAt), Math.max(span[1], sentAt)] : [sentAt, sentAt];
+	return { ...moved, counts, spans };
 }
 
 /** Requests sent in the second before `now` that were answered healthy. */
@@ -258,13 +269,19 @@ export function answeredInLastSecond(limit: ServiceLimit, now: number): number {
 }
 
 /**
- * The answers counted in the second before `now`: the ten tenths it ends in, and of the tenth it begins in
- * the share within it, its answers taken as spread evenly. Counted in the ten tenths alone, the second would
- * be 900–1,000 ms long, and sends spaced evenly under it would be spaced up to a tenth below the service's rate.
+ * The answers counted in the second before `now`: the ten tenths it ends in, and of the tenth it begins in the
+ * share within it, its answers taken as spread evenly between the first and last of their sends (all or none of
+ * them when sent at one moment, as a burst of items started together is). Counted in the ten tenths alone, the
+ * second would be 900–1,000 ms long, and sends spaced evenly under it would be spaced up to a tenth below the
+ * service's rate; counted as spread over the whole tenth, a burst at its start, already out of the second, would
+ * count in part, and sends spaced under it would go faster than the service takes them.
  */
 function inLastSecond(answered: ServiceLimit['answered'], now: number): number {
-	const [first, ...rest] = movedTo(answered, now).counts;
-	const share = (RATE_BUCKET_MS - (now % RATE_BUCKET_MS)) / RATE_BUCKET_MS;
+	const moved = movedTo(answered, now);
+	const [first, ...rest] = moved.counts;
+	const secondFrom = now - 1000;
+	const span = moved.spans?.[0] ?? [moved.start, moved.start + RATE_BUCKET_MS];
+	const share = span[1] === span[0] ? Number(span[0] > secondFrom) : Math.min(1, Math.max(0, (span[1] - secondFrom) / (span[1] - span[0])));
 	return first * share + rest.reduce((sum, n) => sum + n, 0);
 }
 
@@ -450,9 +467,16 @@ function afterRefusal(limit: ServiceLimit, answer: Answer, newSinceCut: boolean,
 	const atProvenLevel = (tryingRate || Math.floor(limit.limit) <= limit.provenLimit) && answer.inFlight <= limit.provenLimit;
 	const last = limit.unexplained;
 	// In a later burst: the first refusal sent since the cut of that one's, or any refusal sent before a cut made since.
+	// A refusal in that one's own burst (sent before its cut) is compared with the burst before it: the first
+	// refusal of a burst counts the burst's requests still out as taken, and all of them may be refused, so it
+	// may see more taken than the service took and miss the same rate that the burst's later refusals show.
 	const laterBurst = last !== undefined && (newSinceCut || last.at < limit.cutAt);
+	const earlier = laterBurst ? last : last?.before;
 	const sameRateAgain =
-		laterBurst && took >= 2 && now - last.at < settings.learnedForMs && Math.min(took, last.took) >= Math.max(took, last.took) * settings.sameRate;
+		earlier !== undefined &&
+		took >= 2 &&
+		now - earlier.at < settings.learnedForMs &&
+		Math.min(took, earlier.took) >= Math.max(took, earlier.took) * settings.sameRate;
 	if (!tookLess && (atProvenLevel || sameRateAgain)) {
 		const interval = took >= 2 ? 1000 / (took * settings.rateMargin) : 0;
 		const spacing = interval > 0 ? { intervalMs: Math.max(interval, spacedAt(limit.spacing, now, settings) ?? 0), until: now + settings.learnedForMs } : limit.spacing;
@@ -468,7 +492,8 @@ function afterRefusal(limit: ServiceLimit, answer: Answer, newSinceCut: boolean,
 	const othersOut = Math.min(answer.inFlight, answer.inFlightAtAnswer) - 1;
 	if (othersOut < limit.provenLimit * settings.unexplainedBelow) {
 		if (!newSinceCut) return refused;
-		return { ...refused, provenLimit: Math.floor(limit.provenLimit * settings.unexplainedBelow), unexplained: { took, at: now } };
+		const before = last && { took: last.took, at: last.at };
+		return { ...refused, provenLimit: Math.floor(limit.provenLimit * settings.unexplainedBelow), unexplained: { took, at: now, before } };
 	}
 	// Refused above anything a round went through: a limit on requests at once. The service held no more
 	// than the others out when the refused request was sent, and about as many as were still out when its

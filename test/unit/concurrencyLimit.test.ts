@@ -224,6 +224,12 @@ const TABLE: Row[] = [
 		{ limit: 13, cutAt: T + 90, ceiling: undefined, spacing: undefined, provenLimit: 6, unexplained: { took: 40, at: T + 90 } },
 	],
 	[
+		'a later burst whose first refusal counted its requests still out as taken (44: 36 answered and 8 out, all refused) and so missed the rate of the burst before (35): a later refusal of it (sent before its cut, 36 taken) is compared with that one: the same rate, sends spaced under it',
+		limitWith({ limit: 13, phase: 'steady', provenLimit: 6, cutAt: T + 90, unexplained: { took: 44, at: T + 90, before: { took: 35, at: T - 1100 } }, answered: sentInLastSecond(4) }),
+		answer({ sentAt: T + 80, inFlight: 2, inFlightAtAnswer: 1, signal: 'refused' }),
+		{ limit: 13, cutAt: T + 90, ceiling: undefined, spacing: { intervalMs: 1000 / (36 * 0.9), until: T + 60_100 }, provenLimit: 6 },
+	],
+	[
 		'the same with 3 in flight against a ceiling still in force: the ceiling stays where it was',
 		limitWith({ limit: 10, phase: 'steady', provenLimit: 12, ceiling: { level: 12, until: T + 30_000 }, mostPerSecond: { answers: 500, at: T - 2000 } }),
 		answer({ inFlight: 3, inFlightAtAnswer: 3, signal: 'refused' }),
@@ -360,8 +366,9 @@ describe('afterAnswer', () => {
 		let limit = limitWith();
 		for (const at of [T - 1500, T - 900, T - 50, T, T + 10]) limit = afterAnswer(limit, answer({ sentAt: at, answeredAt: T + 20, inFlight: 1 }), S);
 		expect(answeredInLastSecond(limit, T + 20)).toBe(4);
-		// The second from T - 50: of the tenth from T - 100, half (T - 50 taken as anywhere in it).
-		expect(answeredInLastSecond(limit, T + 950)).toBe(2.5);
+		// The second after T - 50: of the tenth from T - 100, none (its one answer was sent at T - 50; a tenth keeps its first and last send).
+		expect(answeredInLastSecond(limit, T + 950)).toBe(2);
+		expect(answeredInLastSecond(limit, T + 949)).toBe(3);
 		expect(answeredInLastSecond(limit, T + 1000)).toBe(2);
 		expect(answeredInLastSecond(limit, T + 5000)).toBe(0);
 	});
