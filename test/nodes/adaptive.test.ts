@@ -91,8 +91,11 @@ async function nextRunAfter(throttle: ThrottleSettings, unusedMs: number, counts
 	expect(before.refused).toBeGreaterThan(0);
 	skipAhead(unusedMs);
 	const stop = whileNext?.();
-	await runOf(counts[1]);
-	stop?.();
+	try {
+		await runOf(counts[1]);
+	} finally {
+		stop?.();
+	}
 	const after = bed.emulator.throttle.counts();
 	return { taken: after.taken - before.taken, refused: after.refused - before.refused };
 }
