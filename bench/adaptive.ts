@@ -49,7 +49,7 @@ import { overSlowLink } from './slow-link';
 import type { LinkVariant } from './slow-link-child';
 
 const RUNS = int('BENCH_ADAPTIVE_RUNS', 3);
-/** A run over the healthy link takes a few seconds at most, and one variant's runs spread 1.3–1.8× (2026-12-01): three times as many runs there. */
+/** A run over the healthy link takes 7 s at most (100 Gets one at a time), and one variant's runs spread 1.3–1.8× (2026-12-01): three times as many runs there. */
 const LINK_RUNS = 3 * RUNS;
 const ONCE_AFTER_MS = int('BENCH_ONCE_AFTER_MS', 30_000);
 const THROTTLED_ITEMS = int('BENCH_THROTTLED_ITEMS', 1000);
