@@ -106,9 +106,12 @@ function escapeXml(value: string): string {
 	return value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
-/** A bar's note a word a line, centred on `x`, the first at `y` and each next `step` lower (a negative step: upwards, the last word at `y`, next to the bar). */
+/**
+ * A bar's note a word a line, centred on `x`, the first at `y` and each next `step` lower (a negative step: upwards, the last word at `y`, next to the bar).
+ * A count of refusals ("504×429") breaks before its "×": a bar is about 30 px wide, and seven characters at 8-9 px are wider.
+ */
 function wordLines(note: string | undefined, x: number, y: number, step: number, attributes: string): string[] {
-	const words = note?.split(' ') ?? [];
+	const words = note?.split(/ |(?=×)/) ?? [];
 	return (step < 0 ? words.reverse() : words).map((word, line) => `<text x="${x}" y="${y + line * step}" text-anchor="middle" ${attributes}>${escapeXml(word)}</text>`);
 }
 
