@@ -45,7 +45,7 @@ import { chainWorkflow, MANUAL_START, type ChainNode } from '../testbed/chainWor
 import { N8n, N8nRest, hasEnded, installCommunityPackage, type ExecuteResult, type StoredCredential } from '../testbed/n8n';
 import { until } from '../testbed/until';
 import { waitForTriggerWebhook } from '../testbed/n8nWebhooks';
-import type { BarPanel } from './chart';
+import { costNote, type BarPanel } from './chart';
 import { askChild, int, kbGetLoop, median, onInterrupted, runBench, saveResults, x, type Row } from './common';
 import type { ProxyConfig, ProxyReady } from './delay-proxy-child';
 import { makeCertificate } from './slow-link';
@@ -302,13 +302,12 @@ async function queue(): Promise<void> {
 			rows.push({ part: v === variants[0] ? label : '', what: `${v.what}, first burst`, value: value(figures[v.key][0]), ratio: x(figures[v.key][0].ms / best) });
 			rows.push({ part: '', what: `${v.what}, later bursts`, value: value(later(v.key)), ratio: x(later(v.key).ms / best) });
 		}
-		const note = (f: Burst) => (f.failed ? `${f.failed} failed` : f.refused ? `${f.refused}×429` : undefined);
 		panels.push({
 			title: `Queue mode: ${QUEUE_EXECUTIONS} executions on one worker, service takes 4`,
 			axis: 'first burst and later bursts: v4 defaults, version 3 at 1, at 4, at its default (32)',
 			bars: variants.flatMap((v) => [
-				{ label: `${v.key} 1st`, value: figures[v.key][0].ms / best, highlight: v.key === 'v4', note: note(figures[v.key][0]) },
-				{ label: `${v.key} later`, value: later(v.key).ms / best, highlight: v.key === 'v4', note: note(later(v.key)) },
+				{ label: `${v.key} 1st`, value: figures[v.key][0].ms / best, highlight: v.key === 'v4', note: costNote(figures[v.key][0]) },
+				{ label: `${v.key} later`, value: later(v.key).ms / best, highlight: v.key === 'v4', note: costNote(later(v.key)) },
 			]),
 		});
 	} finally {

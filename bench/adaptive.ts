@@ -42,7 +42,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import type { ThrottleCounts, ThrottleSettings } from '../emulator/common/throttle';
 import { skipAhead } from '../testbed/clock';
 import { byId } from '../testbed/locator';
-import type { Bar, BarPanel } from './chart';
+import { costNote, type Bar, type BarPanel } from './chart';
 import { emulatorAdmin, failedItems, inParallel, int, median, outputOf, run, runBench, saveResults, setUpEngine, startEmulatorChild, tearDownEngine, workplaceWith, x, type Row } from './common';
 import type { ChildReady } from './emulator-child';
 import { overSlowLink } from './slow-link';
@@ -236,10 +236,10 @@ async function againstThrottle(scenario: Scenario): Promise<void> {
 	panels.push({
 		title: `${scenario.label[0].toUpperCase()}${scenario.label.slice(1)}, ${scenario.items} Gets`,
 		bars: [
-			...defaultsBars((name) => ({ value: m[name].ms / best, note: m[name].refused ? `${m[name].refused}×429` : undefined })),
+			...defaultsBars((name) => ({ value: m[name].ms / best, note: costNote(m[name]) })),
 			...FIXED.map((p) => {
 				const o = m[`fixed${p}`];
-				return { label: String(p), value: o.ms / best, note: o.failed ? `${o.failed} failed` : o.refused ? `${o.refused}×429` : undefined };
+				return { label: String(p), value: o.ms / best, note: costNote(o) };
 			}),
 		],
 	});

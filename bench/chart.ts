@@ -115,6 +115,11 @@ function wordLines(note: string | undefined, x: number, y: number, step: number,
 	return (step < 0 ? words.reverse() : words).map((word, line) => `<text x="${x}" y="${y + line * step}" text-anchor="middle" ${attributes}>${escapeXml(word)}</text>`);
 }
 
+/** A bar's note on what a run cost: its failed items, else its requests refused (a count, then "×429", which wordLines breaks before the "×"). */
+export function costNote(run: { refused: number; failed: number }): string | undefined {
+	return run.failed ? `${run.failed} failed` : run.refused ? `${run.refused}×429` : undefined;
+}
+
 export interface Bar {
 	label: string;
 	value: number;
