@@ -36,7 +36,7 @@
  * to requests sent before a cut say nothing new:
  *   - a queue at the service: even the fastest answer of a round (as many
  *     answers as the limit) took well above the lowest round trip seen (the
- *     service's time when idle, measured afresh every minute), with more than
+ *     service's time when idle, measured afresh every minute of use), with more than
  *     a few requests' worth of it (Vegas's estimate of the queue): cut by a
  *     fifth. A stall of the client's own slows only some answers of a round,
  *     and a client late to read all of them (short of CPU) is no queue: a
@@ -53,8 +53,8 @@
  *
  * Over time:
  *   - a pause (Retry-After) holds back every send to the service until it ends;
- *   - a ceiling or spacing ages only while the service is used, and lapses
- *     gently: past a ceiling the limit grows by one per round trip, and a
+ *   - a ceiling or spacing ages only while the service is used (so does the
+ *     lowest round trip), and lapses gently: past a ceiling the limit grows by one per round trip, and a
  *     spacing's rate doubles every second (spacedAt); a limit cut below the
  *     starting one (by load, a 503 or a rate's refusal) rises back to it,
  *     under a ceiling still in force, after a minute unused (afterIdle);
@@ -79,7 +79,7 @@ export interface LimitSettings {
 	queuedAtLeast: number;
 	/** What a cut for latency or for a rate keeps of the limit. */
 	cut: number;
-	/** How long the lowest round trip stands before it is measured afresh (the service may have become slower). */
+	/** How long the lowest round trip stands, while the service is used, before it is measured afresh (the service may have become slower). */
 	minRttWindowMs: number;
 	/** How long a ceiling or a spacing learned from a refusal holds, while the service is used, before the limit may grow past it again. */
 	learnedForMs: number;
@@ -326,6 +326,11 @@ export function spacedAt(spacing: ServiceLimit['spacing'], now: number, settings
  * run would otherwise meet the limit it learned with a refusal and its Retry-After. A pause the service
  * asked for ends when it said.
  *
+ * So too the lowest round trip: it is measured afresh after a minute of use, not of time. Measured afresh
+ * at the next run's first answer, it would be the first answer of a burst, which a busy client reads late
+ * (246 ms in a real n8n where the run before had seen 65, the service taking 20): every later answer would
+ * then be discounted too little for the client's lateness, and a level read as slower than it was.
+ *
  * A limit cut below the starting one (by a slow or overloaded service, 503s, a queue, or a refusal about a
  * rate, whose spacing still holds) is raised back to it, under any ceiling still in force, after as long
  * unused as a lowest round trip is kept (a minute): those cuts were about the service's load then, and a
@@ -339,6 +344,7 @@ export function afterIdle(limit: ServiceLimit, idleSince: number, now: number, s
 	return {
 		...limit,
 		limit: Math.max(limit.limit, rested),
+		minRttSince: limit.minRttSince + idleMs,
 		ceiling: ceiling && { ...ceiling, until: ceiling.until + idleMs },
 		spacing: spacing && { ...spacing, until: spacing.until + idleMs },
 	};
@@ -361,7 +367,7 @@ export function afterAnswer(limit: ServiceLimit, answer: Answer, settings: Limit
 	// round trip. A stall may have begun as the request went out, while the service was still at work, so only
 	// what of it lasted past the lowest round trip is left out (the short stalls of reading a round's answers,
 	// which grow with the requests in flight, not at all). The lowest round trip itself is measured whole: it
-	// comes when the client is least late.
+	// comes when the client is least late (over a minute of use; afterIdle).
 	const serviceMs = Math.max(minRttMs, rtt - Math.max(0, (answer.clientLateMs ?? 0) - minRttMs));
 	const fastestMs = Math.min(limit.round.fastestMs ?? serviceMs, serviceMs);
 	// A round is as many answers as the limit allows at once: about one round trip's worth.

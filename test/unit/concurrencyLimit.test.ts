@@ -751,6 +751,7 @@ describe('afterIdle', () => {
 		['a limit cut below the start by 503s or a queue is back at the start', { limit: 1.3, phase: 'steady' }, { limit: S.initial, phase: 'steady' }],
 		['...but not past a ceiling still in force', { limit: 2, phase: 'steady', ceiling }, { limit: 4, ceiling: { level: 4, until: T + 30_000 + HOUR } }],
 		['...nor when the ceiling is below the limit', { limit: 3.5, phase: 'steady', ceiling: { level: 3, until: T + 30_000 } }, { limit: 3.5 }],
+		['the lowest round trip stands for as much longer (its window ages only while used)', { minRttMs: 20, minRttSince: T - 40_000 }, { minRttMs: 20, minRttSince: T - 40_000 + HOUR }],
 	])('%s', (_, before, expected) => {
 		expect(afterIdle(limitWith(before), T, T + HOUR, S)).toMatchObject(expected);
 	});
@@ -763,6 +764,14 @@ describe('afterIdle', () => {
 	it('nothing changes without time unused', () => {
 		const limit = limitWith({ ceiling });
 		expect(afterIdle(limit, T, T)).toBe(limit);
+	});
+
+	it("the next run's first answer, read late after a burst's starts, does not replace a lowest round trip with less than a minute of use; after a minute of use in all, one is measured afresh", () => {
+		// Measured from T − 40 s, unused from T to T + HOUR: 20 s of use left.
+		const rested = afterIdle(limitWith({ minRttMs: 20, minRttSince: T - 40_000 }), T, T + HOUR, S);
+		const slow = (at: number) => answer({ sentAt: at - 246, answeredAt: at, clientLateMs: 200 });
+		expect(afterAnswer(rested, slow(T + HOUR + 19_000), S)).toMatchObject({ minRttMs: 20 });
+		expect(afterAnswer(rested, slow(T + HOUR + 21_000), S)).toMatchObject({ minRttMs: 246, minRttSince: T + HOUR + 21_000 });
 	});
 
 	it('a ceiling carried over an hour unused still holds the limit at its level 50 s into the next use, and no longer after a minute of use in all', () => {
