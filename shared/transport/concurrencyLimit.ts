@@ -36,12 +36,13 @@
  * to requests sent before a cut say nothing new:
  *   - a queue at the service: even the fastest answer of a round (as many
  *     answers as the limit) took well above the lowest round trip seen (the
- *     service's time when idle, measured afresh every minute of use), with more than
- *     a few requests' worth of it (Vegas's estimate of the queue): cut by a
- *     fifth. A stall of the client's own slows only some answers of a round,
- *     and a client late to read all of them (short of CPU) is no queue: a
- *     round trip counts less the client's own lateness meanwhile beyond the
- *     lowest round trip (Answer.clientLateMs), here and in the pace below;
+ *     service's time when idle, measured afresh every minute of use), with
+ *     more than a few requests' worth of it (Vegas's estimate of the queue):
+ *     cut by a fifth. A stall of the client's own slows only some answers of
+ *     a round, and a client late to read all of them (short of CPU) is no
+ *     queue: a round trip counts less the client's own lateness meanwhile
+ *     beyond the lowest round trip (Answer.clientLateMs), here and in the pace
+ *     below;
  *   - a service past its best: more requests in flight answering clearly fewer
  *     per second than fewer did (the pace by Little's law, in flight ÷ round
  *     trip, kept per level of requests in flight). The limit goes back to one
@@ -54,10 +55,11 @@
  * Over time:
  *   - a pause (Retry-After) holds back every send to the service until it ends;
  *   - a ceiling or spacing ages only while the service is used (so does the
- *     lowest round trip), and lapses gently: past a ceiling the limit grows by one per round trip, and a
- *     spacing's rate doubles every second (spacedAt); a limit cut below the
- *     starting one (by load, a 503 or a rate's refusal) rises back to it,
- *     under a ceiling still in force, after a minute unused (afterIdle);
+ *     lowest round trip), and lapses gently: past a ceiling the limit grows
+ *     by one per round trip, and a spacing's rate doubles every second
+ *     (spacedAt); a limit cut below the starting one (by load, a 503 or a
+ *     rate's refusal) rises back to it, under a ceiling still in force, after
+ *     a minute unused (afterIdle);
  *   - in a first run, while the limit is unknown (the start, and a while after
  *     any refusal), turns freed together go out one at a time, so that a
  *     refusal is read before more requests follow it (turnsOneAtATime).
