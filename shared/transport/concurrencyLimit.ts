@@ -42,7 +42,9 @@
  *     a round, and a client late to read all of them (short of CPU) is no
  *     queue: a round trip counts less the client's own lateness meanwhile
  *     beyond the lowest round trip (Answer.clientLateMs), here and in the pace
- *     below;
+ *     below. A queue shortens with the requests in flight: when the round
+ *     after such a cut, with fewer in flight, is about as slow, the service
+ *     itself became slower, and its lowest round trip is measured afresh;
  *   - a service past its best: more requests in flight answering clearly fewer
  *     per second than fewer did (the pace by Little's law, in flight ÷ round
  *     trip, kept per level of requests in flight). The limit goes back to one
@@ -81,6 +83,12 @@ export interface LimitSettings {
 	queuedAtLeast: number;
 	/** What a cut for latency or for a rate keeps of the limit. */
 	cut: number;
+	/**
+	 * The round after a cut for a queue, sent with the cut's share of the requests in flight or fewer, whose
+	 * fastest answer took more than this share of the one that made the cut: no queue was cut, the service
+	 * itself is slower.
+	 */
+	queueShortens: number;
 	/** How long the lowest round trip stands, while the service is used, before it is measured afresh (the service may have become slower). */
 	minRttWindowMs: number;
 	/** How long a ceiling or a spacing learned from a refusal holds, while the service is used, before the limit may grow past it again. */
@@ -121,6 +129,7 @@ export const LIMIT_SETTINGS: LimitSettings = {
 	latencyTolerance: 4,
 	queuedAtLeast: 4,
 	cut: 0.8,
+	queueShortens: 0.9,
 	minRttWindowMs: 60_000,
 	learnedForMs: 60_000,
 	spacingDoublesEveryMs: 1000,
@@ -166,6 +175,8 @@ export interface ServiceLimit {
 	provenLimit: number;
 	/** When the limit was last cut; answers to requests sent before it do not cut again. */
 	cutAt: number;
+	/** The last cut for a queue, until the round after it is done: when, the fastest answer of the round that made it, and the requests that round held in flight. */
+	queueCut?: { at: number; fastestMs: number; held: number };
 	/** A level the service refused requests at: the limit stays at or below `level` until `until`. */
 	ceiling?: { level: number; until: number };
 	/** Sends spaced `intervalMs` apart until `until`, after a refusal that was about the rate. */
@@ -331,7 +342,9 @@ export function spacedAt(spacing: ServiceLimit['spacing'], now: number, settings
  * So too the lowest round trip: it is measured afresh after a minute of use, not of time. Measured afresh
  * at the next run's first answer, it would be the first answer of a burst, which a busy client reads late
  * (246 ms in a real n8n where the run before had seen 65, the service taking 20): every later answer would
- * then be discounted too little for the client's lateness, and a level read as slower than it was.
+ * then be discounted too little for the client's lateness, and a level read as slower than it was. A
+ * service that became slower while unused is taken for a queue at first; the round after the one cut
+ * that brings tells it apart (afterAnswer).
  *
  * A limit cut below the starting one (by a slow or overloaded service, 503s, a queue, or a refusal about a
  * rate, whose spacing still holds) is raised back to it, under any ceiling still in force, after as long
@@ -387,6 +400,8 @@ export function afterAnswer(limit: ServiceLimit, answer: Answer, settings: Limit
 		answered,
 		mostPerSecond: mostPerSecondWith(limit.mostPerSecond, answered, now, settings),
 		paces,
+		// The round after a cut for a queue tells whether it was one (below), once.
+		queueCut: roundDone && newSinceCut ? undefined : limit.queueCut,
 	};
 	// More in flight answering fewer per second: the service slows with its load past its best. Back to
 	// one level below the best (the level below is measured too, so the best can move down), once a round.
@@ -397,7 +412,16 @@ export function afterAnswer(limit: ServiceLimit, answer: Answer, settings: Limit
 	// noise, not a queue. While even the fastest answer of the round so far is that slow, no growth;
 	// once the whole round was, a cut (once per round trip).
 	if (fastestMs > minRttMs * settings.latencyTolerance && limit.limit * (1 - minRttMs / fastestMs) >= settings.queuedAtLeast) {
-		return roundDone && newSinceCut ? { ...next, ...cutLimit(limit, now, settings) } : next;
+		if (!roundDone || !newSinceCut) return next;
+		// A queue shortens with the requests in flight: a cut for one, after which fewer in flight were answered
+		// about as slowly, cut none. The service itself is slower than when its lowest round trip was measured
+		// (after a spell unused, or since, during use): that is measured afresh from this round, which would
+		// otherwise cut the limit by a fifth every round trip until it is, after a minute of use.
+		const last = limit.queueCut;
+		if (last && last.at === limit.cutAt && answer.inFlight <= Math.floor(last.held * settings.cut) && fastestMs > last.fastestMs * settings.queueShortens) {
+			return { ...next, minRttMs: fastestMs, minRttSince: now };
+		}
+		return { ...next, ...cutLimit(limit, now, settings), queueCut: { at: now, fastestMs, held } };
 	}
 	// Grown only while used: an answer that came back with less than half the limit in flight proves nothing of it.
 	if (Math.max(answer.inFlight, answer.inFlightAtAnswer) * 2 < limit.limit) return next;

@@ -65,6 +65,11 @@ function medianAtOnce(entries: RequestLogEntry[]): number {
 	return atOnce[Math.floor(atOnce.length / 2)];
 }
 
+/** The median of the requests the service was handling when each of the last `n` Gets of knowledge base 1 to arrive did (those before them left out). */
+function medianAtOnceOfLast(n: number): number {
+	return medianAtOnce(bed.emulator.log.filter((e) => e.path === KB_PATH).sort((a, b) => arrived(a) - arrived(b)).slice(-n));
+}
+
 /** The run's Gets of knowledge base 1 went more than one at a time, never more than `most`. */
 function expectSeveralAtOnceUpTo(most: number): void {
 	const sent = bed.emulator.log.filter((e) => e.path === KB_PATH);
@@ -345,6 +350,43 @@ describe('version 4: a service slowed by its own load', () => {
 		// The median is of three later runs' requests together: one run whose client was starved of CPU (its
 		// answers read late, its levels' pace noisy) went to 20 once in CI, while the other runs stay near 15.
 		expect(medianAtOnce(bed.emulator.log.filter((e) => e.path === KB_PATH))).toBeLessThan(20);
+	});
+});
+
+describe('version 4: a service slower than when it was last measured', () => {
+	it('five times slower after an hour unused (its answers 30 ms, then 150): the next run is cut a few times, not by a fifth every round trip for a minute of use, and its last 300 requests keep half as many at once as the run before had or more', async () => {
+		bed.emulator.throttle.set({ latencyMs: 30 });
+		const first = await bed.runNode(kbGet(), { items: kbItems(600), ...V4 });
+		expect(first.error).toBeUndefined();
+		const firstAtOnce = bed.emulator.throttle.counts().mostInFlight;
+		bed.emulator.clearLog();
+		skipAhead(3_600_000);
+		bed.emulator.throttle.set({ latencyMs: 150 });
+		const next = await bed.runNode(kbGet(), { items: kbItems(1000), ...V4 });
+		expect(next.error).toBeUndefined();
+		expect(next.json).toHaveLength(1000);
+		// Against the lowest round trip measured before the hour, every round is five times as slow: a queue, by
+		// that alone. The first cut leaves the next round, with a fifth fewer in flight, as slow: it cut no queue,
+		// and the lowest round trip is measured afresh. The run's last 300 requests went a median of 36–40 at once
+		// here, where the run before had 27–29 at most; cut every round trip instead, 4 and 10.
+		expect(medianAtOnceOfLast(300)).toBeGreaterThanOrEqual(firstAtOnce / 2);
+	});
+
+	it('five times slower from the 600th request of a run on: the same, within the minute its lowest round trip was measured in', async () => {
+		bed.emulator.throttle.set({ latencyMs: 30 });
+		let beforeAtOnce = 0;
+		const slowDown = setInterval(() => {
+			const { taken, mostInFlight } = bed.emulator.throttle.counts();
+			if (beforeAtOnce > 0 || taken < 600) return;
+			beforeAtOnce = mostInFlight;
+			bed.emulator.throttle.set({ latencyMs: 150 });
+		}, 1);
+		const run = await bed.runNode(kbGet(), { items: kbItems(1600), ...V4 }).finally(() => clearInterval(slowDown));
+		expect(run.error).toBeUndefined();
+		expect(run.json).toHaveLength(1600);
+		expect(beforeAtOnce).toBeGreaterThan(0);
+		// Its last 300 requests went a median of 27 at once here, where 25–26 went before the service slowed; cut every round trip, 4.
+		expect(medianAtOnceOfLast(300)).toBeGreaterThanOrEqual(beforeAtOnce / 2);
 	});
 });
 

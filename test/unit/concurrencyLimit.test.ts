@@ -36,6 +36,7 @@ const S: LimitSettings = {
 	latencyTolerance: 2.5,
 	queuedAtLeast: 4,
 	cut: 0.8,
+	queueShortens: 0.9,
 	minRttWindowMs: 60_000,
 	learnedForMs: 60_000,
 	spacingDoublesEveryMs: 1000,
@@ -82,7 +83,7 @@ const TABLE: Row[] = [
 		'even the fastest answer of a whole round (as many as the limit) well above the lowest round trip: a queue, cut once',
 		limitWith({ limit: 40, round: { fastestMs: 60, answers: 39 } }),
 		answer({ sentAt: T, answeredAt: T + 100, inFlight: 40 }),
-		{ limit: 32, phase: 'steady', cutAt: T + 100, round: { answers: 0 } },
+		{ limit: 32, phase: 'steady', cutAt: T + 100, round: { answers: 0 }, queueCut: { at: T + 100, fastestMs: 60, held: 40 } },
 	],
 	[
 		'slow answers before the round is over: no growth, no cut yet',
@@ -137,6 +138,36 @@ const TABLE: Row[] = [
 		limitWith({ limit: 32, phase: 'steady', cutAt: T + 50, round: { fastestMs: 60, answers: 31 } }),
 		answer({ sentAt: T, inFlight: 32 }),
 		{ limit: 32, cutAt: T + 50 },
+	],
+	[
+		'the round after a cut for a queue, sent with fewer in flight, about as slow: the cut shortened no queue, the service itself is slower; its lowest round trip is measured afresh from the round, the limit kept',
+		limitWith({ limit: 32, phase: 'steady', cutAt: T, queueCut: { at: T, fastestMs: 60, held: 40 }, round: { fastestMs: 55, answers: 31 } }),
+		answer({ sentAt: T + 20, inFlight: 32 }),
+		{ limit: 32, cutAt: T, minRttMs: 55, minRttSince: T + 100, queueCut: undefined },
+	],
+	[
+		'the round after a cut for a queue, sent with fewer in flight, its fastest answer a tenth faster or more: a queue the cut shortened, cut again',
+		limitWith({ limit: 32, phase: 'steady', cutAt: T, queueCut: { at: T, fastestMs: 60, held: 40 }, round: { fastestMs: 54, answers: 31 } }),
+		answer({ sentAt: T + 20, inFlight: 32 }),
+		{ limit: 25.6, cutAt: T + 100, minRttMs: 20, queueCut: { at: T + 100, fastestMs: 54, held: 32 } },
+	],
+	[
+		'the round after a cut for a queue, about as slow with about as many in flight (the limit was above what was in use): the cut took none out of the queue, cut again',
+		limitWith({ limit: 32, phase: 'steady', cutAt: T, queueCut: { at: T, fastestMs: 60, held: 36 }, round: { fastestMs: 60, answers: 31 } }),
+		answer({ sentAt: T + 20, inFlight: 32 }),
+		{ limit: 25.6, cutAt: T + 100, minRttMs: 20 },
+	],
+	[
+		'a slow round after a cut of another kind (a refusal) since the one for a queue: cut again',
+		limitWith({ limit: 32, phase: 'steady', cutAt: T + 10, queueCut: { at: T, fastestMs: 60, held: 40 }, round: { fastestMs: 60, answers: 31 } }),
+		answer({ sentAt: T + 20, inFlight: 32 }),
+		{ limit: 25.6, cutAt: T + 100, minRttMs: 20 },
+	],
+	[
+		'the round after a cut for a queue that is no longer slow forgets the cut: a queue met later is cut for afresh',
+		limitWith({ limit: 32, phase: 'steady', cutAt: T, queueCut: { at: T, fastestMs: 60, held: 40 }, round: { fastestMs: 30, answers: 31 } }),
+		answer({ sentAt: T + 20, inFlight: 32 }),
+		{ limit: 32 + 1 / 32, cutAt: T, queueCut: undefined },
 	],
 	['the lowest round trip is measured afresh once its window is over', limitWith({ minRttSince: T - 61_000 }), answer({ sentAt: T + 70, answeredAt: T + 100 }), { minRttMs: 30, minRttSince: T + 100 }],
 	[
