@@ -175,8 +175,11 @@ export interface ServiceLimit {
 	provenLimit: number;
 	/** When the limit was last cut; answers to requests sent before it do not cut again. */
 	cutAt: number;
-	/** The last cut for a queue, until the round after it is done: when, the fastest answer of the round that made it, and the requests that round held in flight. */
-	queueCut?: { at: number; fastestMs: number; held: number };
+	/**
+	 * The last cut, when it was for a queue, until the round after it is done: the fastest answer of the round
+	 * that made it, and the requests that round held in flight. Any other cut forgets it.
+	 */
+	queueCut?: { fastestMs: number; held: number };
 	/** A level the service refused requests at: the limit stays at or below `level` until `until`. */
 	ceiling?: { level: number; until: number };
 	/** Sends spaced `intervalMs` apart until `until`, after a refusal that was about the rate. */
@@ -418,10 +421,10 @@ export function afterAnswer(limit: ServiceLimit, answer: Answer, settings: Limit
 		// (after a spell unused, or since, during use): that is measured afresh from this round, which would
 		// otherwise cut the limit by a fifth every round trip until it is, after a minute of use.
 		const last = limit.queueCut;
-		if (last && last.at === limit.cutAt && answer.inFlight <= Math.floor(last.held * settings.cut) && fastestMs > last.fastestMs * settings.queueShortens) {
+		if (last && answer.inFlight <= Math.floor(last.held * settings.cut) && fastestMs > last.fastestMs * settings.queueShortens) {
 			return { ...next, minRttMs: fastestMs, minRttSince: now };
 		}
-		return { ...next, ...cutLimit(limit, now, settings), queueCut: { at: now, fastestMs, held } };
+		return { ...next, ...cutLimit(limit, now, settings), queueCut: { fastestMs, held } };
 	}
 	// Grown only while used: an answer that came back with less than half the limit in flight proves nothing of it.
 	if (Math.max(answer.inFlight, answer.inFlightAtAnswer) * 2 < limit.limit) return next;
@@ -543,9 +546,12 @@ function afterRefusal(limit: ServiceLimit, answer: Answer, newSinceCut: boolean,
 	};
 }
 
-/** The limit cut by the cut factor (never below one) at `now`, and the sign of too much that ends the start. */
-function cutLimit(limit: ServiceLimit, now: number, settings: LimitSettings): Pick<ServiceLimit, 'limit' | 'phase' | 'cutAt'> {
-	return { limit: Math.max(1, limit.limit * settings.cut), phase: 'steady', cutAt: now };
+/**
+ * The limit cut by the cut factor (never below one) at `now`, and the sign of too much that ends the start.
+ * A cut for a queue notes itself afresh (afterAnswer); any cut forgets the note of the one before.
+ */
+function cutLimit(limit: ServiceLimit, now: number, settings: LimitSettings): Pick<ServiceLimit, 'limit' | 'phase' | 'cutAt' | 'queueCut'> {
+	return { limit: Math.max(1, limit.limit * settings.cut), phase: 'steady', cutAt: now, queueCut: undefined };
 }
 
 /** The limit with every send held back until `until` (a Retry-After), unless held back longer already. */
