@@ -67,6 +67,8 @@ export interface Emulator {
 	clearLog(): void;
 	/** Entries for a method ('*' for any) and a path prefix or RegExp. */
 	logFor(method: string, path: string | RegExp): RequestLogEntry[];
+	/** Entries for a method ('*' for any) and exactly a path, or a RegExp. */
+	requestsTo(method: string, path: string | RegExp): RequestLogEntry[];
 	faults: { add(rule: FaultRule): void; clear(): void; pending(): number };
 	knowledge: KnowledgeState;
 	taskProjects: TaskProjectsState;
@@ -286,6 +288,7 @@ async function serve(options: StartOptions, config: EmulatorConfig, removeData: 
 		log: log.entries,
 		clearLog: () => log.clear(),
 		logFor: (method, path) => log.filter(method, path),
+		requestsTo: (method, path) => log.to(method, path),
 		faults: { add: (rule) => faults.add(rule), clear: () => faults.clear(), pending: () => faults.pending() },
 		knowledge,
 		taskProjects,

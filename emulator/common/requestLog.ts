@@ -140,13 +140,18 @@ export class RequestLog {
 		this.entries.length = 0;
 	}
 
-	/** Entries for a method and a path prefix (string) or pattern (RegExp). */
+	/** Entries for a method ('*' for any) and a path prefix (string) or pattern (RegExp). */
 	filter(method: string, path: string | RegExp): RequestLogEntry[] {
+		return this.matching(method, (p) => (typeof path === 'string' ? p.startsWith(path) : path.test(p)));
+	}
+
+	/** Entries for a method ('*' for any) and exactly a path (string), or a pattern (RegExp). */
+	to(method: string, path: string | RegExp): RequestLogEntry[] {
+		return this.matching(method, (p) => (typeof path === 'string' ? p === path : path.test(p)));
+	}
+
+	private matching(method: string, pathMatches: (path: string) => boolean): RequestLogEntry[] {
 		const m = method.toUpperCase();
-		return this.entries.filter(
-			(e) =>
-				(m === '*' || e.method === m) &&
-				(typeof path === 'string' ? e.path.startsWith(path) : path.test(e.path)),
-		);
+		return this.entries.filter((e) => (m === '*' || e.method === m) && pathMatches(e.path));
 	}
 }

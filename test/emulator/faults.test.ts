@@ -280,6 +280,10 @@ describe('request log', () => {
 			{ name: 'file', filename: 'logged.pdf', contentType: 'application/pdf', size: pdf.length, sha256: sha256(pdf) },
 		]);
 		expect(bed.emulator.logFor('PUT', /files\/1$/)).toEqual([put]);
+		// logFor takes a string as a prefix of paths, requestsTo as the whole path.
+		expect(bed.emulator.logFor('*', '/api/v1/knowledge')).toEqual([list, create, put]);
+		expect(bed.emulator.requestsTo('*', '/api/v1/knowledge')).toEqual([list, create]);
+		expect(bed.emulator.requestsTo('GET', '/api/v1/knowledge')).toEqual([list]);
 		bed.emulator.clearLog();
 		expect(bed.emulator.log).toHaveLength(0);
 	});

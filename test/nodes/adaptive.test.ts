@@ -67,12 +67,12 @@ function medianAtOnce(entries: RequestLogEntry[]): number {
 
 /** The median of the requests the service was handling when each of the last `n` Gets of knowledge base 1 to arrive did (those before them left out). */
 function medianAtOnceOfLast(n: number): number {
-	return medianAtOnce(bed.emulator.log.filter((e) => e.path === KB_PATH).sort((a, b) => arrived(a) - arrived(b)).slice(-n));
+	return medianAtOnce(bed.emulator.requestsTo('*', KB_PATH).sort((a, b) => arrived(a) - arrived(b)).slice(-n));
 }
 
 /** The run's Gets of knowledge base 1 went more than one at a time, never more than `most`. */
 function expectSeveralAtOnceUpTo(most: number): void {
-	const sent = bed.emulator.log.filter((e) => e.path === KB_PATH);
+	const sent = bed.emulator.requestsTo('*', KB_PATH);
 	expect(mostAtOnce(sent)).toBeGreaterThan(1);
 	expect(mostAtOnce(sent)).toBeLessThanOrEqual(most);
 }
@@ -155,7 +155,7 @@ describe('version 4: reads adapt to a service that takes a few at once', () => {
 		const next = await bed.runNode(kbGet(), { items: kbItems(40), ...V4 });
 		expect(next.json).toHaveLength(40);
 		// Where the outage left it (about 3 after its cuts), the first 8 Gets would go 3 or 4 at a time.
-		expect(mostAtOnce(bed.emulator.log.filter((e) => e.path === KB_PATH).slice(0, 8))).toBeGreaterThanOrEqual(6);
+		expect(mostAtOnce(bed.emulator.requestsTo('*', KB_PATH).slice(0, 8))).toBeGreaterThanOrEqual(6);
 	});
 
 	it('a limit grown past what a run had in flight does not mistake the next run\'s refusals at 4 in flight for a rate: the run after is sent 3 or 4 at a time, not spaced down to 2', async () => {
@@ -165,7 +165,7 @@ describe('version 4: reads adapt to a service that takes a few at once', () => {
 		expect(narrow.error).toBeUndefined();
 		expect(await nextRunAfter({ maxInFlight: 4, latencyMs: 30 }, 0, [60, 60])).toMatchObject({ taken: 60, refused: 0 });
 		// Spaced under the rate it had seen (about 40 a second against 30 ms answers), at most 2 would overlap.
-		expect(mostAtOnce(bed.emulator.log.filter((e) => e.path === KB_PATH))).toBeGreaterThanOrEqual(3);
+		expect(mostAtOnce(bed.emulator.requestsTo('*', KB_PATH))).toBeGreaterThanOrEqual(3);
 	});
 
 	it('a client that reads its answers late (it counts more in flight than the service holds) learns a limit of 16 at once as one on requests at once, not as a rate: an hour later its next run is sent 12 or more at a time', async () => {
@@ -175,7 +175,7 @@ describe('version 4: reads adapt to a service that takes a few at once', () => {
 		const { taken, refused } = await nextRunAfter(slowWayBack, HOUR, [400, 200]);
 		expect(taken).toBe(200);
 		expect(refused).toBeLessThanOrEqual(2);
-		const next = bed.emulator.log.filter((e) => e.path === KB_PATH);
+		const next = bed.emulator.requestsTo('*', KB_PATH);
 		// Spaced under a rate the first run seemed to meet (its burst after the pause refused below what a round
 		// had counted in flight), at most 2 went at once: 13 s where 1.1 s (1 run in 8 before the rate had to be
 		// at least half the most the service took in a second; 6 in 8 before a ceiling stayed unproven).
@@ -195,7 +195,7 @@ describe('version 4: reads adapt to a service that takes a few at once', () => {
 		expect(next.error).toBeUndefined();
 		expect(next.json).toHaveLength(200);
 		// Taken for a limit of one at once (what else was in flight), it held the next minute of sends to 1.
-		expect(mostAtOnce(bed.emulator.log.filter((e) => e.path === KB_PATH))).toBeGreaterThanOrEqual(8);
+		expect(mostAtOnce(bed.emulator.requestsTo('*', KB_PATH))).toBeGreaterThanOrEqual(8);
 	});
 
 	it('a service whose limit fell since the last run: the run starts at the old limit and its burst is refused, but the retries wait for a place under the limit as cut: every item, none failed', async () => {
@@ -222,7 +222,7 @@ describe('version 4: reads adapt to a service that takes a few at once', () => {
 		// first refusal, which with the emulator in the test's own process grows with the machine's load: 3–8 in
 		// all (bursts of 2–4) in 35 runs, alone and beside a CI run; one CI run was refused 30 times. Turns
 		// handed out all at once after the Retry-After: 7, 20 and 37 (a second burst of 15–32).
-		expect(burstsOf(bed.emulator.log.filter((e) => e.path === KB_PATH && e.status === 429))).toBeLessThanOrEqual(2);
+		expect(burstsOf(bed.emulator.requestsTo('*', KB_PATH).filter((e) => e.status === 429))).toBeLessThanOrEqual(2);
 		expect(refused).toBeLessThanOrEqual(12);
 	});
 
@@ -249,7 +249,7 @@ describe('version 4: reads adapt to a service that takes a few at once', () => {
 		expect(run.json).toHaveLength(300);
 		expect((await slow).error).toBeUndefined();
 		expect(bed.emulator.throttle.counts().taken).toBeGreaterThanOrEqual(300);
-		const refusals = bed.emulator.log.filter((e) => e.path === KB_PATH && e.status === 429);
+		const refusals = bed.emulator.requestsTo('*', KB_PATH).filter((e) => e.status === 429);
 		// As shipped: 4-5 in 1-2 bursts (6 runs), 4-8 in 1-3 beside a busy core (6 runs). With turns handed out
 		// at once after a refusal that taught nothing (only a ceiling or a spacing held them back before
 		// fe38520), the first burst went out before its first refusal was read: 11-15 refused in 5 runs of 6, 2 in
@@ -283,7 +283,7 @@ describe('version 4: reads adapt to a service that takes a few at once', () => {
 		expect(run.error).toBeUndefined();
 		expect(run.json.map((j) => j.id)).toEqual(ids);
 		expect(run.items.map((item) => pairedItems(item))).toEqual(ids.map((_, n) => [{ item: n }]));
-		const sent = bed.emulator.log.filter((e) => FILE_PATH.test(e.path));
+		const sent = bed.emulator.requestsTo('*', FILE_PATH);
 		const endOf = (n: number) => ended(sent.find((e) => e.path.endsWith(`/${ids[n]}`))!);
 		expect(endOf(3)).toBeLessThan(endOf(0));
 	});
@@ -349,7 +349,7 @@ describe('version 4: a service slowed by its own load', () => {
 		// service had a median of 24–26 at once here; with the pace of each level, 11–16 on an idle machine.
 		// The median is of three later runs' requests together: one run whose client was starved of CPU (its
 		// answers read late, its levels' pace noisy) went to 20 once in CI, while the other runs stay near 15.
-		expect(medianAtOnce(bed.emulator.log.filter((e) => e.path === KB_PATH))).toBeLessThan(20);
+		expect(medianAtOnce(bed.emulator.requestsTo('*', KB_PATH))).toBeLessThan(20);
 	});
 });
 
@@ -439,7 +439,7 @@ describe('version 4: a Retry-After pauses everyone bound for the service', () =>
 
 		expect(run.error).toBeUndefined();
 		expect(run.json).toHaveLength(80);
-		const sent = bed.emulator.log.filter((e) => e.path === KB_PATH);
+		const sent = bed.emulator.requestsTo('*', KB_PATH);
 		const refusedAt = ended(sent.find((e) => e.status === 429)!);
 		// What was on the wire when the refusal came arrived before it; nothing is sent in the pause.
 		expect(sent.filter((e) => arrived(e) > refusedAt + 50 && arrived(e) < refusedAt + 900)).toEqual([]);
@@ -465,7 +465,7 @@ describe('version 4: a Retry-After pauses everyone bound for the service', () =>
 		const refusal = bed.emulator.log.find((e) => e.status === 429)!;
 		expect(refusal.path).toBe(KB_PATH);
 		const refusedAt = ended(refusal);
-		const bSent = bed.emulator.log.filter((e) => FILE_PATH.test(e.path));
+		const bSent = bed.emulator.requestsTo('*', FILE_PATH);
 		expect(bSent.every((e) => e.status === 200)).toBe(true);
 		// B was running when A was refused, and sent nothing more until the pause ended.
 		expect(bSent.filter((e) => arrived(e) <= refusedAt).length).toBeGreaterThan(0);
@@ -493,7 +493,7 @@ describe('version 4: creates and messages', () => {
 		const run = await bed.runNode(taskCreate(), { items: titles.map((title) => ({ json: { title } })), ...V4 });
 		expect(run.error).toBeUndefined();
 		expect(run.json.map((j) => j.taskTitle)).toEqual(titles);
-		expect(mostAtOnce(bed.emulator.log.filter((e) => e.method === 'POST' && e.path === TASKS))).toBe(1);
+		expect(mostAtOnce(bed.emulator.requestsTo('POST', TASKS))).toBe(1);
 	});
 
 	it('raised, go under the same limiter: a refused create (429) is sent again, one that may have been carried out (503) never', async () => {
@@ -508,7 +508,7 @@ describe('version 4: creates and messages', () => {
 		const failed = run.json.filter((j) => j.error !== undefined);
 		expect(failed).toHaveLength(1);
 		expect(String(failed[0].error)).toMatch(/may have been created/);
-		const posts = bed.emulator.log.filter((e) => e.method === 'POST' && e.path === TASKS);
+		const posts = bed.emulator.requestsTo('POST', TASKS);
 		const titleOf = (e: RequestLogEntry) => (e.body as { taskTitle?: string }).taskTitle;
 		const unknown = titleOf(posts.find((e) => e.status === 503)!);
 		// Sent once, never again.
@@ -529,7 +529,7 @@ describe('versions 1–3 keep their fixed settings, whatever the limiter learned
 		bed.emulator.clearLog();
 		const run = await bed.runNode(kbGet(), { items: kbItems(40), typeVersion: 2 });
 		expect(run.error).toBeUndefined();
-		expect(mostAtOnce(bed.emulator.log.filter((e) => e.path === KB_PATH))).toBeGreaterThan(8);
+		expect(mostAtOnce(bed.emulator.requestsTo('*', KB_PATH))).toBeGreaterThan(8);
 	});
 
 	it('what a version 3 run met teaches version 4 nothing: after 32 at a time against 50 per second, a version 4 run with the same credential starts 8 at once, not one at a time', async () => {
@@ -542,14 +542,14 @@ describe('versions 1–3 keep their fixed settings, whatever the limiter learned
 		const next = await bed.runNode(kbGet(), { items: kbItems(40), ...V4 });
 		expect(next.error).toBeUndefined();
 		// Its refusals, each burst's counted down from 32 in flight, taught a ceiling of 1 before.
-		expect(mostAtOnce(bed.emulator.log.filter((e) => e.path === KB_PATH).slice(0, 8))).toBeGreaterThanOrEqual(6);
+		expect(mostAtOnce(bed.emulator.requestsTo('*', KB_PATH).slice(0, 8))).toBeGreaterThanOrEqual(6);
 	});
 
 	it('version 1 runs one at a time unless set, version 3 as version 2', async () => {
 		bed.emulator.throttle.set({ latencyMs: 60 });
 		const one = await bed.runNode(kbGet(), { items: kbItems(6), typeVersion: 1 });
 		expect(one.error).toBeUndefined();
-		expect(mostAtOnce(bed.emulator.log.filter((e) => e.path === KB_PATH))).toBe(1);
+		expect(mostAtOnce(bed.emulator.requestsTo('*', KB_PATH))).toBe(1);
 		bed.emulator.clearLog();
 		const three = await bed.runNode(kbGet(ceiling(5)), { items: kbItems(20), typeVersion: 3 });
 		expect(three.error).toBeUndefined();

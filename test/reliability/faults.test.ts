@@ -33,8 +33,6 @@ const taskCreate = (title = 'Call the customer back', retryOptions: INodeParamet
 	additionalFields: {},
 	retryOptions,
 });
-const requests = (method: string, path: string | RegExp) =>
-	bed.emulator.log.filter((e) => e.method === method && (typeof path === 'string' ? e.path === path : path.test(e.path)));
 const tasksCreated = () => bed.emulator.taskProjects.tasks.size;
 
 /** Runs the node and also scans its run once more, counting (not only failing on) secrets. */
@@ -61,13 +59,13 @@ describe('faults on one request', () => {
 		const read = await run(kbGet(1, { maxWaitSeconds: 2 }));
 		expect(read.error).toBeUndefined();
 		expect(read.json[0]).toMatchObject({ id: 1 });
-		expect(requests('GET', '/api/v1/knowledge/1').map((e) => e.status)).toEqual([429, 429, 200]);
+		expect(bed.emulator.requestsTo('GET', '/api/v1/knowledge/1').map((e) => e.status)).toEqual([429, 429, 200]);
 
 		const before = tasksCreated();
 		inject({ method: 'POST', path: '/api/v1/task-projects/tasks', times: 2, action: { kind: 'status', status: 429, retryAfter: 1 } });
 		const create = await run(taskCreate('After the rate limit', { maxWaitSeconds: 2 }));
 		expect(create.error).toBeUndefined();
-		expect(requests('POST', '/api/v1/task-projects/tasks').map((e) => e.status)).toEqual([429, 429, 201]);
+		expect(bed.emulator.requestsTo('POST', '/api/v1/task-projects/tasks').map((e) => e.status)).toEqual([429, 429, 201]);
 		expect(tasksCreated()).toBe(before + 1);
 	});
 
@@ -76,7 +74,7 @@ describe('faults on one request', () => {
 		inject({ method: 'GET', path: '/api/v1/knowledge/1', action: { kind: 'status', status: 429, retryAfter: soon } });
 		const read = await run(kbGet(1, { maxWaitSeconds: 5 }));
 		expect(read.error).toBeUndefined();
-		expect(requests('GET', '/api/v1/knowledge/1').map((e) => e.status)).toEqual([429, 200]);
+		expect(bed.emulator.requestsTo('GET', '/api/v1/knowledge/1').map((e) => e.status)).toEqual([429, 200]);
 	});
 
 	it('Retry-After beyond Max Wait fails the item at once, saying when to retry', async () => {
@@ -86,7 +84,7 @@ describe('faults on one request', () => {
 			/^Get a knowledge base \(item 0\): the service asked to wait 120 s, until \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ; that is longer than Max Wait \(2 s\), so the node stopped instead of waiting$/,
 		);
 		expect(read.error?.httpCode).toBe('429');
-		expect(requests('GET', '/api/v1/knowledge/1')).toHaveLength(1);
+		expect(bed.emulator.requestsTo('GET', '/api/v1/knowledge/1')).toHaveLength(1);
 	});
 
 	it("a 429 an item stops at (Max Attempts 1) still holds the next items' requests for its Retry-After", async () => {
@@ -94,7 +92,7 @@ describe('faults on one request', () => {
 		const read = await run({ ...kbGet(1, { maxAttempts: 1, maxWaitSeconds: 5 }), requestsInParallel: 1 }, { items: [{ json: {} }, { json: {} }, { json: {} }], continueOnFail: true });
 		expect(String(read.json[0].error)).toMatch(/^The service is rate limiting requests; retry in 1 s/);
 		expect(read.json.slice(1)).toMatchObject([{ id: 1 }, { id: 1 }]);
-		const sent = requests('GET', '/api/v1/knowledge/1');
+		const sent = bed.emulator.requestsTo('GET', '/api/v1/knowledge/1');
 		// Not sent into the rate limit the refusal announced: after it, and taken.
 		expect(sent.map((e) => e.status)).toEqual([429, 200, 200]);
 		expect(Date.parse(sent[1].time) - Date.parse(sent[0].time)).toBeGreaterThanOrEqual(900);
@@ -108,7 +106,7 @@ describe('faults on one request', () => {
 		);
 		expect(read.error?.httpCode).toBe('503');
 		// Not three backoffs into an answer it said would not change for two minutes.
-		expect(requests('GET', '/api/v1/knowledge/1')).toHaveLength(1);
+		expect(bed.emulator.requestsTo('GET', '/api/v1/knowledge/1')).toHaveLength(1);
 		bed.emulator.faults.clear();
 	});
 
@@ -116,14 +114,14 @@ describe('faults on one request', () => {
 		inject({ method: 'GET', path: '/api/v1/knowledge/1', times: 3, action: { kind: 'status', status: 503 } });
 		const read = await run(kbGet(1));
 		expect(read.error).toBeUndefined();
-		expect(requests('GET', '/api/v1/knowledge/1').map((e) => e.status)).toEqual([503, 503, 503, 200]);
+		expect(bed.emulator.requestsTo('GET', '/api/v1/knowledge/1').map((e) => e.status)).toEqual([503, 503, 503, 200]);
 
 		bed.emulator.clearLog();
 		inject({ method: 'GET', path: '/api/v1/knowledge/1', times: 3, action: { kind: 'status', status: 503 } });
 		const bounded = await run(kbGet(1, { ...FAST, maxAttempts: 2 }));
 		expect(bounded.error?.httpCode).toBe('503');
 		expect(bounded.error?.message).toMatch(/^Get a knowledge base \(item 0\): gave up after 2 attempts over \d+(\.\d)? s; the last answer was 503/);
-		expect(requests('GET', '/api/v1/knowledge/1')).toHaveLength(2);
+		expect(bed.emulator.requestsTo('GET', '/api/v1/knowledge/1')).toHaveLength(2);
 		bed.emulator.faults.clear();
 	});
 
@@ -131,7 +129,7 @@ describe('faults on one request', () => {
 		inject({ method: 'POST', path: '/api/v1/task-projects/tasks', action: { kind: 'status', status: 503 } });
 		const create = await run(taskCreate());
 		expect(create.error?.message).toMatch(/may have been created even so.*not retried automatically/);
-		expect(requests('POST', '/api/v1/task-projects/tasks')).toHaveLength(1);
+		expect(bed.emulator.requestsTo('POST', '/api/v1/task-projects/tasks')).toHaveLength(1);
 	});
 
 	it('a reset mid-body on a read is retried; on a create it is reported, not resent', async () => {
@@ -139,13 +137,13 @@ describe('faults on one request', () => {
 		const read = await run(kbGet(1));
 		expect(read.error).toBeUndefined();
 		expect(read.json[0]).toMatchObject({ id: 1 });
-		expect(requests('GET', '/api/v1/knowledge/1')).toHaveLength(2);
+		expect(bed.emulator.requestsTo('GET', '/api/v1/knowledge/1')).toHaveLength(2);
 
 		const before = tasksCreated();
 		inject({ method: 'POST', path: '/api/v1/task-projects/tasks', action: { kind: 'resetMidBody', afterBytes: 10 } });
 		const create = await run(taskCreate('Reset after processing'));
 		expect(create.error?.message).toMatch(/may have been created even so/);
-		expect(requests('POST', '/api/v1/task-projects/tasks')).toHaveLength(1);
+		expect(bed.emulator.requestsTo('POST', '/api/v1/task-projects/tasks')).toHaveLength(1);
 		// The service did create it (the reset came after); the node did not create a second one.
 		expect(tasksCreated()).toBe(before + 1);
 	});
@@ -154,7 +152,7 @@ describe('faults on one request', () => {
 		inject({ method: 'GET', path: '/api/v1/knowledge/1', action: { kind: 'delay', ms: 3000 } });
 		const read = await run(kbGet(1, { ...FAST, timeoutSeconds: 1 }));
 		expect(read.error).toBeUndefined();
-		expect(requests('GET', '/api/v1/knowledge/1')).toHaveLength(2);
+		expect(bed.emulator.requestsTo('GET', '/api/v1/knowledge/1')).toHaveLength(2);
 
 		bed.emulator.clearLog();
 		inject({ method: 'GET', path: '/api/v1/knowledge/1', times: 2, action: { kind: 'stall', ms: 3000 } });
@@ -192,14 +190,14 @@ describe('faults on one request', () => {
 		const again = await run({ resource: 'user', operation: 'findByUsername', username: 'anan.w', retryOptions: FAST });
 		expect(again.error).toBeUndefined();
 		expect(again.json[0]).toMatchObject({ username: 'anan.w' });
-		expect(requests('POST', '/oauth/token').map((e) => e.status)).toEqual([200, 503, 200]);
+		expect(bed.emulator.requestsTo('POST', '/oauth/token').map((e) => e.status)).toEqual([200, 503, 200]);
 	});
 
 	it('the token endpoint rate limiting twice (Retry-After 1) still yields a token', async () => {
 		inject({ method: 'POST', path: '/oauth/token', times: 2, action: { kind: 'status', status: 429, retryAfter: 1 } });
 		const run1 = await run({ resource: 'user', operation: 'findByUsername', username: 'anan.w', retryOptions: FAST });
 		expect(run1.error).toBeUndefined();
-		expect(requests('POST', '/oauth/token').map((e) => e.status)).toEqual([429, 429, 200]);
+		expect(bed.emulator.requestsTo('POST', '/oauth/token').map((e) => e.status)).toEqual([429, 429, 200]);
 	});
 
 	it("a 500 on create task is reported once, with the service's message, and never resent", async () => {
@@ -209,7 +207,7 @@ describe('faults on one request', () => {
 		expect(create.error?.name).toBe('NodeApiError');
 		expect(create.error?.httpCode).toBe('500');
 		expect(create.error?.message).toMatch(/may have been created even so/);
-		expect(requests('POST', '/api/v1/task-projects/tasks')).toHaveLength(1);
+		expect(bed.emulator.requestsTo('POST', '/api/v1/task-projects/tasks')).toHaveLength(1);
 		expect(tasksCreated()).toBe(before + 1);
 	});
 
@@ -279,7 +277,7 @@ describe('a retried request whose repeat answers differently (issue 23, item 7)'
 		expect(result.json).toEqual([
 			{ id: base.id, deleted: true, note: `Deleted: the first attempt ${said}, and the repeat found it already gone (404), so the first attempt deleted it` },
 		]);
-		const sent = requests('DELETE', `/api/v1/knowledge/${base.id}`);
+		const sent = bed.emulator.requestsTo('DELETE', `/api/v1/knowledge/${base.id}`);
 		expect(sent).toHaveLength(2);
 		expect(sent[1].status).toBe(404);
 		expect(bed.emulator.knowledge.bases.has(base.id)).toBe(false);
@@ -427,7 +425,7 @@ describe('messages that say what happened (each names the operation and the item
 		// to the service, and it outlasts item 1's Max Wait too. Item 1 fails at once, saying it was not sent.
 		expect(String(read.json[1].error)).toBe(message.replace('(item 0)', '(item 1)'));
 		expect(String(read.json[1].description)).toMatch(/^Not sent: the service refused an earlier request with this credential \(429\)/);
-		expect(requests('GET', '/api/v1/knowledge/1').map((e) => e.status)).toEqual([429]);
+		expect(bed.emulator.requestsTo('GET', '/api/v1/knowledge/1').map((e) => e.status)).toEqual([429]);
 	});
 
 	it('retries exhausted on 5xx: attempts, seconds, the last status and the service\'s message', async () => {
@@ -437,7 +435,7 @@ describe('messages that say what happened (each names the operation and the item
 			/^Get a knowledge base \(item 0\): gave up after 3 attempts over \d+(\.\d)? s; the last answer was 503 \(the service said: Down for maintenance\)$/,
 		);
 		expect(read.error?.httpCode).toBe('503');
-		expect(requests('GET', '/api/v1/knowledge/2')).toHaveLength(3);
+		expect(bed.emulator.requestsTo('GET', '/api/v1/knowledge/2')).toHaveLength(3);
 	});
 
 	it('retries exhausted on 429 and on broken connections say so too', async () => {
@@ -478,7 +476,7 @@ describe('messages that say what happened (each names the operation and the item
 			/^Create a task \(item 0\): the service answered 200 \(application\/json; charset=utf-8\) with a body that is not valid JSON, where a JSON answer was expected; the task may have been created even so/,
 		);
 		expect(tasksCreated()).toBe(before + 1);
-		expect(requests('POST', '/api/v1/task-projects/tasks')).toHaveLength(1);
+		expect(bed.emulator.requestsTo('POST', '/api/v1/task-projects/tasks')).toHaveLength(1);
 	});
 });
 
@@ -498,7 +496,7 @@ describe('one token request at a time', () => {
 		const items = Array.from({ length: 24 }, (_, n) => ({ json: { uid: users[n % users.length] } }));
 		const warm = await run(info(1), { items: items.slice(0, 1) });
 		expect(warm.error).toBeUndefined();
-		const tokenRequests = () => requests('POST', '/oauth/token').length;
+		const tokenRequests = () => bed.emulator.requestsTo('POST', '/oauth/token').length;
 		const before = tokenRequests();
 		const oldToken = bearer(bed.emulator.log.filter((e) => e.path.startsWith('/bot/')).at(-1)!);
 
@@ -634,7 +632,7 @@ describe('100-item runs: each fault alone and all mixed, at Requests in Parallel
 			expect(held.length).toBeGreaterThanOrEqual(100 - holding.items[0] - 1 - 2 * parallel);
 			for (const n of held) {
 				failing.set(n, holding.fails!);
-				expect(requests('GET', pathOf(uids[n]))).toHaveLength(0);
+				expect(bed.emulator.requestsTo('GET', pathOf(uids[n]))).toHaveLength(0);
 			}
 		} else {
 			expect(held).toEqual([]);
@@ -654,9 +652,9 @@ describe('100-item runs: each fault alone and all mixed, at Requests in Parallel
 		});
 		// No item's request went out more often than its attempts allow; refused ids never went out.
 		const own = new Set(values.filter((value, n) => value === uids[n]).map(pathOf));
-		expect(requests('GET', /^\/bot\/v2\//).filter((e) => !own.has(e.path))).toHaveLength(0);
-		for (const path of own) expect(requests('GET', path).length).toBeLessThanOrEqual(ATTEMPTS + 1);
-		const tokenRequests = requests('POST', '/oauth/token').length;
+		expect(bed.emulator.requestsTo('GET', /^\/bot\/v2\//).filter((e) => !own.has(e.path))).toHaveLength(0);
+		for (const path of own) expect(bed.emulator.requestsTo('GET', path).length).toBeLessThanOrEqual(ATTEMPTS + 1);
+		const tokenRequests = bed.emulator.requestsTo('POST', '/oauth/token').length;
 		expect(tokenRequests).toBe(faults.some((f) => f.expireTokens) ? 1 : 0);
 		expect(lost).toBe(0);
 		expect(duplicates).toBe(0);
@@ -697,7 +695,7 @@ describe('100-item runs: each fault alone and all mixed, at Requests in Parallel
 				expect(mine).toEqual(ids);
 			}
 			// ceil(23 / 7) = 4 requests per item.
-			expect(requests('GET', '/api/v1/knowledge')).toHaveLength(400);
+			expect(bed.emulator.requestsTo('GET', '/api/v1/knowledge')).toHaveLength(400);
 			totals.scenarios++;
 			totals.items += 100;
 		}

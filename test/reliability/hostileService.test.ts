@@ -25,8 +25,6 @@ const HANDBOOK_FILE = 2;
 
 type Rule = Parameters<Testbed['emulator']['faults']['add']>[0];
 const inject = (rule: Rule) => bed.emulator.faults.add(rule);
-const requests = (method: string, path: string | RegExp) =>
-	bed.emulator.log.filter((e) => e.method === method && (typeof path === 'string' ? e.path === path : path.test(e.path)));
 
 /** Options of a version-2 operation: one attempt unless said, and Timeout `timeout` ms. */
 const options = (timeout: number, maxAttempts = 1): INodeParameters => ({ timeout, retry: { retry: { maxAttempts, maxWaitSeconds: 0.2 } } });
@@ -74,7 +72,7 @@ describe('a listing that never ends', () => {
 			'Get many knowledge files (item 0): the list went on past 100,000 items, the most the node reads of one list, and the service still offered more; the node stopped reading rather than hold a list without end',
 		);
 		expect(run.json).toEqual([]);
-		expect(requests('GET', `/api/v1/knowledge/${HANDBOOK}/files`)).toHaveLength(MAX_LIST_ITEMS / 100);
+		expect(bed.emulator.requestsTo('GET', `/api/v1/knowledge/${HANDBOOK}/files`)).toHaveLength(MAX_LIST_ITEMS / 100);
 	});
 
 	it('the knowledge trigger fails the poll, reports nothing and keeps its state; the next good poll catches up', async () => {
@@ -93,7 +91,7 @@ describe('a listing that never ends', () => {
 	it('a list search refuses a position past 10,000 pages or 100,000 items', async () => {
 		await expect(listFiles(`${MAX_LIST_PAGES + 1}:500:`)).rejects.toThrow(/^Search knowledge files: the list went on past 10,000 pages/);
 		await expect(listFiles(`1001:${MAX_LIST_ITEMS}:`)).rejects.toThrow(/^Search knowledge files: the list went on past 100,000 items/);
-		expect(requests('GET', `/api/v1/knowledge/${HANDBOOK}/files`)).toHaveLength(0);
+		expect(bed.emulator.requestsTo('GET', `/api/v1/knowledge/${HANDBOOK}/files`)).toHaveLength(0);
 	});
 });
 
@@ -107,14 +105,14 @@ describe('a body trickled byte by byte', () => {
 		expect(once.error?.description).toBe('ETIMEDOUT after 1 attempt');
 		const retried = await runV2(kbGet({ options: options(1000, 3) }));
 		expect(retried.error?.message).toMatch(/^Get a knowledge base \(item 0\): gave up after 3 attempts over \d+(\.\d)? s; the last attempt failed: the service did not answer in time$/);
-		expect(requests('GET', `/api/v1/knowledge/${HANDBOOK}`)).toHaveLength(4);
+		expect(bed.emulator.requestsTo('GET', `/api/v1/knowledge/${HANDBOOK}`)).toHaveLength(4);
 	});
 
 	it('a create whose answer is trickled fails at its Timeout, is not sent again, and says the task may exist', async () => {
 		inject({ method: 'POST', path: '/api/v1/task-projects/tasks', phase: 'after', action: trickle });
 		const run = await runV2({ resource: 'task', operation: 'create', taskTitle: 'Trickled', additionalFields: {}, options: options(1000, 4) });
 		expect(run.error?.message).toMatch(/^The service did not answer in time; the task may have been created even so/);
-		expect(requests('POST', '/api/v1/task-projects/tasks')).toHaveLength(1);
+		expect(bed.emulator.requestsTo('POST', '/api/v1/task-projects/tasks')).toHaveLength(1);
 	});
 
 	it('a download trickled ends at its Timeout and stores nothing', async () => {
@@ -145,7 +143,7 @@ describe('a body trickled byte by byte', () => {
 		inject({ method: 'GET', path: `/api/v1/knowledge/${HANDBOOK}/files`, action: trickle });
 		inject({ method: 'GET', path: '/api/v1/knowledge', action: trickle });
 		const [search, credential] = await Promise.all([listFiles(), bed.testCredential(CREDENTIALS.knowledgeBase.id)]);
-		expect(requests('GET', `/api/v1/knowledge/${HANDBOOK}/files`)).toHaveLength(2);
+		expect(bed.emulator.requestsTo('GET', `/api/v1/knowledge/${HANDBOOK}/files`)).toHaveLength(2);
 		expect(search.results.length).toBeGreaterThan(0);
 		expect(credential).toEqual({ status: 'Error', message: 'The service did not answer in time' });
 	});
@@ -171,14 +169,14 @@ describe('a download larger than any file the service keeps', () => {
 		expect(run.error?.message).toBe('Download a knowledge file (item 0): the download ran past Max Download Size (2 MB); it was stopped there and nothing was stored');
 		const bad = await runV2(fileDownload({ maxDownloadSize: 0 }));
 		expect(bad.error?.message).toBe('Invalid "Max Download Size (MB)" in item 0: must be between 1 and 10240 MB (got 0)');
-		expect(requests('GET', /\/download$/)).toHaveLength(1);
+		expect(bed.emulator.requestsTo('GET', /\/download$/)).toHaveLength(1);
 	});
 
 	it('Download Picture stops at Max Download Size too', async () => {
 		inject({ method: 'GET', path: /^\/file\/image\//, action: { kind: 'oversize', bytes: 3 * MiB, contentLength: false, contentType: 'image/png' } });
 		const run = await runV2({ resource: 'message', operation: 'downloadPicture', pictureId: 'pic-1', size: 'large', binaryPropertyName: 'data', options: { maxDownloadSize: 1 } });
 		expect(run.error?.message).toBe('Download a picture a user sent (item 0): the download ran past Max Download Size (1 MB); it was stopped there and nothing was stored');
-		expect(requests('GET', /^\/file\/view\//)).toHaveLength(0);
+		expect(bed.emulator.requestsTo('GET', /^\/file\/view\//)).toHaveLength(0);
 	});
 
 	it("the knowledge trigger's Include File Content refuses it, with or without Content-Length, and keeps its state", async () => {
