@@ -35,8 +35,7 @@
  * What else cuts it (afterAnswer), each at most once per round trip: answers
  * to requests sent before a cut say nothing new:
  *   - a queue at the service: even the fastest answer of a round (as many
- *     answers as the limit, or when they come slowly a few that came over
- *     several lowest round trips) took well above the lowest round trip seen (the
+ *     answers as the limit) took well above the lowest round trip seen (the
  *     service's time when idle, measured afresh every minute of use), with
  *     more than a few requests' worth of it (Vegas's estimate of the queue):
  *     cut by a fifth. A stall of the client's own slows only some answers of
@@ -52,9 +51,7 @@
  *     level below the best. A client waiting on its own CPU answers about as
  *     many per second however many it sends, so its slower answers do not
  *     cut; during the start, when each level holds only the few answers of a
- *     pipeline still filling, only a steep fall does. It sets a level rather
- *     than cutting by a share, so at the end of a slow round it also acts on
- *     answers to requests sent before the last cut;
+ *     pipeline still filling, only a steep fall does;
  *   - an overloaded service (503): cut by a fifth, nothing more learned.
  *
  * Over time:
@@ -84,10 +81,6 @@ export interface LimitSettings {
 	latencyTolerance: number;
 	/** ...if it holds at least this many requests (the limit × (1 − lowest / that round trip), as Vegas estimates a queue). */
 	queuedAtLeast: number;
-	/** A round also ends once its answers have come over this many lowest round trips... */
-	slowRoundRtts: number;
-	/** ...with at least this many answers in it. */
-	slowRoundAnswers: number;
 	/** What a cut for latency or for a rate keeps of the limit. */
 	cut: number;
 	/**
@@ -135,8 +128,6 @@ export const LIMIT_SETTINGS: LimitSettings = {
 	startGrowth: 0.5,
 	latencyTolerance: 4,
 	queuedAtLeast: 4,
-	slowRoundRtts: 8,
-	slowRoundAnswers: 8,
 	cut: 0.8,
 	queueShortens: 0.9,
 	minRttWindowMs: 60_000,
@@ -167,12 +158,8 @@ export interface ServiceLimit {
 	/** The lowest round trip of the current window, and when that window began. */
 	minRttMs?: number;
 	minRttSince: number;
-	/**
-	 * The round of answers under way (as many as the limit: about one round trip's worth; fewer when they come
-	 * slowly): when its first answer came, its fastest answer, how many it holds, the most requests in flight when
-	 * one of them was sent, whether a request was refused during it.
-	 */
-	round: { firstAt?: number; fastestMs?: number; answers: number; mostInFlight?: number; refused?: boolean };
+	/** The round of answers under way (as many as the limit: about one round trip's worth): its fastest answer, how many it holds, the most requests in flight when one of them was sent, whether a request was refused during it. */
+	round: { fastestMs?: number; answers: number; mostInFlight?: number; refused?: boolean };
 	/**
 	 * The healthy answers of the last minute by the requests in flight when they were sent, in levels a
 	 * tenth apart (`paces[k]` for about 1.1^k in flight), the latest weighing most: the pace of each level.
@@ -401,15 +388,8 @@ export function afterAnswer(limit: ServiceLimit, answer: Answer, settings: Limit
 	// comes when the client is least late (over a minute of use; afterIdle).
 	const serviceMs = Math.max(minRttMs, rtt - Math.max(0, (answer.clientLateMs ?? 0) - minRttMs));
 	const fastestMs = Math.min(limit.round.fastestMs ?? serviceMs, serviceMs);
-	// A round is as many answers as the limit allows at once: about one round trip's worth. Counted in answers
-	// alone, a round is longest exactly when the service queues: a start that overshot to 72 in flight waited
-	// 0.75 s for its round to end, its answers taking 0.2-0.7 s, sending a request for each. So a round also ends
-	// with a few answers that came over several lowest round trips. Ending a round cuts nothing by itself: a cut
-	// for a queue still needs even the fastest answer of the round slow, and one for pace a level past the best.
-	const firstAt = limit.round.firstAt ?? now;
-	const answers = limit.round.answers + 1;
-	const slowRound = answers >= settings.slowRoundAnswers && now - firstAt >= settings.slowRoundRtts * minRttMs;
-	const roundDone = answers >= Math.max(1, Math.floor(limit.limit)) || slowRound;
+	// A round is as many answers as the limit allows at once: about one round trip's worth.
+	const roundDone = limit.round.answers + 1 >= Math.max(1, Math.floor(limit.limit));
 	const mostInFlight = Math.max(limit.round.mostInFlight ?? 0, answer.inFlight);
 	const held = Math.min(Math.floor(limit.limit), mostInFlight);
 	const paces = withAnswer(limit.paces, answer.inFlight, serviceMs, now, now - settings.minRttWindowMs, settings.paceMemory);
@@ -418,7 +398,7 @@ export function afterAnswer(limit: ServiceLimit, answer: Answer, settings: Limit
 		...current,
 		minRttMs,
 		minRttSince: freshWindow ? now : limit.minRttSince,
-		round: roundDone ? { answers: 0 } : { ...limit.round, firstAt, fastestMs, mostInFlight, answers },
+		round: roundDone ? { answers: 0 } : { ...limit.round, fastestMs, mostInFlight, answers: limit.round.answers + 1 },
 		provenLimit: roundDone && !limit.round.refused ? Math.max(limit.provenLimit, held) : limit.provenLimit,
 		answered,
 		mostPerSecond: mostPerSecondWith(limit.mostPerSecond, answered, now, settings),
@@ -428,11 +408,8 @@ export function afterAnswer(limit: ServiceLimit, answer: Answer, settings: Limit
 	};
 	// More in flight answering fewer per second: the service slows with its load past its best. Back to
 	// one level below the best (the level below is measured too, so the best can move down), once a round.
-	// At the end of a slow round also for an answer to a request sent before the last cut: the limit goes to
-	// a level, not down by a share, so twice does not compound, and the requests a cut for a queue left out
-	// keep such a service slow for longer than a round trip.
-	const best = roundDone && (newSinceCut || slowRound) ? pastItsBest(paces, answer.inFlight, limit.phase, settings) : undefined;
-	if (best) return { ...next, limit: Math.max(1, Math.min(limit.limit, inFlightOf(best) / LEVEL_STEP)), phase: 'steady', cutAt: now, queueCut: undefined };
+	const best = roundDone && newSinceCut ? pastItsBest(paces, answer.inFlight, limit.phase, settings) : undefined;
+	if (best) return { ...next, limit: Math.max(1, Math.min(limit.limit, inFlightOf(best) / LEVEL_STEP)), phase: 'steady', cutAt: now };
 	// A queue at the service slows every answer of a round, where a pause of the client's own (its CPU,
 	// a garbage collection) slows only those it came back during; and a few requests' worth of waiting is
 	// noise, not a queue. While even the fastest answer of the round so far is that slow, no growth;

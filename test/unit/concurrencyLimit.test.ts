@@ -35,8 +35,6 @@ const S: LimitSettings = {
 	startGrowth: 0.5,
 	latencyTolerance: 2.5,
 	queuedAtLeast: 4,
-	slowRoundRtts: 8,
-	slowRoundAnswers: 8,
 	cut: 0.8,
 	queueShortens: 0.9,
 	minRttWindowMs: 60_000,
@@ -87,31 +85,6 @@ const TABLE: Row[] = [
 		answer({ sentAt: T, answeredAt: T + 100, inFlight: 40 }),
 		{ limit: 32, phase: 'steady', cutAt: T + 100, round: { answers: 0 }, queueCut: { fastestMs: 60, held: 40 } },
 	],
-	[
-		'a round whose first answer came 8 lowest round trips ago ends with its 8th answer: a queue is cut without waiting for as many answers as the limit',
-		limitWith({ limit: 40, round: { firstAt: T - 60, fastestMs: 60, answers: 7 } }),
-		answer({ sentAt: T, answeredAt: T + 100, inFlight: 40 }),
-		{ limit: 32, phase: 'steady', cutAt: T + 100, round: { answers: 0 }, queueCut: { fastestMs: 60, held: 40 } },
-	],
-	[
-		'answers that came within 8 lowest round trips: the round goes on',
-		limitWith({ limit: 40, round: { firstAt: T - 59, fastestMs: 60, answers: 7 } }),
-		answer({ sentAt: T, answeredAt: T + 100, inFlight: 40 }),
-		{ limit: 40, cutAt: T - 1000, round: { firstAt: T - 59, fastestMs: 60, answers: 8 } },
-	],
-	[
-		'fewer than 8 answers, however long they took to come: the round goes on',
-		limitWith({ limit: 40, round: { firstAt: T - 900, fastestMs: 60, answers: 6 } }),
-		answer({ sentAt: T, answeredAt: T + 100, inFlight: 40 }),
-		{ limit: 40, cutAt: T - 1000, round: { firstAt: T - 900, fastestMs: 60, answers: 7 } },
-	],
-	[
-		"a slow round's end with a fast answer in it: no queue, nothing cut, it grows",
-		limitWith({ limit: 40, round: { firstAt: T - 900, fastestMs: 21, answers: 7 } }),
-		answer({ sentAt: T, answeredAt: T + 100, inFlight: 40 }),
-		{ limit: 40.5, cutAt: T - 1000, round: { answers: 0 } },
-	],
-	['the first answer of a round starts its clock', limitWith({ limit: 40 }), answer({ inFlight: 40 }), { round: { firstAt: T + 100, fastestMs: 20, mostInFlight: 40, answers: 1 } }],
 	[
 		'slow answers before the round is over: no growth, no cut yet',
 		limitWith({ limit: 40, round: { fastestMs: 60, answers: 10 } }),
@@ -495,12 +468,6 @@ describe('the pace of each level of requests in flight', () => {
 		['only a little more in flight than the best level (1.11 times): no cut', steadyAt20(table(level(18, 400), level(20, 300))), at20(300), { limit: 20.05 }],
 		['before the round is over: no cut yet', steadyAt20(table(level(16, 400), level(20, 300)), { round: { fastestMs: 21, answers: 5 } }), at20(300), { limit: 20.05 }],
 		['an answer to a request sent before the last cut cuts nothing more: it grows', steadyAt20(table(level(16, 400), level(20, 300)), { cutAt: T + 50 }), at20(300), { limit: 20.05, cutAt: T + 50 }],
-		[
-			'such an answer ending a slow round (8 answers over 8 lowest round trips): back to a level below the best, as the requests a cut left out come back',
-			steadyAt20(table(level(16, 400), level(20, 300)), { cutAt: T + 50, round: { firstAt: T - 100, fastestMs: 21, answers: 7 }, queueCut: { fastestMs: 90, held: 25 } }),
-			at20(300),
-			{ limit: 16 / 1.1, phase: 'steady', cutAt: T + 100, queueCut: undefined },
-		],
 		['a level with too few answers to tell its pace: no cut', steadyAt20(table(level(16, 400, 2), level(20, 300))), at20(300), { limit: 20.05 }],
 		[
 			'a best level not measured for a minute is dropped, and judges nothing',
