@@ -51,13 +51,19 @@ function record(at: number, lateMs: number): void {
 }
 
 /**
- * The longest the process was late between `from` and `to`: the most late of the probe's firings then. It
- * could read nothing for that long once in that span, so an answer that came meanwhile may have waited as
- * long for the client rather than for the service. (A clock set forward reads as lateness too; the limit
- * never counts a round trip as shorter than the lowest one, so that costs one answer's weight at most.)
+ * Each stretch the process could read nothing between `from` and `to` that lasted longer than `longerThanMs`
+ * (the probe's firings then, each as late as its stretch was long; a stretch begun before `from` counts only
+ * from it). A request out then, or its answer, may have waited that long for the client rather than for the
+ * service, once for each stretch: one may have held up its sending, another its answer. (A clock set forward
+ * reads as a stretch too; the limit never counts a round trip as shorter than the lowest one, so that costs
+ * one answer's weight at most.)
  */
-export function latenessBetween(from: number, to: number): number {
-	let most = 0;
-	for (let i = firings.length - 1; i >= 0 && firings[i].at >= from; i--) if (firings[i].at <= to) most = Math.max(most, firings[i].lateMs);
-	return most;
+export function stallsBetween(from: number, to: number, longerThanMs: number): number[] {
+	const stalls: number[] = [];
+	for (let i = firings.length - 1; i >= 0 && firings[i].at >= from; i--) {
+		const { at, lateMs } = firings[i];
+		const ms = Math.min(lateMs, at - from);
+		if (at <= to && ms > longerThanMs) stalls.push(ms);
+	}
+	return stalls;
 }

@@ -40,9 +40,9 @@
  *     more than a few requests' worth of it (Vegas's estimate of the queue):
  *     cut by a fifth. A stall of the client's own slows only some answers of
  *     a round, and a client late to read all of them (short of CPU) is no
- *     queue: a round trip counts less the client's own lateness meanwhile
- *     beyond the lowest round trip (Answer.clientLateMs), here and in the pace
- *     below. A queue shortens with the requests in flight: when the round
+ *     queue: a round trip counts less each of the client's own stalls
+ *     meanwhile, beyond the lowest round trip (Answer.clientStallsMs), here and
+ *     in the pace below. A queue shortens with the requests in flight: when the round
  *     after such a cut, with fewer in flight, is about as slow, the service
  *     itself became slower, and its lowest round trip is measured afresh;
  *   - a service past its best: more requests in flight answering clearly fewer
@@ -230,8 +230,8 @@ export interface Answer {
 	/** Requests in flight when its answer came, itself included. */
 	inFlightAtAnswer: number;
 	signal: Signal;
-	/** The longest the client itself could read nothing while the request was out (clientLateness.ts): up to that much of the round trip may not have been the service's. */
-	clientLateMs?: number;
+	/** Each stretch longer than the lowest round trip that the client itself could read nothing while the request was out (clientLateness.ts): up to that much of the round trip, for each, may not have been the service's. */
+	clientStallsMs?: readonly number[];
 }
 
 /** The signal of an HTTP status, or of a failure without one. */
@@ -368,6 +368,13 @@ export function afterIdle(limit: ServiceLimit, idleSince: number, now: number, s
 	};
 }
 
+/** How much of a round trip was the client's own: what of each of its stalls lasted past the lowest round trip. */
+function clientDelayMs(stallsMs: readonly number[] = [], minRttMs: number): number {
+	let delayMs = 0;
+	for (const stallMs of stallsMs) delayMs += Math.max(0, stallMs - minRttMs);
+	return delayMs;
+}
+
 /** The limit after one answer: grown, cut, or as it was. */
 export function afterAnswer(limit: ServiceLimit, answer: Answer, settings: LimitSettings = LIMIT_SETTINGS): ServiceLimit {
 	const now = answer.answeredAt;
@@ -381,12 +388,13 @@ export function afterAnswer(limit: ServiceLimit, answer: Answer, settings: Limit
 	const rtt = Math.max(0, answer.answeredAt - answer.sentAt);
 	const freshWindow = limit.minRttMs === undefined || now - limit.minRttSince > settings.minRttWindowMs;
 	const minRttMs = freshWindow ? rtt : Math.min(limit.minRttMs!, rtt);
-	// What the service took: the round trip less the client's own lateness meanwhile, never below the lowest
+	// What the service took: the round trip less the client's own stalls meanwhile, never below the lowest
 	// round trip. A stall may have begun as the request went out, while the service was still at work, so only
-	// what of it lasted past the lowest round trip is left out (the short stalls of reading a round's answers,
-	// which grow with the requests in flight, not at all). The lowest round trip itself is measured whole: it
-	// comes when the client is least late (over a minute of use; afterIdle).
-	const serviceMs = Math.max(minRttMs, rtt - Math.max(0, (answer.clientLateMs ?? 0) - minRttMs));
+	// what of each lasted past the lowest round trip is left out (the short stalls of reading a round's
+	// answers, which grow with the requests in flight, not at all). Each stall counts: one may have held up
+	// the request's sending and another its answer. The lowest round trip itself is measured whole: it comes
+	// when the client is least late (over a minute of use; afterIdle).
+	const serviceMs = Math.max(minRttMs, rtt - clientDelayMs(answer.clientStallsMs, minRttMs));
 	const fastestMs = Math.min(limit.round.fastestMs ?? serviceMs, serviceMs);
 	// A round is as many answers as the limit allows at once: about one round trip's worth.
 	const roundDone = limit.round.answers + 1 >= Math.max(1, Math.floor(limit.limit));

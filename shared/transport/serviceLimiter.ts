@@ -17,7 +17,7 @@
  */
 import { sleep } from 'n8n-workflow';
 
-import { latenessBetween, watchWhileOut } from './clientLateness';
+import { stallsBetween, watchWhileOut } from './clientLateness';
 import { admits, afterAnswer, afterIdle, dueAfter, nextSendAt, pausedUntil, signalOf, startingLimit, turnsOneAtATime, type ServiceLimit } from './concurrencyLimit';
 import { credentialFor, type RunCredential } from './serviceApis';
 import type { Context, ServiceApiName } from './types';
@@ -175,8 +175,9 @@ export class ServiceLimiter {
 			this.usedAt = answeredAt;
 			if (stopWatching) {
 				stopWatching();
-				const clientLateMs = latenessBetween(sentAt, answeredAt);
-				this.limit = afterAnswer(this.limit, { sentAt, answeredAt, inFlight, inFlightAtAnswer, signal: signalOf(status), clientLateMs });
+				// Only stalls longer than the lowest round trip discount anything (afterAnswer); a round trip that becomes the lowest is measured whole.
+				const clientStallsMs = stallsBetween(sentAt, answeredAt, this.limit.minRttMs ?? Infinity);
+				this.limit = afterAnswer(this.limit, { sentAt, answeredAt, inFlight, inFlightAtAnswer, signal: signalOf(status), clientStallsMs });
 				this.taught = true;
 			}
 			this.wakeSends();

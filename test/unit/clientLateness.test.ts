@@ -7,7 +7,7 @@
  */
 import { sleep } from 'n8n-workflow';
 
-import { PROBE_MS, latenessBetween, watchWhileOut } from '../../shared/transport/clientLateness';
+import { PROBE_MS, stallsBetween, watchWhileOut } from '../../shared/transport/clientLateness';
 import { ServiceLimiter, type Report } from '../../shared/transport/serviceLimiter';
 import { busyFor } from '../../testbed/clock';
 
@@ -21,9 +21,28 @@ describe('clientLateness', () => {
 		await sleep(2 * PROBE_MS);
 		const to = Date.now();
 		done();
-		expect(latenessBetween(from, to)).toBeGreaterThanOrEqual(60 - PROBE_MS);
+		expect(stallsBetween(from, to, 0).filter((ms) => ms >= 60 - PROBE_MS)).toHaveLength(1);
 		// Before the hold-up, within this test's own span, the process read everything about on time: the hold-up is not counted before it happened.
-		expect(latenessBetween(start, from - 1)).toBeLessThan(60 - PROBE_MS);
+		expect(stallsBetween(start, from - 1, 0).filter((ms) => ms >= 60 - PROBE_MS)).toEqual([]);
+	});
+
+	it('held up twice while a request is out, once as it went out and once as its answer came: both stalls, each as long as it lasted after the request went out, and none as short as asked to leave out', async () => {
+		const done = watchWhileOut();
+		await sleep(2 * PROBE_MS);
+		busyFor(100);
+		const from = Date.now();
+		busyFor(50);
+		await sleep(2 * PROBE_MS);
+		busyFor(60);
+		await sleep(2 * PROBE_MS);
+		const to = Date.now();
+		done();
+		const stalls = stallsBetween(from, to, 40);
+		expect(stalls).toHaveLength(2);
+		// The first began 100 ms before the request went out: only its 50 ms after count.
+		expect(Math.min(...stalls)).toBeGreaterThanOrEqual(50);
+		expect(Math.min(...stalls)).toBeLessThan(100);
+		expect(Math.max(...stalls)).toBeGreaterThanOrEqual(60 - PROBE_MS);
 	});
 
 	it('with no request out the probe stops: a hold-up then counts for nothing', async () => {
@@ -34,7 +53,7 @@ describe('clientLateness', () => {
 		const from = Date.now();
 		busyFor(40);
 		await sleep(3 * PROBE_MS);
-		expect(latenessBetween(from, Date.now())).toBe(0);
+		expect(stallsBetween(from, Date.now(), 0)).toEqual([]);
 	});
 });
 

@@ -100,31 +100,43 @@ const TABLE: Row[] = [
 	[
 		'the last answer of a slow round, as slow only for the client\'s own lateness (short of CPU, it read every answer late): no queue at the service, it grows',
 		limitWith({ limit: 40, round: { fastestMs: 90, answers: 39 } }),
-		answer({ sentAt: T, answeredAt: T + 100, inFlight: 40, clientLateMs: 80 }),
+		answer({ sentAt: T, answeredAt: T + 100, inFlight: 40, clientStallsMs: [80] }),
 		{ limit: 40.5, cutAt: T - 1000, round: { answers: 0 } },
 	],
 	[
 		'a client late by less than the slowness: what is left is a queue still, cut once',
 		limitWith({ limit: 40, round: { fastestMs: 60, answers: 39 } }),
-		answer({ sentAt: T, answeredAt: T + 100, inFlight: 40, clientLateMs: 30 }),
+		answer({ sentAt: T, answeredAt: T + 100, inFlight: 40, clientStallsMs: [30] }),
 		{ limit: 32, phase: 'steady', cutAt: T + 100 },
 	],
 	[
 		'a lateness longer than the round trip counts the service as fast as its lowest round trip, never faster',
 		limitWith({ limit: 40, round: { answers: 3 } }),
-		answer({ sentAt: T, answeredAt: T + 100, inFlight: 40, clientLateMs: 500 }),
+		answer({ sentAt: T, answeredAt: T + 100, inFlight: 40, clientStallsMs: [500] }),
 		{ round: { fastestMs: 20, mostInFlight: 40, answers: 4 } },
 	],
 	[
 		'a lateness no longer than the lowest round trip discounts nothing: it may have passed while the service was at work',
 		limitWith({ limit: 40, round: { answers: 3 } }),
-		answer({ sentAt: T, answeredAt: T + 100, inFlight: 40, clientLateMs: 20 }),
+		answer({ sentAt: T, answeredAt: T + 100, inFlight: 40, clientStallsMs: [20] }),
 		{ round: { fastestMs: 100, mostInFlight: 40, answers: 4 } },
+	],
+	[
+		'two stalls of the client while the request was out (one may have held up its sending, the other its answer): each counts, and a round as slow only for them is no queue',
+		limitWith({ limit: 40, round: { fastestMs: 90, answers: 39 } }),
+		answer({ sentAt: T, answeredAt: T + 100, inFlight: 40, clientStallsMs: [55, 45] }),
+		{ limit: 40.5, cutAt: T - 1000, round: { answers: 0 } },
+	],
+	[
+		'stalls no longer than the lowest round trip discount nothing, however many: each may have passed while the service was at work',
+		limitWith({ limit: 40, round: { fastestMs: 90, answers: 39 } }),
+		answer({ sentAt: T, answeredAt: T + 100, inFlight: 40, clientStallsMs: [20, 20, 20, 20] }),
+		{ limit: 32, phase: 'steady', cutAt: T + 100 },
 	],
 	[
 		'the lowest round trip is measured whole, lateness and all: it comes when the client is least late',
 		limitWith({ minRttSince: T - 61_000 }),
-		answer({ sentAt: T + 70, answeredAt: T + 100, clientLateMs: 20 }),
+		answer({ sentAt: T + 70, answeredAt: T + 100, clientStallsMs: [20] }),
 		{ minRttMs: 30, minRttSince: T + 100 },
 	],
 	[
@@ -444,8 +456,8 @@ describe('the pace of each level of requests in flight', () => {
 	});
 
 	it("a level sums what the service took: the round trip less the client's own lateness meanwhile beyond the lowest round trip, never below that", () => {
-		expect(afterAnswer(limitWith(), answer({ sentAt: T + 40, answeredAt: T + 100, inFlight: 8, clientLateMs: 30 }), S).paces[levelOf(8)]).toMatchObject({ rttSumMs: 50 });
-		expect(afterAnswer(limitWith(), answer({ sentAt: T + 40, answeredAt: T + 100, inFlight: 8, clientLateMs: 70 }), S).paces[levelOf(8)]).toMatchObject({ rttSumMs: 20 });
+		expect(afterAnswer(limitWith(), answer({ sentAt: T + 40, answeredAt: T + 100, inFlight: 8, clientStallsMs: [30] }), S).paces[levelOf(8)]).toMatchObject({ rttSumMs: 50 });
+		expect(afterAnswer(limitWith(), answer({ sentAt: T + 40, answeredAt: T + 100, inFlight: 8, clientStallsMs: [70] }), S).paces[levelOf(8)]).toMatchObject({ rttSumMs: 20 });
 	});
 
 	it('levels are a tenth apart', () => {
@@ -806,7 +818,7 @@ describe('afterIdle', () => {
 	it("the next run's first answer, read late after a burst's starts, does not replace a lowest round trip with less than a minute of use; after a minute of use in all, one is measured afresh", () => {
 		// Measured from T − 40 s, unused from T to T + HOUR: 20 s of use left.
 		const rested = afterIdle(limitWith({ minRttMs: 20, minRttSince: T - 40_000 }), T, T + HOUR, S);
-		const slow = (at: number) => answer({ sentAt: at - 246, answeredAt: at, clientLateMs: 200 });
+		const slow = (at: number) => answer({ sentAt: at - 246, answeredAt: at, clientStallsMs: [200] });
 		expect(afterAnswer(rested, slow(T + HOUR + 19_000), S)).toMatchObject({ minRttMs: 20 });
 		expect(afterAnswer(rested, slow(T + HOUR + 21_000), S)).toMatchObject({ minRttMs: 246, minRttSince: T + HOUR + 21_000 });
 	});
