@@ -42,8 +42,8 @@
  *     a round, and a client late to read all of them (short of CPU) is no
  *     queue: a round trip counts less each of the client's own stalls
  *     meanwhile, beyond the lowest round trip (Answer.clientStallsMs), here and
- *     in the pace below. A queue shortens with the requests in flight: when the round
- *     after such a cut, with fewer in flight, is about as slow, the service
+ *     in the pace below. A queue shortens with the requests in flight: when
+ *     the round after such a cut, with fewer in flight, is about as slow, the service
  *     itself became slower, and its lowest round trip is measured afresh;
  *   - a service past its best: more requests in flight answering clearly fewer
  *     per second than fewer did (the pace by Little's law, in flight ÷ round

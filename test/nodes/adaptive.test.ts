@@ -426,7 +426,7 @@ describe('version 4: a client busy with its own work', () => {
 		// Grown by half a request per answer through the busy run, as through a healthy one: 77 at once here
 		// where the first run had 18. With only the longest hold-up of each request left out, the busy run cut
 		// the limit and the next run went 13–20 at once (hold-ups after every 10–30 ms; after every 400 ms, most
-		// requests were out during one only, and it grew on to 77 unless a machine short of CPU sent a round late).
+		// requests were out during one only and it grew on to 77 here, where the project's CI once had 21).
 		expect(bed.emulator.throttle.counts().mostInFlight).toBeGreaterThanOrEqual(2 * firstAtOnce);
 	});
 });
